@@ -1,0 +1,11 @@
+package main
+
+import (
+	"context"
+	"fmt"
+)
+
+func runFmt(ctx context.Context, env *Env) int {
+	fmt.Fprintln(env.Stderr, "adtest: not implemented yet")
+	return ExitUsage
+}

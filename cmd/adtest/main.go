@@ -1,0 +1,111 @@
+// Command adtest is the test runner and toolchain of the .ad scripting
+// language. main builds the process state and calls Main; nothing else in the
+// command touches os directly, so every subcommand is testable end to end.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+
+	"github.com/mattn/go-isatty"
+)
+
+// Env is the process state a subcommand may use.
+type Env struct {
+	Args    []string // arguments after the subcommand name
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Getenv  func(string) string
+	Environ func() []string
+	Cwd     string
+	// Color is decided once here (TTY, NO_COLOR, TERM=dumb) and handed down;
+	// --no-color / --color flags of a subcommand may override it.
+	Color bool
+}
+
+// Exit codes of design.md.
+const (
+	ExitOK          = 0
+	ExitFailed      = 1
+	ExitUsage       = 2
+	ExitInfra       = 3
+	ExitInterrupted = 130
+)
+
+type command struct {
+	run     func(ctx context.Context, env *Env) int
+	summary string
+}
+
+func commands() map[string]command {
+	return map[string]command{
+		"parse":         {runParse, "print agent-device's compat JSON parse of each file"},
+		"check":         {runCheck, "parse and statically check scripts; file:line:col diagnostics"},
+		"fmt":           {runFmt, "format scripts canonically (-w write, -l list, -d diff)"},
+		"run":           {runRun, "run .ad test suites and write reports"},
+		"merge-reports": {runMergeReports, "merge JSON results of CI shards into one set of reports"},
+		"help":          {runHelp, "show commands, or the .ad command reference (help commands)"},
+	}
+}
+
+// Main runs adtest with args (without the program name) and returns the exit code.
+func Main(ctx context.Context, args []string, env *Env) int {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		usage(env.Stderr, cmds)
+		if len(args) == 0 {
+			return ExitUsage
+		}
+		return ExitOK
+	}
+	c, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "adtest: unknown command %q\n", args[0])
+		usage(env.Stderr, cmds)
+		return ExitUsage
+	}
+	env.Args = args[1:]
+	return c.run(ctx, env)
+}
+
+func usage(w io.Writer, cmds map[string]command) {
+	fmt.Fprintln(w, "usage: adtest <command> [flags] [PATH...]")
+	fmt.Fprintln(w, "\ncommands:")
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-14s %s\n", n, cmds[n].summary)
+	}
+}
+
+func colorDefault(out *os.File, getenv func(string) string) bool {
+	if getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" {
+		return false
+	}
+	return isatty.IsTerminal(out.Fd()) || isatty.IsCygwinTerminal(out.Fd())
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cwd, _ := os.Getwd()
+	env := &Env{
+		Stdin:   os.Stdin,
+		Stdout:  os.Stdout,
+		Stderr:  os.Stderr,
+		Getenv:  os.Getenv,
+		Environ: os.Environ,
+		Cwd:     cwd,
+		Color:   colorDefault(os.Stdout, os.Getenv),
+	}
+	os.Exit(Main(ctx, os.Args[1:], env))
+}

@@ -1,0 +1,255 @@
+// Package drivers defines the device interface every platform implements: a
+// small core (open/close, snapshot, act, screenshot) plus optional capability
+// interfaces the runner type-asserts. Drivers import nothing of adtest but
+// this package. A driver never decides ref-frame policy: the runner calls
+// Act only after it has crossed the side-effect seam.
+package drivers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Platform names as .ad scripts spell them.
+const (
+	PlatformWeb     = "web"
+	PlatformAndroid = "android"
+	PlatformIOS     = "ios"
+	PlatformFake    = "fake"
+)
+
+// Rect is a node's frame in device units (CSS pixels on the web, px on Android).
+type Rect struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// Center returns the centre point of r.
+func (r Rect) Center() Point { return Point{X: r.X + r.Width/2, Y: r.Y + r.Height/2} }
+
+// Empty reports whether r has no area.
+func (r Rect) Empty() bool { return r.Width <= 0 || r.Height <= 0 }
+
+// Point is a device coordinate.
+type Point struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
+// Node is one element of a snapshot, the same model on every platform.
+// Snapshots are flat slices in document (pre-)order; Parent is the index of
+// the parent node in the same slice (-1 for roots) and Depth its nesting level.
+type Node struct {
+	Role  string `json:"role"`            // normalised role: button, link, textbox, text, heading, checkbox, ...
+	Label string `json:"label,omitempty"` // accessible name / content-desc
+	ID    string `json:"id,omitempty"`    // DOM id or data-testid / resource-id
+	Text  string `json:"text,omitempty"`  // visible text
+	Value string `json:"value,omitempty"` // current value of an input
+	Rect  Rect   `json:"rect"`
+
+	Visible  bool `json:"visible,omitempty"`
+	Hidden   bool `json:"hidden,omitempty"`
+	Editable bool `json:"editable,omitempty"`
+	Selected bool `json:"selected,omitempty"`
+	Focused  bool `json:"focused,omitempty"`
+	Enabled  bool `json:"enabled,omitempty"`
+	Hittable bool `json:"hittable,omitempty"`
+	// Interactive is true for nodes `snapshot -i` keeps.
+	Interactive bool `json:"interactive,omitempty"`
+
+	Parent int `json:"parent"`
+	Depth  int `json:"depth"`
+
+	// Handle is an opaque driver-specific handle that lets the driver act on
+	// exactly this node (a DOM backend node id, a uiautomator bounds key, ...).
+	// It is only meaningful to the driver that produced the snapshot.
+	Handle string `json:"-"`
+}
+
+// Snapshot is one capture of the screen.
+type Snapshot struct {
+	Nodes []Node `json:"nodes"`
+	// URL or app the capture was taken of; Title of the page or window.
+	URL   string `json:"url,omitempty"`
+	Title string `json:"title,omitempty"`
+	// Viewport size in device units.
+	Viewport Rect `json:"viewport"`
+}
+
+// Children returns the indexes of the direct children of node i.
+func (s *Snapshot) Children(i int) []int {
+	var out []int
+	for j := i + 1; j < len(s.Nodes); j++ {
+		if s.Nodes[j].Depth <= s.Nodes[i].Depth {
+			break
+		}
+		if s.Nodes[j].Parent == i {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// SnapshotOptions are the snapshot flags a script can give.
+type SnapshotOptions struct {
+	Interactive bool   // -i: keep interactive nodes only
+	Depth       int    // -d N: 0 means unlimited
+	Scope       string // -s TEXT: the subtree of the first node whose label/text matches
+	Raw         bool   // --raw: do not prune structural nodes
+}
+
+// OpenRequest opens an app or a URL in the session.
+type OpenRequest struct {
+	Target   string // app id, or URL
+	URL      string // deep link opened in the app (open <app> <url>)
+	Relaunch bool
+}
+
+// ActionKind names a device operation.
+type ActionKind string
+
+const (
+	ActTap       ActionKind = "tap"       // click/press
+	ActLongPress ActionKind = "longpress" // long press for Duration
+	ActFill      ActionKind = "fill"      // focus, clear, type Text, verify
+	ActType      ActionKind = "type"      // type Text into the focused element
+	ActFocus     ActionKind = "focus"
+	ActHover     ActionKind = "hover"
+	ActScroll    ActionKind = "scroll"  // Direction + Amount (viewport fraction), or to an edge (top/bottom)
+	ActSwipe     ActionKind = "swipe"   // From -> To, quick fling
+	ActPan       ActionKind = "pan"     // From -> To over Duration (gesture pan / drag)
+	ActBack      ActionKind = "back"
+	ActHome      ActionKind = "home"
+	ActKey       ActionKind = "key"      // Key: "enter", "dismiss", "Tab", ...
+	ActViewport  ActionKind = "viewport" // Size
+)
+
+// Target is a resolved action target: a node from a snapshot (with its
+// handle), or a bare point. The runner resolves refs and selectors; the driver
+// acts on what it is given.
+type Target struct {
+	Node  *Node // nil for a coordinate target
+	Point Point // the point to act at (the node's centre when Node is set)
+	// Describe is a human description for error messages (@e3 "Sign in", label="Email", 10 20).
+	Describe string
+}
+
+// Action is one device operation.
+type Action struct {
+	Kind   ActionKind
+	Target *Target // nil for actions without an element (type, back, key, page scroll)
+
+	Text string // fill/type text
+
+	// Tap options.
+	Count      int // repetitions (>=1)
+	IntervalMs int
+	HoldMs     int
+	DoubleTap  bool
+	Button     string // primary (default), secondary, middle
+	DelayMs    int    // per-character typing delay
+
+	// Gestures and scrolls.
+	From, To  Point
+	Direction string  // up down left right top bottom
+	Amount    float64 // viewport fraction for scroll, 0 = default
+	Duration  time.Duration
+
+	Key  string // for ActKey
+	Size Point  // for ActViewport (X = width, Y = height)
+}
+
+// ScreenshotOptions controls a screenshot.
+type ScreenshotOptions struct {
+	FullPage bool
+}
+
+// Driver is one device session: the core every platform implements.
+type Driver interface {
+	// Platform returns the platform name (web, android, fake, ...).
+	Platform() string
+	// Open launches or activates an app or navigates to a URL.
+	Open(ctx context.Context, req OpenRequest) error
+	// Close ends the session and releases its resources. It is idempotent.
+	Close(ctx context.Context) error
+	// Snapshot captures the screen. It must not change device state.
+	Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, error)
+	// Act performs one device operation. Unsupported kinds return an error
+	// wrapping ErrUnsupported.
+	Act(ctx context.Context, a Action) error
+	// Screenshot returns a PNG of the screen.
+	Screenshot(ctx context.Context, opts ScreenshotOptions) ([]byte, error)
+}
+
+// AlertHandler is implemented by drivers that see native or JS dialogs.
+type AlertHandler interface {
+	// AlertText returns the text of the open alert, and false when none is open.
+	AlertText(ctx context.Context) (string, bool, error)
+	// AlertRespond accepts or dismisses the open alert. No alert open is not an error.
+	AlertRespond(ctx context.Context, accept bool) error
+}
+
+// AttrReader returns the raw attributes of a node (get attrs).
+type AttrReader interface {
+	Attrs(ctx context.Context, n *Node) (map[string]string, error)
+}
+
+// LogTailer returns the last lines of the device log (browser console, logcat).
+type LogTailer interface {
+	LogTail(n int) []string
+}
+
+// Provider is a warm helper session (ADR 0002): a browser or an adb server
+// connection kept for the whole run. Each test attempt gets a fresh Driver
+// from it; NewSession must isolate state (a new browser context, an app
+// relaunch).
+type Provider interface {
+	Platform() string
+	NewSession(ctx context.Context, opts SessionOptions) (Driver, error)
+	// Close shuts the helper down; no process or temp dir may remain.
+	Close() error
+}
+
+// SessionOptions configure one session taken from a Provider.
+type SessionOptions struct {
+	// Worker is the worker index (0-based) that owns the session.
+	Worker int
+	// Device selects a device serial (Android) when not empty.
+	Device string
+}
+
+// ErrUnsupported marks an operation the platform does not have.
+var ErrUnsupported = errors.New("unsupported operation")
+
+// Unsupported returns an error wrapping ErrUnsupported for command on platform.
+func Unsupported(command, platform string) error {
+	return fmt.Errorf("%w: %s is not supported on %s", ErrUnsupported, command, platform)
+}
+
+// ErrInfrastructure marks a failure of the device or browser itself (crashed
+// browser, lost connection, no device): the attempt fails as infrastructure and
+// the helper is replaced.
+var ErrInfrastructure = errors.New("infrastructure failure")
+
+// TargetError is returned by Act when the action cannot be performed on the
+// target before any device side effect (covered, not visible, disabled).
+// Reason is a typed reason such as "target_covered", "target_not_visible".
+type TargetError struct {
+	Reason  string
+	Message string
+	Hint    string
+}
+
+func (e *TargetError) Error() string { return e.Message }
+
+// Preflighter is implemented by drivers that can check an action's target
+// before any side effect (in view, not covered, enabled). The runner calls
+// Preflight before it crosses the side-effect seam, so a failed guard leaves
+// the ref frame active (ADR 0014 rule 3). It must not change device state.
+type Preflighter interface {
+	Preflight(ctx context.Context, a Action) error
+}

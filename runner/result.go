@@ -1,0 +1,93 @@
+package runner
+
+import "time"
+
+// Status of a test, an attempt or a step.
+type Status string
+
+const (
+	StatusPassed   Status = "passed"
+	StatusFailed   Status = "failed"
+	StatusFlaky    Status = "flaky"
+	StatusSkipped  Status = "skipped"
+	StatusTimedOut Status = "timedOut"
+	StatusNotRun   Status = "notRun"
+)
+
+// Result is the whole run: design.md's JSON result. Reporters render it.
+type Result struct {
+	Version    int          `json:"version"`
+	StartedAt  time.Time    `json:"startedAt"`
+	DurationMs int64        `json:"durationMs"`
+	Stats      Stats        `json:"stats"`
+	Tests      []TestResult `json:"tests"`
+	// Shard is "I/N" when the run was one shard of several.
+	Shard string `json:"shard,omitempty"`
+	// Interrupted is true when SIGINT/SIGTERM stopped the run.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// Stats counts tests by final status.
+type Stats struct {
+	Total    int `json:"total"`
+	Passed   int `json:"passed"`
+	Failed   int `json:"failed"`
+	Flaky    int `json:"flaky"`
+	Skipped  int `json:"skipped"`
+	TimedOut int `json:"timedOut"`
+	NotRun   int `json:"notRun,omitempty"`
+}
+
+// TestResult is one script's outcome over all its attempts.
+type TestResult struct {
+	File       string          `json:"file"`
+	Name       string          `json:"name"`
+	Platform   string          `json:"platform"`
+	Status     Status          `json:"status"`
+	DurationMs int64           `json:"durationMs"`
+	Attempts   []AttemptResult `json:"attempts"`
+	// Reason explains a skipped or notRun test.
+	Reason string `json:"reason,omitempty"`
+}
+
+// AttemptResult is one run of a script in a fresh session.
+type AttemptResult struct {
+	Status       Status       `json:"status"`
+	DurationMs   int64        `json:"durationMs"`
+	Worker       int          `json:"worker"`
+	Device       string       `json:"device,omitempty"`
+	Shard        string       `json:"shard,omitempty"`
+	ArtifactsDir string       `json:"artifactsDir,omitempty"`
+	Steps        []StepResult `json:"steps"`
+	Error        *ErrorInfo   `json:"error,omitempty"`
+	// Screenshot is the failure screenshot path, when one was taken.
+	Screenshot string   `json:"screenshot,omitempty"`
+	Warnings   []string `json:"warnings,omitempty"`
+}
+
+// StepResult is one executed (or skipped) step.
+type StepResult struct {
+	Step       int    `json:"step"`
+	Line       int    `json:"line"`
+	Command    string `json:"command"`
+	Status     Status `json:"status"`
+	DurationMs int64  `json:"durationMs"`
+	Warning    string `json:"warning,omitempty"`
+}
+
+// ErrorInfo is the structured error of ADR 0010: code, typed reason, message,
+// hint and details. Step and Line locate the failing step (0 when the error is
+// not tied to a step).
+type ErrorInfo struct {
+	Code    string         `json:"code"`
+	Reason  string         `json:"reason,omitempty"`
+	Message string         `json:"message"`
+	Hint    string         `json:"hint,omitempty"`
+	Step    int            `json:"step,omitempty"`
+	Line    int            `json:"line,omitempty"`
+	Column  int            `json:"column,omitempty"`
+	Command string         `json:"command,omitempty"`
+	Details map[string]any `json:"details,omitempty"`
+}
+
+func (e *ErrorInfo) Error() string { return e.Message }
