@@ -1,0 +1,216 @@
+package suite
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/runner"
+)
+
+// NewRunID returns a run id that sorts by time and does not repeat:
+// 20261130-142300-3f9a.
+func NewRunID(now time.Time) string {
+	var b [2]byte
+	rand.Read(b[:])
+	return now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+// Slug turns a path or a name into a directory name: lower-cased, path
+// separators become "__", characters outside [a-z0-9._-] become "-", edge
+// dashes trimmed, "test" when empty.
+func Slug(p string) string {
+	p = strings.ToLower(filepath.ToSlash(p))
+	p = strings.ReplaceAll(p, "/", "__")
+	var b strings.Builder
+	for _, r := range p {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if s == "" || s == "." || s == ".." {
+		return "test"
+	}
+	return s
+}
+
+// artifacts is one attempt's directory. Write errors are recorded as attempt
+// warnings by the caller's result; an artifact never fails a test.
+type artifacts struct {
+	dir  string
+	mask *Masker
+	errs []string
+}
+
+// newArtifacts creates <run>/[shard-k/]<slug>/attempt-<a>/. An existing
+// directory is never reused: a suffix -2, -3, ... is added instead.
+func (s *scheduler) newArtifacts(t *Test, ai attemptInfo, mask *Masker) *artifacts {
+	a := &artifacts{mask: mask}
+	if s.cfg.RunDir == "" {
+		return a
+	}
+	base := s.cfg.RunDir
+	if s.cfg.Shard.Enabled() {
+		base = filepath.Join(base, fmt.Sprintf("shard-%d", s.cfg.Shard.Index))
+	}
+	parent := filepath.Join(base, Slug(t.File))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		a.errs = append(a.errs, err.Error())
+		return a
+	}
+	name := fmt.Sprintf("attempt-%d", ai.attempt)
+	for k := 1; k < 1000; k++ {
+		d := filepath.Join(parent, name)
+		if k > 1 {
+			d = fmt.Sprintf("%s-%d", d, k)
+		}
+		err := os.Mkdir(d, 0o755)
+		if err == nil {
+			a.dir = d
+			return a
+		}
+		if !errors.Is(err, os.ErrExist) {
+			a.errs = append(a.errs, err.Error())
+			return a
+		}
+	}
+	return a
+}
+
+func (a *artifacts) write(name string, data []byte) string {
+	if a.dir == "" {
+		return ""
+	}
+	p := filepath.Join(a.dir, name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		a.errs = append(a.errs, err.Error())
+		return ""
+	}
+	return p
+}
+
+func (a *artifacts) writeScript(src []byte) { a.write("script.ad", a.mask.Bytes(src)) }
+
+func (a *artifacts) writeResult(ar *runner.AttemptResult) {
+	b, _ := json.MarshalIndent(ar, "", "  ")
+	a.write("result.json", a.mask.Bytes(append(b, '\n')))
+}
+
+// evidence saves the failure screenshot, the last snapshot and the log tail.
+func (a *artifacts) evidence(ctx context.Context, drv drivers.Driver, rep Replayer, format SnapshotFormatter, ar *runner.AttemptResult) {
+	if a.dir == "" {
+		return
+	}
+	if png, err := drv.Screenshot(ctx, drivers.ScreenshotOptions{}); err == nil && len(png) > 0 {
+		ar.Screenshot = a.write("failure.png", png)
+	} else if err != nil {
+		ar.Warnings = append(ar.Warnings, "failure screenshot: "+err.Error())
+	}
+	var snap *drivers.Snapshot
+	if rep != nil {
+		snap = rep.LastSnapshot()
+	}
+	if snap == nil {
+		if sn, err := drv.Snapshot(ctx, drivers.SnapshotOptions{}); err == nil {
+			snap = sn
+		}
+	}
+	if snap != nil {
+		a.write("snapshot.txt", a.mask.Bytes([]byte(format(snap))))
+		b, _ := json.MarshalIndent(snap, "", "  ")
+		a.write("snapshot.json", a.mask.Bytes(append(b, '\n')))
+	}
+	if lt, ok := drv.(drivers.LogTailer); ok {
+		lines := lt.LogTail(200)
+		a.write("log.txt", a.mask.Bytes([]byte(strings.Join(lines, "\n")+"\n")))
+	}
+}
+
+func (a *artifacts) timing() *timingWriter {
+	tw := &timingWriter{mask: a.mask}
+	if a.dir != "" {
+		f, err := os.Create(filepath.Join(a.dir, "timing.ndjson"))
+		if err == nil {
+			tw.f = f
+		}
+	}
+	return tw
+}
+
+// timingWriter writes timing.ndjson: attempt_start, step_start/step_stop per
+// step, attempt_stop.
+type timingWriter struct {
+	mu   sync.Mutex
+	f    *os.File
+	mask *Masker
+}
+
+func (tw *timingWriter) write(v map[string]any) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.f == nil {
+		return
+	}
+	b, _ := json.Marshal(v)
+	tw.f.Write(append(tw.mask.Bytes(b), '\n'))
+}
+
+func (tw *timingWriter) step(now time.Time, ev StepEvent) {
+	m := map[string]any{"ts": now, "step": ev.Step, "line": ev.Line, "command": ev.Command}
+	if ev.Finished {
+		m["event"] = "step_stop"
+		m["status"] = ev.Status
+		m["durationMs"] = ev.DurationMs
+		if ev.ErrorCode != "" {
+			m["errorCode"] = ev.ErrorCode
+		}
+	} else {
+		m["event"] = "step_start"
+	}
+	tw.write(m)
+}
+
+func (tw *timingWriter) close() {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.f != nil {
+		tw.f.Close()
+		tw.f = nil
+	}
+}
+
+// formatSnapshot is the fallback rendering of a snapshot: one node per line,
+// indented by depth.
+func formatSnapshot(s *drivers.Snapshot) string {
+	var b strings.Builder
+	if s.URL != "" || s.Title != "" {
+		fmt.Fprintf(&b, "# %s %s\n", s.Title, s.URL)
+	}
+	for _, n := range s.Nodes {
+		b.WriteString(strings.Repeat("  ", n.Depth))
+		b.WriteString(n.Role)
+		for _, v := range []string{n.Label, n.Text, n.Value} {
+			if v != "" {
+				fmt.Fprintf(&b, " %q", v)
+			}
+		}
+		if n.ID != "" {
+			fmt.Fprintf(&b, " id=%s", n.ID)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

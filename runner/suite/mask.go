@@ -1,0 +1,111 @@
+package suite
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/adtest/adtest/runner"
+)
+
+// Mask is what a secret value becomes in every report, log and artifact.
+const Mask = "***"
+
+// IsSecretName reports whether a variable name looks secret: it contains
+// SECRET, TOKEN, PASSWORD or KEY (case-insensitive).
+func IsSecretName(name string) bool {
+	u := strings.ToUpper(name)
+	for _, w := range []string{"SECRET", "TOKEN", "PASSWORD", "KEY"} {
+		if strings.Contains(u, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Masker replaces secret values with Mask.
+type Masker struct {
+	r *strings.Replacer
+}
+
+// NewMasker masks every non-empty value, longest first so that a secret that
+// contains another is masked whole.
+func NewMasker(values []string) *Masker {
+	vs := append([]string(nil), values...)
+	sort.Slice(vs, func(i, j int) bool { return len(vs[i]) > len(vs[j]) })
+	var pairs []string
+	seen := map[string]bool{}
+	for _, v := range vs {
+		if v == "" || seen[v] {
+			continue
+		}
+		seen[v] = true
+		pairs = append(pairs, v, Mask)
+	}
+	if len(pairs) == 0 {
+		return &Masker{}
+	}
+	return &Masker{r: strings.NewReplacer(pairs...)}
+}
+
+// String masks s.
+func (m *Masker) String(s string) string {
+	if m == nil || m.r == nil {
+		return s
+	}
+	return m.r.Replace(s)
+}
+
+// Bytes masks b.
+func (m *Masker) Bytes(b []byte) []byte {
+	if m == nil || m.r == nil {
+		return b
+	}
+	return []byte(m.r.Replace(string(b)))
+}
+
+// Attempt masks every text field of an attempt result in place.
+func (m *Masker) Attempt(a *runner.AttemptResult) {
+	if m == nil || m.r == nil {
+		return
+	}
+	for i := range a.Warnings {
+		a.Warnings[i] = m.String(a.Warnings[i])
+	}
+	for i := range a.Steps {
+		a.Steps[i].Warning = m.String(a.Steps[i].Warning)
+	}
+	if e := a.Error; e != nil {
+		e.Message = m.String(e.Message)
+		e.Hint = m.String(e.Hint)
+		e.Details = m.value(e.Details).(map[string]any)
+	}
+}
+
+func (m *Masker) value(v any) any {
+	switch x := v.(type) {
+	case string:
+		return m.String(x)
+	case map[string]any:
+		if x == nil {
+			return x
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = m.value(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = m.value(e)
+		}
+		return out
+	case []string:
+		out := make([]string, len(x))
+		for i, e := range x {
+			out[i] = m.String(e)
+		}
+		return out
+	}
+	return v
+}

@@ -1,0 +1,581 @@
+package suite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner"
+)
+
+// Replayer executes one script in one driver session: the seam between the
+// suite runner and the step executor (runner.Session in production, a test
+// double in tests).
+type Replayer interface {
+	Replay(ctx context.Context, s *lang.Script, p ReplayParams) runner.AttemptResult
+	// LastSnapshot is the last snapshot the session took, or nil.
+	LastSnapshot() *drivers.Snapshot
+	Close(ctx context.Context) error
+}
+
+// ReplayParams are handed to a Replayer for one attempt.
+type ReplayParams struct {
+	Scope   *lang.Scope
+	Secrets []string
+	// OnStep is called when a step starts and when it finishes.
+	OnStep func(StepEvent)
+}
+
+// StepEvent is a step boundary reported by the Replayer.
+type StepEvent struct {
+	Finished   bool
+	Step       int
+	Line       int
+	Command    string
+	Status     runner.Status // when Finished
+	DurationMs int64         // when Finished
+	ErrorCode  string
+}
+
+// NewReplayerFunc binds a Replayer to a fresh driver session.
+type NewReplayerFunc func(d drivers.Driver) Replayer
+
+// ProviderFunc opens the warm helper of a platform (one per run).
+type ProviderFunc func(ctx context.Context, platform string) (drivers.Provider, error)
+
+// SnapshotFormatter renders a snapshot as `snapshot` prints it.
+type SnapshotFormatter func(s *drivers.Snapshot) string
+
+// Config configures a suite run.
+type Config struct {
+	// Workers is the number of parallel workers (>= 1). With Devices, one
+	// worker per device is used instead.
+	Workers int
+	Devices []string
+
+	FailFast    bool
+	MaxFailures int // 0: no limit
+
+	// RunDir is the artifacts directory of this run (<root>/<run-id>).
+	RunDir string
+	RunID  string
+	Shard  ShardSpec
+
+	// Vars: -e values and AD_VAR_* values (prefix stripped).
+	CLIVars     map[string]string
+	ProcessVars map[string]string
+	// MaskNames are extra variable names whose values are secret (--mask).
+	MaskNames []string
+	BaseURL   string
+
+	Providers      ProviderFunc
+	NewReplayer    NewReplayerFunc
+	FormatSnapshot SnapshotFormatter
+	Listener       runner.SuiteListener
+
+	// Now is the clock for timestamps and durations (time.Now by default).
+	Now func() time.Time
+	// Grace bounds how long a cancelled attempt and a session teardown may
+	// take before they are abandoned (2 s by default).
+	Grace time.Duration
+}
+
+// ErrNoProvider wraps drivers.ErrInfrastructure for a platform without driver.
+var ErrNoProvider = fmt.Errorf("%w: no driver for platform", drivers.ErrInfrastructure)
+
+// Run runs tests and returns the result. The error is non-nil only when the
+// run could not start (a helper could not be opened); it then wraps the
+// provider's error (drivers.ErrInfrastructure for a missing browser). An
+// interrupted ctx stops the run: in-flight attempts are cancelled, the rest
+// is notRun and Result.Interrupted is set.
+func Run(ctx context.Context, cfg Config, tests []*Test) (*runner.Result, error) {
+	s := newScheduler(cfg, tests)
+	if err := s.openProviders(ctx); err != nil {
+		s.closeProviders()
+		return nil, err
+	}
+	defer s.closeProviders()
+	return s.run(ctx), nil
+}
+
+type scheduler struct {
+	cfg   Config
+	tests []*Test
+	now   func() time.Time
+	grace time.Duration
+
+	providers map[string]drivers.Provider
+
+	mu       sync.Mutex // guards below and serialises listener calls
+	next     int
+	finished int
+	failures int
+	stopped  string // reason the queue stopped early
+	results  []runner.TestResult
+	done     []bool
+	executed int // running count of tests started, for session names
+}
+
+func newScheduler(cfg Config, tests []*Test) *scheduler {
+	s := &scheduler{cfg: cfg, tests: tests, now: cfg.Now, grace: cfg.Grace}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.grace <= 0 {
+		s.grace = 2 * time.Second
+	}
+	if s.cfg.Workers < 1 {
+		s.cfg.Workers = 1
+	}
+	if len(cfg.Devices) > 0 {
+		s.cfg.Workers = len(cfg.Devices)
+	}
+	if s.cfg.FormatSnapshot == nil {
+		s.cfg.FormatSnapshot = formatSnapshot
+	}
+	s.results = make([]runner.TestResult, len(tests))
+	s.done = make([]bool, len(tests))
+	return s
+}
+
+func (s *scheduler) openProviders(ctx context.Context) error {
+	s.providers = map[string]drivers.Provider{}
+	var platforms []string
+	for _, t := range s.tests {
+		if t.SkipReason == "" && s.providers[t.Platform] == nil {
+			s.providers[t.Platform] = nil
+			platforms = append(platforms, t.Platform)
+		}
+	}
+	sort.Strings(platforms)
+	for _, p := range platforms {
+		if s.cfg.Providers == nil {
+			return fmt.Errorf("%w %q", ErrNoProvider, p)
+		}
+		prov, err := s.cfg.Providers(ctx, p)
+		if err != nil {
+			delete(s.providers, p)
+			return err
+		}
+		s.providers[p] = prov
+	}
+	return nil
+}
+
+func (s *scheduler) closeProviders() {
+	for _, p := range s.providers {
+		if p != nil {
+			p.Close()
+		}
+	}
+}
+
+func (s *scheduler) masker(t *Test) *Masker {
+	return NewMasker(s.secretValues(t))
+}
+
+func (s *scheduler) secretValues(t *Test) []string {
+	extra := map[string]bool{}
+	for _, n := range s.cfg.MaskNames {
+		extra[n] = true
+	}
+	var vals []string
+	collect := func(k, v string) {
+		if IsSecretName(k) || extra[k] {
+			vals = append(vals, v)
+		}
+	}
+	for k, v := range s.cfg.CLIVars {
+		collect(k, v)
+	}
+	for k, v := range s.cfg.ProcessVars {
+		collect(k, v)
+	}
+	if t != nil && t.Script != nil {
+		for _, e := range t.Script.Env {
+			collect(e.Key, e.Value)
+		}
+	}
+	return vals
+}
+
+func (s *scheduler) run(ctx context.Context) *runner.Result {
+	start := s.now()
+	s.emitStart(start)
+	// Skipped entries finish first, in order.
+	for i, t := range s.tests {
+		if t.SkipReason != "" {
+			s.finish(i, runner.TestResult{
+				File: t.File, Name: t.Name, Platform: t.Platform,
+				Status: runner.StatusSkipped, Reason: t.SkipReason,
+				Attempts: []runner.AttemptResult{},
+			})
+		}
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < s.cfg.Workers; w++ {
+		wg.Add(1)
+		go func(worker int) {
+			defer wg.Done()
+			device := ""
+			if worker < len(s.cfg.Devices) {
+				device = s.cfg.Devices[worker]
+			}
+			for {
+				i, ok := s.take(ctx)
+				if !ok {
+					return
+				}
+				res := s.runTest(ctx, worker, device, i)
+				s.finish(i, res)
+			}
+		}(w)
+	}
+	wg.Wait()
+
+	res := &runner.Result{
+		Version:   1,
+		StartedAt: start,
+		Shard:     s.cfg.Shard.String(),
+	}
+	reason := s.stopped
+	if ctx.Err() != nil {
+		res.Interrupted = true
+		reason = "interrupted"
+	}
+	for i, t := range s.tests {
+		if !s.done[i] {
+			s.results[i] = runner.TestResult{
+				File: t.File, Name: t.Name, Platform: t.Platform,
+				Status: runner.StatusNotRun, Reason: reason,
+				Attempts: []runner.AttemptResult{},
+			}
+		}
+	}
+	res.Tests = s.results
+	res.Stats = ComputeStats(res.Tests)
+	res.DurationMs = s.now().Sub(start).Milliseconds()
+	return res
+}
+
+// ComputeStats counts tests by final status.
+func ComputeStats(tests []runner.TestResult) runner.Stats {
+	st := runner.Stats{Total: len(tests)}
+	for _, t := range tests {
+		switch t.Status {
+		case runner.StatusPassed:
+			st.Passed++
+		case runner.StatusFailed:
+			st.Failed++
+		case runner.StatusFlaky:
+			st.Flaky++
+		case runner.StatusSkipped:
+			st.Skipped++
+		case runner.StatusTimedOut:
+			st.TimedOut++
+		case runner.StatusNotRun:
+			st.NotRun++
+		}
+	}
+	return st
+}
+
+func (s *scheduler) emitStart(start time.Time) {
+	if s.cfg.Listener == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg.Listener.SuiteStarted(runner.SuiteStarted{
+		StartedAt: start, Total: len(s.tests), Workers: s.cfg.Workers, Shard: s.cfg.Shard.String(),
+	})
+}
+
+// take hands the next runnable test to a worker; a faster worker simply comes
+// back sooner and takes more.
+func (s *scheduler) take(ctx context.Context) (int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.next < len(s.tests) {
+		if ctx.Err() != nil || s.stopped != "" {
+			return 0, false
+		}
+		i := s.next
+		s.next++
+		if s.tests[i].SkipReason != "" {
+			continue
+		}
+		s.executed++
+		return i, true
+	}
+	return 0, false
+}
+
+func (s *scheduler) finish(i int, res runner.TestResult) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if res.Status == runner.StatusNotRun {
+		// Interrupted while running: reported with the unfinished tests.
+		s.results[i] = res
+		s.done[i] = true
+		return
+	}
+	s.results[i] = res
+	s.done[i] = true
+	s.finished++
+	if res.Status == runner.StatusFailed || res.Status == runner.StatusTimedOut {
+		s.failures++
+		if s.cfg.FailFast && s.stopped == "" {
+			s.stopped = "not run: --fail-fast stopped the run after a failure"
+		}
+		if s.cfg.MaxFailures > 0 && s.failures >= s.cfg.MaxFailures && s.stopped == "" {
+			s.stopped = fmt.Sprintf("not run: --max-failures %d reached", s.cfg.MaxFailures)
+		}
+	}
+	if s.cfg.Listener != nil {
+		s.cfg.Listener.TestFinished(runner.TestFinished{Index: s.finished, Total: len(s.tests), Test: res})
+	}
+}
+
+func (s *scheduler) emitAttempt(ev runner.AttemptFinished) {
+	if s.cfg.Listener == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg.Listener.AttemptFinished(ev)
+}
+
+func (s *scheduler) runTest(ctx context.Context, worker int, device string, i int) runner.TestResult {
+	t := s.tests[i]
+	s.mu.Lock()
+	n := s.executed
+	s.mu.Unlock()
+	tr := runner.TestResult{File: t.File, Name: t.Name, Platform: t.Platform}
+	max := t.Retries + 1
+	var total int64
+	for a := 1; a <= max; a++ {
+		ar, infra := s.runAttempt(ctx, t, attemptInfo{worker: worker, device: device, attempt: a, max: max, n: n})
+		total += ar.DurationMs
+		tr.Attempts = append(tr.Attempts, ar)
+		if ctx.Err() != nil && ar.Status != runner.StatusPassed {
+			tr.Status = runner.StatusNotRun
+			tr.Reason = "interrupted"
+			break
+		}
+		retry := ar.Status != runner.StatusPassed && !infra && a < max
+		s.emitAttempt(runner.AttemptFinished{File: t.File, Name: t.Name, Attempt: a, Of: max, Result: ar, WillRetry: retry})
+		if !retry {
+			break
+		}
+	}
+	tr.DurationMs = total
+	if tr.Status == "" {
+		last := tr.Attempts[len(tr.Attempts)-1].Status
+		switch {
+		case last == runner.StatusPassed && len(tr.Attempts) > 1:
+			tr.Status = runner.StatusFlaky
+		default:
+			tr.Status = last
+		}
+	}
+	return tr
+}
+
+type attemptInfo struct {
+	worker, attempt, max, n int
+	device                  string
+}
+
+func (s *scheduler) scope(t *Test, ai attemptInfo, artifacts string) *lang.Scope {
+	script := map[string]string{}
+	if t.Script != nil {
+		for _, e := range t.Script.Env {
+			script[e.Key] = e.Value
+		}
+	}
+	b := map[string]string{
+		"AD_PLATFORM":  t.Platform,
+		"AD_SESSION":   s.sessionName(t, ai),
+		"AD_FILENAME":  t.File,
+		"AD_ARTIFACTS": artifacts,
+	}
+	if s.cfg.BaseURL != "" {
+		b["AD_BASE_URL"] = s.cfg.BaseURL
+	}
+	if s.cfg.Shard.Enabled() {
+		b["AD_SHARD_INDEX"] = strconv.Itoa(s.cfg.Shard.Index - 1)
+		b["AD_SHARD_COUNT"] = strconv.Itoa(s.cfg.Shard.Count)
+	}
+	if ai.device != "" {
+		b["AD_DEVICE"] = ai.device
+	}
+	return &lang.Scope{CLI: s.cfg.CLIVars, Process: s.cfg.ProcessVars, Script: script, BuiltIns: b}
+}
+
+func (s *scheduler) sessionName(t *Test, ai attemptInfo) string {
+	return fmt.Sprintf("%s:test:%d-%s:attempt-%d", s.cfg.RunID, ai.n, Slug(t.Name), ai.attempt)
+}
+
+// runAttempt runs one attempt in a fresh session. infra reports a failure of
+// the device or the helper (no retry).
+func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (runner.AttemptResult, bool) {
+	mask := s.masker(t)
+	start := s.now()
+	art := s.newArtifacts(t, ai, mask)
+	tw := art.timing()
+	tw.write(map[string]any{"event": "attempt_start", "ts": start, "file": t.File, "attempt": ai.attempt,
+		"of": ai.max, "worker": ai.worker, "device": ai.device, "platform": t.Platform,
+		"timeoutMs": t.TimeoutMs, "session": s.sessionName(t, ai)})
+	art.writeScript(t.Source)
+
+	actx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if t.TimeoutMs > 0 {
+		var c2 context.CancelFunc
+		actx, c2 = context.WithTimeout(actx, time.Duration(t.TimeoutMs)*time.Millisecond)
+		defer c2()
+	}
+
+	var ar runner.AttemptResult
+	infra := false
+	var drv drivers.Driver
+	var rep Replayer
+	replayReturned := true
+
+	prov := s.providers[t.Platform]
+	if prov == nil {
+		ar = failedAttempt("INFRA", "no_driver", fmt.Sprintf("no driver for platform %q", t.Platform), "")
+		infra = true
+	} else if d, err := prov.NewSession(actx, drivers.SessionOptions{Worker: ai.worker, Device: ai.device}); err != nil {
+		ar = failedAttempt("INFRA", "session_start_failed", "could not start a session: "+err.Error(),
+			"the browser or device did not accept a new session; check it is running")
+		infra = errors.Is(err, drivers.ErrInfrastructure) || actx.Err() == nil
+	} else {
+		drv = d
+		rep = s.cfg.NewReplayer(d)
+		params := ReplayParams{
+			Scope:   s.scope(t, ai, art.dir),
+			Secrets: s.secretValues(t),
+			OnStep:  func(ev StepEvent) { tw.step(s.now(), ev) },
+		}
+		done := make(chan runner.AttemptResult, 1)
+		go func() { done <- rep.Replay(actx, t.Script, params) }()
+		select {
+		case ar = <-done:
+		case <-actx.Done():
+			// Deadline or interrupt: the step in flight is cancelled through
+			// actx; give the executor a grace period to return.
+			timer := time.NewTimer(s.grace)
+			select {
+			case ar = <-done:
+			case <-timer.C:
+				replayReturned = false
+			}
+			timer.Stop()
+		}
+	}
+	timedOut := errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+	if timedOut {
+		steps := ar.Steps
+		ar = failedAttempt("COMMAND_FAILED", "timeout", fmt.Sprintf("TIMEOUT after %dms", t.TimeoutMs),
+			"the attempt exceeded its hard deadline (--timeout or `context timeout=`); the step in flight was cancelled")
+		ar.Status = runner.StatusTimedOut
+		ar.Steps = steps
+		ar.Error.Details = map[string]any{"reason": "timeout", "timeoutMs": t.TimeoutMs}
+		if n := len(steps); n > 0 {
+			ar.Error.Step, ar.Error.Line, ar.Error.Command = steps[n-1].Step, steps[n-1].Line, steps[n-1].Command
+		}
+	} else if ctx.Err() != nil && ar.Status == "" {
+		ar = failedAttempt("INTERRUPTED", "interrupted", "the run was interrupted", "")
+	}
+	if ar.Status == "" {
+		ar.Status = runner.StatusFailed
+	}
+	if ar.Steps == nil {
+		ar.Steps = []runner.StepResult{}
+	}
+
+	// Evidence, only from a session that answers.
+	if ar.Status != runner.StatusPassed && drv != nil && replayReturned && ctx.Err() == nil {
+		ecx, ecancel := context.WithTimeout(context.WithoutCancel(ctx), s.grace)
+		art.evidence(ecx, drv, rep, s.cfg.FormatSnapshot, &ar)
+		ecancel()
+	}
+
+	// Teardown within the grace period; a hung teardown is abandoned.
+	if drv != nil {
+		if !s.teardown(ctx, drv, rep) || !replayReturned {
+			infra = true
+			if ar.Error == nil {
+				ar.Error = &runner.ErrorInfo{Code: "INFRA", Message: "session teardown hung"}
+			}
+			if ar.Error.Details == nil {
+				ar.Error.Details = map[string]any{}
+			}
+			ar.Error.Reason = "timeout_cleanup_pending"
+			ar.Error.Details["timeoutCleanupPending"] = true
+			ar.Error.Hint = "the session did not stop within the grace period and was abandoned; the device or browser may need a restart"
+			if ar.Status == runner.StatusPassed {
+				ar.Status = runner.StatusFailed
+			}
+		}
+	}
+
+	end := s.now()
+	ar.DurationMs = end.Sub(start).Milliseconds()
+	ar.Worker = ai.worker
+	ar.Device = ai.device
+	ar.Shard = s.cfg.Shard.String()
+	ar.ArtifactsDir = art.dir
+	for _, e := range art.errs {
+		ar.Warnings = append(ar.Warnings, "artifacts: "+e)
+	}
+	mask.Attempt(&ar)
+	stop := map[string]any{"event": "attempt_stop", "ts": end, "status": ar.Status,
+		"durationMs": ar.DurationMs, "timedOut": timedOut}
+	if ar.Error != nil {
+		stop["errorCode"] = ar.Error.Code
+	}
+	tw.write(stop)
+	tw.close()
+	art.writeResult(&ar)
+	return ar, infra
+}
+
+// teardown closes the session; false when it did not finish within grace.
+func (s *scheduler) teardown(ctx context.Context, drv drivers.Driver, rep Replayer) bool {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.grace)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if rep != nil {
+			rep.Close(cctx)
+		}
+		drv.Close(cctx)
+	}()
+	timer := time.NewTimer(s.grace)
+	defer timer.Stop()
+	select {
+	case <-done:
+		cancel()
+		return true
+	case <-timer.C:
+		cancel()
+		return false
+	}
+}
+
+func failedAttempt(code, reason, msg, hint string) runner.AttemptResult {
+	return runner.AttemptResult{
+		Status: runner.StatusFailed,
+		Steps:  []runner.StepResult{},
+		Error:  &runner.ErrorInfo{Code: code, Reason: reason, Message: msg, Hint: hint},
+	}
+}
