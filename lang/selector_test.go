@@ -11,7 +11,7 @@ import (
 
 // vtParseCases loads ../shared/corpus/agent-device/fixtures/parse-cases.json,
 // located relative to the directory that holds go.mod.
-func vtParseCases(t *testing.T) map[string]json.RawMessage {
+func vtParseCases(t testing.TB) map[string]json.RawMessage {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
@@ -44,7 +44,7 @@ type vtFixtureError struct {
 }
 
 // vtJSON normalises a value through JSON so that it compares with a decoded fixture.
-func vtJSON(t *testing.T, v any) any {
+func vtJSON(t testing.TB, v any) any {
 	t.Helper()
 	data, err := json.Marshal(v)
 	if err != nil {
