@@ -1,0 +1,595 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// Default durations of gestures.
+const (
+	defaultLongPress = 800 * time.Millisecond
+	defaultPan       = 500 * time.Millisecond
+	defaultSwipe     = 250 * time.Millisecond
+	backTimeout      = 30 * time.Second
+)
+
+// Act performs one device operation.
+func (s *Session) Act(ctx context.Context, a drivers.Action) error {
+	switch a.Kind {
+	case drivers.ActTap:
+		return s.tap(ctx, a)
+	case drivers.ActLongPress:
+		return s.longPress(ctx, a)
+	case drivers.ActFill:
+		return s.fill(ctx, a)
+	case drivers.ActType:
+		return s.typeText(ctx, a)
+	case drivers.ActFocus:
+		return s.focus(ctx, a)
+	case drivers.ActHover:
+		return s.hover(ctx, a)
+	case drivers.ActScroll:
+		return s.scroll(ctx, a)
+	case drivers.ActSwipe:
+		return s.swipe(ctx, a)
+	case drivers.ActPan:
+		return s.pan(ctx, a)
+	case drivers.ActBack:
+		return s.back(ctx)
+	case drivers.ActKey:
+		return s.key(ctx, a)
+	case drivers.ActViewport:
+		return s.viewport(ctx, a)
+	}
+	return drivers.Unsupported(string(a.Kind), drivers.PlatformWeb)
+}
+
+// targetInfo is what page.js target() reports.
+type targetInfo struct {
+	State    string  `json:"state"`
+	Desc     string  `json:"desc"`
+	Enabled  bool    `json:"enabled"`
+	Editable bool    `json:"editable"`
+	X        float64 `json:"x"`
+	Y        float64 `json:"y"`
+	Covered  string  `json:"covered"`
+}
+
+func describeTarget(tg *drivers.Target) string {
+	if tg.Describe != "" {
+		return tg.Describe
+	}
+	if tg.Node != nil {
+		return describeNode(tg.Node)
+	}
+	return fmt.Sprintf("point %g %g", tg.Point.X, tg.Point.Y)
+}
+
+// check inspects the element of a node target. With scroll it first scrolls
+// the element into view (the action's own side effect); without, it changes
+// nothing (Preflight). needEnabled refuses disabled elements.
+func (s *Session) check(ctx context.Context, op string, tg *drivers.Target, scroll, needEnabled bool) (targetInfo, error) {
+	var ti targetInfo
+	desc := describeTarget(tg)
+	if err := s.lib(ctx, op, "target("+jsArgs(tg.Node.Handle, scroll)+")", &ti); err != nil {
+		return ti, err
+	}
+	switch ti.State {
+	case "stale":
+		return ti, staleError(desc)
+	case "not_visible":
+		return ti, &drivers.TargetError{Reason: "target_not_visible", Message: fmt.Sprintf("%s is not visible (it has no size or is hidden)", desc), Hint: "wait until the element is shown, or check the selector"}
+	case "out_of_view":
+		if scroll {
+			return ti, &drivers.TargetError{Reason: "target_not_visible", Message: fmt.Sprintf("%s could not be scrolled into view", desc), Hint: "scroll its container first"}
+		}
+	}
+	if ti.Covered != "" {
+		return ti, &drivers.TargetError{
+			Reason:  "target_covered",
+			Message: fmt.Sprintf("%s is covered by %s: the %s would land on the covering element, so nothing was done", desc, ti.Covered, op),
+			Hint:    "close or wait out the element on top (banner, dialog, overlay), or scroll so the target is clear",
+		}
+	}
+	if needEnabled && !ti.Enabled {
+		return ti, &drivers.TargetError{Reason: "target_disabled", Message: fmt.Sprintf("%s is disabled", desc), Hint: "wait until it is enabled (is enabled / wait), or complete the fields it depends on"}
+	}
+	return ti, nil
+}
+
+// point resolves a target to the viewport point to act at, scrolling a node
+// into view and refusing a covered, hidden or (when needEnabled) disabled one.
+func (s *Session) point(ctx context.Context, op string, tg *drivers.Target, needEnabled bool) (drivers.Point, error) {
+	if tg == nil {
+		return drivers.Point{}, fmt.Errorf("web: %s needs a target", op)
+	}
+	if tg.Node == nil || tg.Node.Handle == "" {
+		return tg.Point, nil
+	}
+	ti, err := s.check(ctx, op, tg, true, needEnabled)
+	if err != nil {
+		return drivers.Point{}, err
+	}
+	return drivers.Point{X: ti.X, Y: ti.Y}, nil
+}
+
+// Preflight checks a node target without side effects: still on the page,
+// visible, not covered at its centre (when in view) and enabled for taps,
+// fills and long presses. An element out of view passes: Act scrolls it in.
+func (s *Session) Preflight(ctx context.Context, a drivers.Action) error {
+	if a.Target == nil || a.Target.Node == nil || a.Target.Node.Handle == "" {
+		return nil
+	}
+	if err := s.refuseWithDialog(string(a.Kind)); err != nil {
+		return err
+	}
+	switch a.Kind {
+	case drivers.ActTap, drivers.ActFill, drivers.ActLongPress:
+		_, err := s.check(ctx, string(a.Kind), a.Target, false, true)
+		return err
+	case drivers.ActFocus, drivers.ActHover:
+		_, err := s.check(ctx, string(a.Kind), a.Target, false, false)
+		return err
+	}
+	return nil
+}
+
+// input runs a page input that may open a JS dialog. A dialog blocks the
+// page and the protocol call that caused it, so the call is left to finish
+// in the background once the dialog is seen; the action has happened.
+func (s *Session) input(ctx context.Context, op string, f func(ctx context.Context, t *chromedp.Target) error) error {
+	if err := s.refuseWithDialog(op); err != nil {
+		return err
+	}
+	select {
+	case <-s.dialogCh:
+	default:
+	}
+	bg := context.WithoutCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- s.do(bg, op, f) }()
+	select {
+	case err := <-done:
+		return err
+	case <-s.dialogCh:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("web: %s: %w", op, ctx.Err())
+	}
+}
+
+// wait pauses for d unless ctx ends first.
+func wait(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func mouseButton(name string) (input.MouseButton, int64, error) {
+	switch strings.ToLower(name) {
+	case "", "primary", "left":
+		return input.MouseButtonLeft, 1, nil
+	case "secondary", "right":
+		return input.MouseButtonRight, 2, nil
+	case "middle":
+		return input.MouseButtonMiddle, 4, nil
+	}
+	return "", 0, fmt.Errorf("web: unknown mouse button %q (primary, secondary, middle)", name)
+}
+
+func mouse(ctx context.Context, t *chromedp.Target, typ input.DispatchMouseEventType, p drivers.Point, btn input.MouseButton, buttons int64, count int64) error {
+	params := input.DispatchMouseEventParams{Type: typ, X: p.X, Y: p.Y, Button: btn, Buttons: buttons, ClickCount: count}
+	if typ == input.DispatchMouseEventTypeMouseMoved {
+		params.Button = input.MouseButtonNone
+		if buttons != 0 {
+			params.Button = btn
+		}
+	}
+	_, err := cdp.Call(ctx, t, input.DispatchMouseEvent, params)
+	return err
+}
+
+func click(ctx context.Context, t *chromedp.Target, p drivers.Point, btn input.MouseButton, buttons, count int64, hold time.Duration) error {
+	if err := mouse(ctx, t, input.DispatchMouseEventTypeMouseMoved, p, btn, 0, 0); err != nil {
+		return err
+	}
+	if err := mouse(ctx, t, input.DispatchMouseEventTypeMousePressed, p, btn, buttons, count); err != nil {
+		return err
+	}
+	if err := wait(ctx, hold); err != nil {
+		return err
+	}
+	return mouse(ctx, t, input.DispatchMouseEventTypeMouseReleased, p, btn, 0, count)
+}
+
+func (s *Session) tap(ctx context.Context, a drivers.Action) error {
+	btn, buttons, err := mouseButton(a.Button)
+	if err != nil {
+		return err
+	}
+	p, err := s.point(ctx, "click", a.Target, true)
+	if err != nil {
+		return err
+	}
+	count := max(a.Count, 1)
+	hold := time.Duration(a.HoldMs) * time.Millisecond
+	interval := time.Duration(a.IntervalMs) * time.Millisecond
+	return s.input(ctx, "click", func(ctx context.Context, t *chromedp.Target) error {
+		for i := 0; i < count; i++ {
+			if i > 0 {
+				if err := wait(ctx, interval); err != nil {
+					return err
+				}
+			}
+			if err := click(ctx, t, p, btn, buttons, 1, hold); err != nil {
+				return err
+			}
+			if a.DoubleTap {
+				if err := click(ctx, t, p, btn, buttons, 2, 0); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+func (s *Session) longPress(ctx context.Context, a drivers.Action) error {
+	p, err := s.point(ctx, "longpress", a.Target, true)
+	if err != nil {
+		return err
+	}
+	hold := a.Duration
+	if hold <= 0 && a.HoldMs > 0 {
+		hold = time.Duration(a.HoldMs) * time.Millisecond
+	}
+	if hold <= 0 {
+		hold = defaultLongPress
+	}
+	return s.input(ctx, "longpress", func(ctx context.Context, t *chromedp.Target) error {
+		return click(ctx, t, p, input.MouseButtonLeft, 1, 1, hold)
+	})
+}
+
+func (s *Session) hover(ctx context.Context, a drivers.Action) error {
+	p, err := s.point(ctx, "hover", a.Target, false)
+	if err != nil {
+		return err
+	}
+	return s.input(ctx, "hover", func(ctx context.Context, t *chromedp.Target) error {
+		return mouse(ctx, t, input.DispatchMouseEventTypeMouseMoved, p, input.MouseButtonNone, 0, 0)
+	})
+}
+
+type stateResult struct {
+	State   string   `json:"state"`
+	Desc    string   `json:"desc"`
+	Value   string   `json:"value"`
+	Handle  string   `json:"handle"`
+	Options []string `json:"options"`
+	Moved   bool     `json:"moved"`
+}
+
+func (s *Session) focus(ctx context.Context, a drivers.Action) error {
+	if a.Target == nil {
+		return fmt.Errorf("web: focus needs a target")
+	}
+	if a.Target.Node == nil || a.Target.Node.Handle == "" {
+		return s.tap(ctx, drivers.Action{Kind: drivers.ActTap, Target: a.Target})
+	}
+	if _, err := s.check(ctx, "focus", a.Target, true, false); err != nil {
+		return err
+	}
+	var r stateResult
+	if err := s.lib(ctx, "focus", "focus("+jsArgs(a.Target.Node.Handle)+")", &r); err != nil {
+		return err
+	}
+	switch r.State {
+	case "stale":
+		return staleError(describeTarget(a.Target))
+	case "not_focusable":
+		return &drivers.TargetError{Reason: "target_not_focusable", Message: fmt.Sprintf("%s cannot take the focus", describeTarget(a.Target)), Hint: "focus a field, button or link"}
+	}
+	return nil
+}
+
+// fill focuses the field, selects its content and inserts the text like a
+// user (beforeinput/input events), fires change, then verifies the value.
+// A select element is filled by choosing the option with that text or value.
+func (s *Session) fill(ctx context.Context, a drivers.Action) error {
+	if a.Target == nil {
+		return fmt.Errorf("web: fill needs a target")
+	}
+	desc := describeTarget(a.Target)
+	handle := ""
+	if a.Target.Node != nil && a.Target.Node.Handle != "" {
+		if _, err := s.point(ctx, "fill", a.Target, true); err != nil {
+			return err
+		}
+		handle = a.Target.Node.Handle
+	} else {
+		// A point: click it, then fill whatever took the focus.
+		if err := s.tap(ctx, drivers.Action{Kind: drivers.ActTap, Target: a.Target}); err != nil {
+			return err
+		}
+		var r stateResult
+		if err := s.lib(ctx, "fill", "active()", &r); err != nil {
+			return err
+		}
+		if r.State != "ok" {
+			return &drivers.TargetError{Reason: "target_not_editable", Message: fmt.Sprintf("nothing editable took the focus at %s", desc), Hint: "target the field itself"}
+		}
+		handle = r.Handle
+	}
+	var r stateResult
+	if err := s.lib(ctx, "fill", "fillStart("+jsArgs(handle, a.Text)+")", &r); err != nil {
+		return err
+	}
+	switch r.State {
+	case "stale":
+		return staleError(desc)
+	case "disabled":
+		return &drivers.TargetError{Reason: "target_disabled", Message: fmt.Sprintf("%s is disabled", desc), Hint: "wait until it is enabled"}
+	case "not_editable":
+		return &drivers.TargetError{Reason: "target_not_editable", Message: fmt.Sprintf("%s is not an editable field", desc), Hint: "fill a text field, text area or select"}
+	case "no_option":
+		return &drivers.TargetError{Reason: "option_not_found", Message: fmt.Sprintf("%s has no option %q (options: %s)", desc, a.Text, strings.Join(r.Options, ", ")), Hint: "use the visible text or the value of an option"}
+	case "done":
+		return nil
+	}
+	if a.Text != "" {
+		err := s.input(ctx, "fill", func(ctx context.Context, t *chromedp.Target) error {
+			if a.DelayMs <= 0 {
+				_, err := cdp.Call(ctx, t, input.InsertText, input.InsertTextParams{Text: a.Text})
+				return err
+			}
+			for i, ch := range a.Text {
+				if i > 0 {
+					if err := wait(ctx, time.Duration(a.DelayMs)*time.Millisecond); err != nil {
+						return err
+					}
+				}
+				if _, err := cdp.Call(ctx, t, input.InsertText, input.InsertTextParams{Text: string(ch)}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if err := s.lib(ctx, "fill", "fillEnd("+jsArgs(handle)+")", &r); err != nil {
+		return err
+	}
+	if r.State == "stale" {
+		return staleError(desc)
+	}
+	if r.Value != a.Text {
+		return &drivers.TargetError{
+			Reason: "fill_mismatch",
+			Message: fmt.Sprintf("%s shows a different value after fill (%d characters, expected %d): the page changed or limited the input",
+				desc, utf8.RuneCountInString(r.Value), utf8.RuneCountInString(a.Text)),
+			Hint: "check the field's maxlength, input mask or script; use type to append instead",
+		}
+	}
+	return nil
+}
+
+// typeText types into the focused element with key events, one character
+// after another.
+func (s *Session) typeText(ctx context.Context, a drivers.Action) error {
+	delay := time.Duration(a.DelayMs) * time.Millisecond
+	return s.input(ctx, "type", func(ctx context.Context, t *chromedp.Target) error {
+		if delay <= 0 {
+			_, err := chromedp.KeyEvent(a.Text)(ctx, t)
+			return err
+		}
+		for i, ch := range a.Text {
+			if i > 0 {
+				if err := wait(ctx, delay); err != nil {
+					return err
+				}
+			}
+			if _, err := chromedp.KeyEvent(string(ch))(ctx, t); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// keyNames maps key names of scripts to chromedp key runes.
+var keyNames = map[string]string{
+	"enter": kb.Enter, "return": kb.Enter, "tab": kb.Tab, "escape": kb.Escape, "esc": kb.Escape,
+	"backspace": kb.Backspace, "delete": kb.Delete, "space": " ",
+	"arrowup": kb.ArrowUp, "up": kb.ArrowUp, "arrowdown": kb.ArrowDown, "down": kb.ArrowDown,
+	"arrowleft": kb.ArrowLeft, "left": kb.ArrowLeft, "arrowright": kb.ArrowRight, "right": kb.ArrowRight,
+	"home": kb.Home, "end": kb.End, "pageup": kb.PageUp, "pagedown": kb.PageDown,
+}
+
+func (s *Session) key(ctx context.Context, a drivers.Action) error {
+	name := strings.ToLower(strings.TrimSpace(a.Key))
+	if name == "dismiss" {
+		// The keyboard of a page: Escape, then leave the focused field.
+		if err := s.input(ctx, "keyboard dismiss", func(ctx context.Context, t *chromedp.Target) error {
+			_, err := chromedp.KeyEvent(kb.Escape)(ctx, t)
+			return err
+		}); err != nil {
+			return err
+		}
+		return s.lib(ctx, "keyboard dismiss", "blur()", nil)
+	}
+	k, ok := keyNames[name]
+	if !ok {
+		if utf8.RuneCountInString(a.Key) != 1 {
+			return fmt.Errorf("web: unknown key %q (enter, dismiss, tab, escape, backspace, delete, space, arrows, home, end, pageup, pagedown, or one character)", a.Key)
+		}
+		k = a.Key
+	}
+	return s.input(ctx, "key "+name, func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.KeyEvent(k)(ctx, t)
+		return err
+	})
+}
+
+func (s *Session) scroll(ctx context.Context, a drivers.Action) error {
+	dir := strings.ToLower(a.Direction)
+	switch dir {
+	case "up", "down", "left", "right", "top", "bottom":
+	default:
+		return fmt.Errorf("web: scroll direction %q is not up, down, left, right, top or bottom", a.Direction)
+	}
+	amount := a.Amount
+	if amount <= 0 {
+		amount = 0.5
+	}
+	var handle any
+	if a.Target != nil && a.Target.Node != nil && a.Target.Node.Handle != "" {
+		handle = a.Target.Node.Handle
+	}
+	if err := s.refuseWithDialog("scroll"); err != nil {
+		return err
+	}
+	var r stateResult
+	if err := s.lib(ctx, "scroll", "scroll("+jsArgs(handle, dir, amount)+")", &r); err != nil {
+		return err
+	}
+	if r.State == "stale" {
+		return staleError(describeTarget(a.Target))
+	}
+	return nil
+}
+
+// swipe is a quick scroll gesture from From to To (the content follows the
+// finger, so a swipe upwards scrolls down).
+func (s *Session) swipe(ctx context.Context, a drivers.Action) error {
+	dx, dy := a.To.X-a.From.X, a.To.Y-a.From.Y
+	dist := math.Hypot(dx, dy)
+	d := a.Duration
+	if d <= 0 {
+		d = defaultSwipe
+	}
+	speed := int64(dist / d.Seconds())
+	if speed < 100 {
+		speed = 100
+	}
+	return s.input(ctx, "swipe", func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, input.SynthesizeScrollGesture, input.SynthesizeScrollGestureParams{
+			X: a.From.X, Y: a.From.Y, XDistance: dx, YDistance: dy, Speed: speed,
+		})
+		return err
+	})
+}
+
+// pan drags with the primary mouse button from From to To over Duration.
+func (s *Session) pan(ctx context.Context, a drivers.Action) error {
+	d := a.Duration
+	if d <= 0 {
+		d = defaultPan
+	}
+	steps := int(d / (16 * time.Millisecond))
+	steps = min(max(steps, 5), 200)
+	step := d / time.Duration(steps)
+	return s.input(ctx, "pan", func(ctx context.Context, t *chromedp.Target) error {
+		btn := input.MouseButtonLeft
+		if err := mouse(ctx, t, input.DispatchMouseEventTypeMouseMoved, a.From, btn, 0, 0); err != nil {
+			return err
+		}
+		if err := mouse(ctx, t, input.DispatchMouseEventTypeMousePressed, a.From, btn, 1, 1); err != nil {
+			return err
+		}
+		for i := 1; i <= steps; i++ {
+			if err := wait(ctx, step); err != nil {
+				return err
+			}
+			f := float64(i) / float64(steps)
+			p := drivers.Point{X: a.From.X + (a.To.X-a.From.X)*f, Y: a.From.Y + (a.To.Y-a.From.Y)*f}
+			if err := mouse(ctx, t, input.DispatchMouseEventTypeMouseMoved, p, btn, 1, 0); err != nil {
+				return err
+			}
+		}
+		return mouse(ctx, t, input.DispatchMouseEventTypeMouseReleased, a.To, btn, 0, 1)
+	})
+}
+
+// back goes one entry back in the history and waits until that page has
+// loaded (polling, so a page restored from the back/forward cache, which
+// fires no load event, is handled too).
+func (s *Session) back(ctx context.Context) error {
+	if err := s.refuseWithDialog("back"); err != nil {
+		return err
+	}
+	var want string
+	err := s.do(ctx, "back", func(ctx context.Context, t *chromedp.Target) error {
+		h, err := cdp.Call(ctx, t, page.GetNavigationHistory, cdp.Empty{})
+		if err != nil {
+			return err
+		}
+		if h.CurrentIndex <= 0 || int(h.CurrentIndex) >= len(h.Entries) {
+			return &drivers.TargetError{Reason: "no_history", Message: "there is no previous page to go back to", Hint: "open a page first"}
+		}
+		prev := h.Entries[h.CurrentIndex-1]
+		want = prev.URL
+		_, err = cdp.Call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: prev.ID})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	wctx, cancel := context.WithTimeout(ctx, backTimeout)
+	defer cancel()
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	expr := "location.href===" + jsArgs(want) + "&&document.readyState==='complete'"
+	for {
+		var ok bool
+		err := s.do(wctx, "back", func(ctx context.Context, t *chromedp.Target) error {
+			var err error
+			ok, err = chromedp.Evaluate[bool](expr)(ctx, t)
+			return err
+		})
+		if err == nil && ok {
+			return nil
+		}
+		if err != nil && !retryableEval(err) && wctx.Err() == nil {
+			return err
+		}
+		select {
+		case <-wctx.Done():
+			return fmt.Errorf("web: back: the previous page %s did not finish loading: %w", want, wctx.Err())
+		case <-tick.C:
+		}
+	}
+}
+
+func (s *Session) viewport(ctx context.Context, a drivers.Action) error {
+	w, h := int64(math.Round(a.Size.X)), int64(math.Round(a.Size.Y))
+	if w <= 0 || h <= 0 {
+		return fmt.Errorf("web: viewport %gx%g: width and height must be positive", a.Size.X, a.Size.Y)
+	}
+	return s.do(ctx, "viewport", func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: w, Height: h, DeviceScaleFactor: 1})
+		return err
+	})
+}

@@ -1,0 +1,393 @@
+// adtest page library: installed once per document as window.__adtestLib.
+// Snapshot is one walk over the DOM that returns compact JSON. Handles are
+// "<document token>:<element number>": numbers are given once per element
+// (WeakMap) and never reused, and the token changes with every document, so
+// a handle finds exactly its element again or nothing (never another one).
+(function () {
+  const A = { tok: Math.random().toString(36).slice(2, 10), ids: new WeakMap(), els: new Map(), next: 1 };
+  function handle(el) {
+    let id = A.ids.get(el);
+    if (!id) { id = A.next++; A.ids.set(el, id); A.els.set(id, new WeakRef(el)); }
+    return A.tok + ':' + id;
+  }
+  function lookup(h) {
+    const i = h.indexOf(':');
+    if (i < 0 || h.slice(0, i) !== A.tok) return null;
+    const r = A.els.get(+h.slice(i + 1));
+    const el = r && r.deref();
+    return el && el.isConnected ? el : null;
+  }
+  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'iframe', 'object', 'embed']);
+  const NAMED = new Set(['button', 'link', 'heading', 'listitem', 'option', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'cell', 'columnheader', 'rowheader', 'treeitem', 'tooltip', 'switch', 'checkbox', 'radio', 'text']);
+  const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'spinbutton', 'checkbox', 'radio', 'combobox', 'listbox', 'option', 'slider', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem']);
+  const TEXTLIKE = new Set(['text', 'email', 'password', 'search', 'tel', 'url', 'number', 'date', 'datetime-local', 'month', 'time', 'week']);
+  const HEAD = { h1: 1, h2: 1, h3: 1, h4: 1, h5: 1, h6: 1 };
+  function norm(s) { return (s || '').replace(/\s+/g, ' ').trim(); }
+  function inputType(el) { return (el.getAttribute('type') || 'text').toLowerCase(); }
+  function implicitRole(el) {
+    const t = el.localName;
+    switch (t) {
+      case 'a': case 'area': return el.hasAttribute('href') ? 'link' : '';
+      case 'button': case 'summary': return 'button';
+      case 'input': {
+        switch (inputType(el)) {
+          case 'button': case 'submit': case 'reset': case 'image': case 'file': return 'button';
+          case 'checkbox': return 'checkbox';
+          case 'radio': return 'radio';
+          case 'range': return 'slider';
+          case 'hidden': return 'none';
+          case 'search': return 'searchbox';
+          case 'number': return 'spinbutton';
+          default: return 'textbox';
+        }
+      }
+      case 'textarea': return 'textbox';
+      case 'select': return (el.multiple || el.size > 1) ? 'listbox' : 'combobox';
+      case 'option': return 'option';
+      case 'ul': case 'ol': case 'menu': return 'list';
+      case 'li': return 'listitem';
+      case 'img': return el.getAttribute('alt') === '' ? 'none' : 'img';
+      case 'nav': return 'navigation';
+      case 'main': return 'main';
+      case 'header': return 'banner';
+      case 'footer': return 'contentinfo';
+      case 'aside': return 'complementary';
+      case 'form': return 'form';
+      case 'table': return 'table';
+      case 'tr': return 'row';
+      case 'td': return 'cell';
+      case 'th': return 'columnheader';
+      case 'dialog': return 'dialog';
+      case 'article': return 'article';
+      case 'progress': return 'progressbar';
+      case 'fieldset': case 'details': return 'group';
+      case 'hr': return 'separator';
+      case 'section': return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? 'region' : '';
+    }
+    if (HEAD[t]) return 'heading';
+    if (el.isContentEditable && el.hasAttribute('contenteditable')) return 'textbox';
+    return '';
+  }
+  function roleOf(el) {
+    const r = el.getAttribute('role');
+    if (r) {
+      const first = r.trim().split(/\s+/)[0].toLowerCase();
+      if (first === 'presentation' || first === 'none') return 'none';
+      if (first === 'generic') return '';
+      if (first) return first;
+    }
+    return implicitRole(el);
+  }
+  // Visible text of a subtree, without form controls' own content.
+  function textOf(n, skip) {
+    let s = '';
+    for (let c = n.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) s += c.data;
+      else if (c.nodeType === 1) {
+        if (c === skip) continue;
+        const t = c.localName;
+        if (SKIP.has(t) || t === 'select' || t === 'textarea' || t === 'input') continue;
+        if (t === 'img') { s += ' ' + (c.getAttribute('alt') || '') + ' '; continue; }
+        s += ' ' + textOf(c, skip) + ' ';
+      }
+    }
+    return s;
+  }
+  function hasDirectText(el) {
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3 && /\S/.test(c.data)) return true;
+    }
+    return false;
+  }
+  function byIds(ids) {
+    let s = '';
+    for (const id of ids.split(/\s+/)) {
+      const e = id && document.getElementById(id);
+      if (e) s += ' ' + (e.getAttribute('aria-label') || textOf(e));
+    }
+    return norm(s);
+  }
+  function accName(el, role) {
+    const lb = el.getAttribute('aria-labelledby');
+    if (lb) { const n = byIds(lb); if (n) return n; }
+    const al = el.getAttribute('aria-label');
+    if (al && al.trim()) return norm(al);
+    const t = el.localName;
+    if (t === 'input' || t === 'textarea' || t === 'select' || t === 'button' || t === 'meter' || t === 'progress') {
+      if (el.labels && el.labels.length) {
+        let s = '';
+        for (const l of el.labels) s += ' ' + textOf(l, el);
+        s = norm(s);
+        if (s) return s;
+      }
+      if (t === 'input') {
+        const ty = inputType(el);
+        if (ty === 'button' || ty === 'submit' || ty === 'reset') return norm(el.value || (ty === 'submit' ? 'Submit' : ty === 'reset' ? 'Reset' : ''));
+        if (ty === 'image') return norm(el.getAttribute('alt') || el.value || 'Submit');
+      }
+    }
+    if (t === 'img' || t === 'area') { const a = el.getAttribute('alt'); if (a) return norm(a); }
+    if (NAMED.has(role) || t === 'button') { const s = norm(textOf(el)); if (s) return s; }
+    const ti = el.getAttribute('title');
+    if (ti) return norm(ti);
+    const ph = el.getAttribute('placeholder');
+    if (ph) return norm(ph);
+    if (role === 'dialog' || role === 'region' || role === 'form' || role === 'group') {
+      const lg = el.querySelector(':scope > legend, :scope > summary');
+      if (lg) return norm(textOf(lg));
+    }
+    return '';
+  }
+  function valueOf(el, role) {
+    const t = el.localName;
+    if (t === 'input') {
+      const ty = inputType(el);
+      if (ty === 'checkbox' || ty === 'radio' || ty === 'button' || ty === 'submit' || ty === 'reset' || ty === 'image') return '';
+      if (ty === 'password') return el.value ? '••••••••' : '';
+      return el.value;
+    }
+    if (t === 'textarea') return el.value;
+    if (t === 'select') {
+      const o = el.selectedOptions;
+      return o && o.length ? norm(o[0].textContent) : '';
+    }
+    if (t === 'progress' || t === 'meter') return String(el.value);
+    if (role === 'textbox' && el.isContentEditable) return norm(el.textContent);
+    const v = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow');
+    return v || '';
+  }
+  function isEnabled(el) {
+    if (el.getAttribute('aria-disabled') === 'true') return false;
+    try { if (el.matches(':disabled')) return false; } catch (e) { }
+    return true;
+  }
+  function isEditable(el, role) {
+    if (!isEnabled(el)) return false;
+    const t = el.localName;
+    if (t === 'input') return TEXTLIKE.has(inputType(el)) && !el.readOnly;
+    if (t === 'textarea') return !el.readOnly;
+    if (el.isContentEditable) return true;
+    return false;
+  }
+  function isSelected(el) {
+    const t = el.localName;
+    if (t === 'input') { const ty = inputType(el); if (ty === 'checkbox' || ty === 'radio') return el.checked; }
+    if (t === 'option') return el.selected;
+    return el.getAttribute('aria-checked') === 'true' || el.getAttribute('aria-selected') === 'true' || el.getAttribute('aria-pressed') === 'true';
+  }
+  function isInteractive(el, role) {
+    if (INTERACTIVE.has(role)) return true;
+    if (el.hasAttribute('onclick')) return true;
+    const ti = el.getAttribute('tabindex');
+    if (ti !== null && +ti >= 0 && role !== 'dialog') return true;
+    return false;
+  }
+  function viewportBox(r) {
+    const vw = innerWidth, vh = innerHeight;
+    const x1 = Math.max(r.left, 0), y1 = Math.max(r.top, 0);
+    const x2 = Math.min(r.right, vw), y2 = Math.min(r.bottom, vh);
+    if (x2 <= x1 || y2 <= y1) return null;
+    return [x1, y1, x2, y2];
+  }
+  function shown(el, r) {
+    return r.width > 0 && r.height > 0 && el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  }
+  // hitsSelf reports whether the element at (x, y) is el, a descendant, or
+  // the label of el.
+  function hitsSelf(el, x, y) {
+    const h = document.elementFromPoint(x, y);
+    if (!h) return { ok: false, hit: null };
+    if (h === el || el.contains(h)) return { ok: true, hit: h };
+    const l = h.closest('label');
+    if (l && l.control === el) return { ok: true, hit: h };
+    return { ok: false, hit: h };
+  }
+  function describe(el) {
+    if (!el) return 'nothing';
+    let d = el.localName;
+    if (el.id) d += '#' + el.id;
+    else if (el.classList.length) d += '.' + el.classList[0];
+    const n = norm(el.getAttribute('aria-label') || textOf(el));
+    if (n) d += ' "' + (n.length > 60 ? n.slice(0, 57) + '...' : n) + '"';
+    return d;
+  }
+
+  function snapshot(opts) {
+    const out = [];
+    const raw = !!opts.raw;
+    const active = document.activeElement;
+    const vw = innerWidth, vh = innerHeight;
+    function emit(el, role, parent, depth) {
+      const r = el.getBoundingClientRect();
+      const vis = shown(el, r) && viewportBox(r) !== null;
+      const n = { r: role, p: parent, d: depth, k: handle(el), x: r.left, y: r.top, w: r.width, h: r.height };
+      let f = 0;
+      if (role === 'text') {
+        const s = norm(el.textContent);
+        n.t = s; n.l = s;
+      } else {
+        const name = accName(el, role);
+        if (name) n.l = name;
+        if (NAMED.has(role)) { const s = norm(textOf(el)); if (s) n.t = s; }
+        const v = valueOf(el, role);
+        if (v) n.v = v;
+        if (isEditable(el, role)) f |= 2;
+        if (isSelected(el)) f |= 4;
+        if (isEnabled(el)) f |= 16;
+        if (isInteractive(el, role)) f |= 64;
+      }
+      if (role === 'text') f |= 16;
+      const id = el.id || el.getAttribute('data-testid');
+      if (id) n.i = id;
+      if (vis) {
+        f |= 1;
+        const b = viewportBox(r);
+        if (hitsSelf(el, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2).ok) f |= 32;
+      }
+      if (el === active && active !== document.body) f |= 8;
+      n.f = f;
+      out.push(n);
+      return out.length - 1;
+    }
+    function walk(el, parent, depth, inNamed) {
+      const t = el.localName;
+      if (SKIP.has(t)) return;
+      if (!el.checkVisibility()) return;
+      if (el.getAttribute('aria-hidden') === 'true') return;
+      let role = roleOf(el);
+      let as = role;
+      if (role === '' || role === 'none') {
+        as = '';
+        if (!inNamed && hasDirectText(el) && !(t === 'label' && el.control)) as = 'text';
+        else if (raw && role === '') as = 'generic';
+      }
+      let p = parent, d = depth;
+      if (as) { p = emit(el, as, parent, depth); d = depth + 1; }
+      if (t === 'select' || t === 'textarea') return;
+      const named = inNamed || NAMED.has(as);
+      for (let c = el.firstElementChild; c; c = c.nextElementSibling) walk(c, p, d, named);
+      if (el.shadowRoot) for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) walk(c, p, d, named);
+    }
+    const root = document.body || document.documentElement;
+    if (root) walk(root, -1, 0, false);
+    return JSON.stringify({ u: location.href, ti: document.title, vw: vw, vh: vh, n: out });
+  }
+
+  // target finds the element of a handle and, when scroll is set, scrolls it
+  // into view. It reports where to act and what would receive the event.
+  function target(h, scroll) {
+    const el = lookup(h);
+    if (!el) return { state: 'stale' };
+    let r = el.getBoundingClientRect();
+    if (!shown(el, r)) return { state: 'not_visible', desc: describe(el) };
+    let b = viewportBox(r);
+    const inside = b && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight;
+    if (scroll && !inside) {
+      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      r = el.getBoundingClientRect();
+      b = viewportBox(r);
+    }
+    const res = { state: 'ok', desc: describe(el), enabled: isEnabled(el), editable: isEditable(el, roleOf(el)) };
+    if (!b) { res.state = 'out_of_view'; return res; }
+    res.x = (b[0] + b[2]) / 2; res.y = (b[1] + b[3]) / 2;
+    const hs = hitsSelf(el, res.x, res.y);
+    if (!hs.ok) res.covered = describe(hs.hit);
+    return res;
+  }
+
+  function fillStart(h, text) {
+    const el = lookup(h);
+    if (!el) return { state: 'stale' };
+    if (!isEnabled(el)) return { state: 'disabled', desc: describe(el) };
+    if (el.localName === 'select') {
+      const want = norm(text).toLowerCase();
+      for (const o of el.options) {
+        if (norm(o.textContent).toLowerCase() === want || o.value.toLowerCase() === want) {
+          el.focus();
+          el.value = o.value;
+          el.dispatchEvent(new Event('input', { bubbles: true }));
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+          return { state: 'done', value: norm(o.textContent) };
+        }
+      }
+      return { state: 'no_option', desc: describe(el), options: Array.from(el.options, o => norm(o.textContent)) };
+    }
+    if (!isEditable(el, roleOf(el))) return { state: 'not_editable', desc: describe(el) };
+    el.focus();
+    if (el.localName === 'input' || el.localName === 'textarea') {
+      try { el.setSelectionRange(0, el.value.length); } catch (e) { el.select(); }
+      if (text === '') {
+        el.value = '';
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+    } else {
+      const s = getSelection(); const rg = document.createRange();
+      rg.selectNodeContents(el); s.removeAllRanges(); s.addRange(rg);
+      if (text === '') document.execCommand('delete');
+    }
+    return { state: 'focused' };
+  }
+  function fillEnd(h) {
+    const el = lookup(h);
+    if (!el) return { state: 'stale' };
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    const v = (el.localName === 'input' || el.localName === 'textarea') ? el.value : el.textContent;
+    return { state: 'done', value: v };
+  }
+  function focus(h) {
+    const el = lookup(h);
+    if (!el) return { state: 'stale' };
+    el.focus();
+    return { state: document.activeElement === el ? 'done' : 'not_focusable', desc: describe(el) };
+  }
+  function scrollableFrom(el) {
+    for (let n = el; n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
+      const cs = getComputedStyle(n);
+      const oy = cs.overflowY, ox = cs.overflowX;
+      if (((oy === 'auto' || oy === 'scroll' || oy === 'overlay') && n.scrollHeight > n.clientHeight) ||
+        ((ox === 'auto' || ox === 'scroll' || ox === 'overlay') && n.scrollWidth > n.clientWidth)) return n;
+    }
+    return document.scrollingElement || document.documentElement;
+  }
+  function scroll(h, dir, amount) {
+    let s;
+    if (h) {
+      const el = lookup(h);
+      if (!el) return { state: 'stale' };
+      s = scrollableFrom(el);
+    } else {
+      s = document.scrollingElement || document.documentElement;
+    }
+    const page = s === document.scrollingElement || s === document.documentElement;
+    const w = page ? innerWidth : s.clientWidth, hh = page ? innerHeight : s.clientHeight;
+    const before = [s.scrollLeft, s.scrollTop];
+    const o = { behavior: 'instant' };
+    switch (dir) {
+      case 'up': o.top = -hh * amount; s.scrollBy(o); break;
+      case 'down': o.top = hh * amount; s.scrollBy(o); break;
+      case 'left': o.left = -w * amount; s.scrollBy(o); break;
+      case 'right': o.left = w * amount; s.scrollBy(o); break;
+      case 'top': o.top = 0; s.scrollTo(o); break;
+      case 'bottom': o.top = s.scrollHeight; s.scrollTo(o); break;
+    }
+    return { state: 'done', moved: before[0] !== s.scrollLeft || before[1] !== s.scrollTop };
+  }
+  function attrs(h) {
+    const el = lookup(h);
+    if (!el) return { state: 'stale' };
+    const a = {};
+    for (const at of el.attributes) a[at.name] = at.value;
+    return { state: 'done', attrs: a };
+  }
+  function blur() {
+    const el = document.activeElement;
+    if (el && el !== document.body) el.blur();
+    return { state: 'done' };
+  }
+  function active() {
+    const el = document.activeElement;
+    if (!el || el === document.body || el === document.documentElement) return { state: 'none' };
+    return { state: 'ok', handle: handle(el) };
+  }
+  return { snapshot, target, fillStart, fillEnd, focus, scroll, attrs, blur, active, token: () => A.tok };
+})()

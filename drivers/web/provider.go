@@ -1,0 +1,395 @@
+// Package web is the web driver: a warm Chromium (local, or remote over CDP)
+// driven with chromedp, one isolated browser context per session.
+//
+// Lifetime (ADR 0002, persistent helper sessions): NewProvider is cheap; the
+// first NewSession starts Chromium (or attaches to --cdp-url) and the browser
+// stays warm for the whole run. Every session gets a fresh browser context
+// (Target.createBrowserContext: no shared cookies or storage) with one page.
+// When Chromium dies or the CDP connection breaks, the call in flight fails
+// with an error wrapping drivers.ErrInfrastructure, and the next NewSession
+// starts a new browser. Close kills every Chromium the provider started
+// (including child processes that outlive the main one) and removes their
+// temporary profiles.
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+)
+
+// Options configure a Provider.
+type Options struct {
+	// BrowserPath is the Chromium/Chrome binary (--browser); else
+	// ADTEST_CHROME; else chromium, chromium-browser, google-chrome on PATH.
+	BrowserPath string
+	// CDPURL attaches to a running browser (--cdp-url): ws://... or
+	// http://host:9222 (resolved to the websocket URL via /json/version).
+	CDPURL string
+	// NoSandbox passes --no-sandbox; nil means automatic (true when root).
+	NoSandbox *bool
+	// BrowserPerWorker gives each worker its own Chromium process.
+	BrowserPerWorker bool
+	// Getenv reads the environment (nil: os.Getenv).
+	Getenv func(string) string
+	// Logf receives diagnostics (nil: discarded).
+	Logf func(format string, args ...any)
+}
+
+// ErrNoBrowser is returned when no browser binary can be found or started.
+var ErrNoBrowser = fmt.Errorf("%w: no Chromium or Chrome browser found; install one (apt-get install chromium), or pass --browser PATH, or set ADTEST_CHROME", drivers.ErrInfrastructure)
+
+// browserCandidates are the binaries looked up on PATH, in order.
+var browserCandidates = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"}
+
+// startTimeout bounds how long starting or attaching to a browser may take.
+const startTimeout = 30 * time.Second
+
+// Provider is a warm browser shared by the sessions of a run.
+type Provider struct {
+	opts     Options
+	execPath string // empty when attaching over CDP
+
+	mu        sync.Mutex
+	closed    bool
+	shared    *browserProc
+	perWorker map[int]*browserProc
+	all       []*browserProc // every browser ever started, for Close
+	sessions  map[*Session]struct{}
+}
+
+// browserProc is one browser generation: a Chromium process (or a CDP
+// connection) and the chromedp contexts bound to it.
+type browserProc struct {
+	allocCancel context.CancelFunc
+	ctx         context.Context // chromedp browser context; Done when the browser is gone
+	cancel      context.CancelFunc
+	dataDir     string // temporary profile ("" for remote)
+	pid         int    // 0 for remote
+	remote      bool
+	gen         int
+}
+
+// NewProvider checks the options and returns a provider; the browser starts
+// lazily on the first NewSession. It fails with ErrNoBrowser when no local
+// browser binary can be found (and no CDPURL is given).
+func NewProvider(opts Options) (*Provider, error) {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.Logf == nil {
+		opts.Logf = func(string, ...any) {}
+	}
+	p := &Provider{opts: opts, perWorker: map[int]*browserProc{}, sessions: map[*Session]struct{}{}}
+	if opts.CDPURL != "" {
+		if !strings.HasPrefix(opts.CDPURL, "ws://") && !strings.HasPrefix(opts.CDPURL, "wss://") &&
+			!strings.HasPrefix(opts.CDPURL, "http://") && !strings.HasPrefix(opts.CDPURL, "https://") {
+			return nil, fmt.Errorf("%w: --cdp-url %q must start with ws://, wss://, http:// or https://", drivers.ErrInfrastructure, opts.CDPURL)
+		}
+		return p, nil
+	}
+	path, err := findBrowser(opts)
+	if err != nil {
+		return nil, err
+	}
+	p.execPath = path
+	return p, nil
+}
+
+// findBrowser resolves the browser binary from the options, the environment
+// and PATH.
+func findBrowser(opts Options) (string, error) {
+	check := func(path, from string) (string, error) {
+		if lp, err := exec.LookPath(path); err == nil {
+			return lp, nil
+		}
+		return "", fmt.Errorf("%w (%s %q is not an executable file)", ErrNoBrowser, from, path)
+	}
+	if opts.BrowserPath != "" {
+		return check(opts.BrowserPath, "--browser")
+	}
+	if env := opts.Getenv("ADTEST_CHROME"); env != "" {
+		return check(env, "ADTEST_CHROME")
+	}
+	for _, name := range browserCandidates {
+		if lp, err := exec.LookPath(name); err == nil {
+			return lp, nil
+		}
+	}
+	return "", fmt.Errorf("%w (looked on PATH for %s)", ErrNoBrowser, strings.Join(browserCandidates, ", "))
+}
+
+// Platform implements drivers.Provider.
+func (p *Provider) Platform() string { return drivers.PlatformWeb }
+
+var _ drivers.Provider = (*Provider)(nil)
+
+// NewSession returns a driver on a fresh, isolated browser context with one
+// page. It starts (or restarts) the browser when needed.
+func (p *Provider) NewSession(ctx context.Context, o drivers.SessionOptions) (drivers.Driver, error) {
+	b, err := p.browser(ctx, o.Worker)
+	if err != nil {
+		return nil, err
+	}
+	s := newSession(p, b)
+	if err := s.start(ctx); err != nil {
+		s.closeTab()
+		if b.ctx.Err() != nil {
+			return nil, fmt.Errorf("%w: web: the browser went away while opening a session: %v", drivers.ErrInfrastructure, err)
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w: web: could not open a browser context: %v", drivers.ErrInfrastructure, err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		s.closeTab()
+		return nil, fmt.Errorf("%w: web: the provider is closed", drivers.ErrInfrastructure)
+	}
+	p.sessions[s] = struct{}{}
+	return s, nil
+}
+
+// browser returns the live browser for worker, starting a new one when there
+// is none or the previous one died.
+func (p *Provider) browser(ctx context.Context, worker int) (*browserProc, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, fmt.Errorf("%w: web: the provider is closed", drivers.ErrInfrastructure)
+	}
+	var cur *browserProc
+	if p.opts.BrowserPerWorker {
+		cur = p.perWorker[worker]
+	} else {
+		cur = p.shared
+	}
+	if cur != nil && cur.ctx.Err() == nil {
+		return cur, nil
+	}
+	if cur != nil {
+		p.opts.Logf("web: browser generation %d is gone (pid %d); starting a new one", cur.gen, cur.pid)
+		p.release(cur)
+	}
+	b, err := p.start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b.gen = len(p.all) + 1
+	p.all = append(p.all, b)
+	if p.opts.BrowserPerWorker {
+		p.perWorker[worker] = b
+	} else {
+		p.shared = b
+	}
+	return b, nil
+}
+
+// start launches Chromium (or attaches over CDP) and connects to it.
+func (p *Provider) start(ctx context.Context) (*browserProc, error) {
+	b := &browserProc{}
+	var allocCtx context.Context
+	if p.opts.CDPURL != "" {
+		b.remote = true
+		allocCtx, b.allocCancel = remote.NewAllocator(context.Background(), p.opts.CDPURL)
+	} else {
+		dir, err := os.MkdirTemp("", "adtest-chromium-")
+		if err != nil {
+			return nil, fmt.Errorf("%w: web: creating the browser profile directory: %v", drivers.ErrInfrastructure, err)
+		}
+		b.dataDir = dir
+		allocCtx, b.allocCancel = chromedp.NewExecAllocator(context.Background(), p.allocatorOptions(dir)...)
+	}
+	b.ctx, b.cancel = chromedp.NewContext(allocCtx)
+
+	// The first call binds the browser's life to b.ctx, so it gets no
+	// deadline of its own; a timer cancels a start that hangs.
+	done := make(chan struct{})
+	stop := context.AfterFunc(ctx, b.cancel)
+	timer := time.AfterFunc(startTimeout, b.cancel)
+	_, err := chromedp.Targets(b.ctx)
+	close(done)
+	timer.Stop()
+	stop()
+	if err != nil {
+		p.release(b)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if b.remote {
+			return nil, fmt.Errorf("%w: web: could not attach to the browser at %s: %v", drivers.ErrInfrastructure, p.opts.CDPURL, err)
+		}
+		var execErr *exec.Error
+		var pathErr *os.PathError
+		if errors.As(err, &execErr) || errors.As(err, &pathErr) {
+			return nil, fmt.Errorf("%w (starting %s: %v)", ErrNoBrowser, p.execPath, err)
+		}
+		return nil, fmt.Errorf("%w: web: starting %s failed: %v", drivers.ErrInfrastructure, p.execPath, err)
+	}
+	if c := chromedp.FromContext(b.ctx); c != nil && c.Browser != nil {
+		if proc := c.Browser.Process(); proc != nil {
+			b.pid = proc.Pid
+		}
+	}
+	p.opts.Logf("web: browser started (pid %d, profile %s, remote %v)", b.pid, b.dataDir, b.remote)
+	return b, nil
+}
+
+// allocatorOptions are the Chromium flags: quiet on a closed network, a fresh
+// profile in dir.
+func (p *Provider) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
+	opts := append([]chromedp.ExecAllocatorOption{}, chromedp.DefaultExecAllocatorOptions[:]...)
+	opts = append(opts,
+		chromedp.ExecPath(p.execPath),
+		chromedp.UserDataDir(dir),
+		chromedp.DisableGPU,
+		chromedp.Flag("headless", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-domain-reliability", true),
+		chromedp.Flag("no-pings", true),
+		chromedp.WindowSize(1280, 800),
+	)
+	noSandbox := os.Geteuid() == 0
+	if p.opts.NoSandbox != nil {
+		noSandbox = *p.opts.NoSandbox
+	}
+	opts = append(opts, chromedp.Flag("no-sandbox", noSandbox))
+	return opts
+}
+
+// release stops a browser generation and removes its traces. It is safe to
+// call more than once.
+func (p *Provider) release(b *browserProc) {
+	if b.cancel != nil {
+		b.cancel()
+	}
+	if b.allocCancel != nil {
+		b.allocCancel() // waits for the process to exit
+	}
+	if b.dataDir != "" {
+		killProfileProcesses(b.dataDir)
+		removeDir(b.dataDir)
+	}
+}
+
+// Close shuts every browser down: sessions end, Chromium processes are
+// killed and their temporary profiles removed.
+func (p *Provider) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	sessions := make([]*Session, 0, len(p.sessions))
+	for s := range p.sessions {
+		sessions = append(sessions, s)
+	}
+	all := p.all
+	p.mu.Unlock()
+
+	for _, s := range sessions {
+		s.closeTab()
+	}
+	var errs []error
+	for _, b := range all {
+		p.release(b)
+		if b.dataDir != "" {
+			if _, err := os.Stat(b.dataDir); err == nil {
+				errs = append(errs, fmt.Errorf("web: could not remove the browser profile %s", b.dataDir))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (p *Provider) forget(s *Session) {
+	p.mu.Lock()
+	delete(p.sessions, s)
+	p.mu.Unlock()
+}
+
+// profilePrefix is the command-line flag that marks every process of a
+// Chromium started with a given profile directory.
+func profilePrefix(dir string) string { return "--user-data-dir=" + dir }
+
+// profileProcesses lists the pids whose command line names dir as their
+// user data directory (Chromium passes it to every child process).
+func profileProcesses(dir string) []int {
+	want := profilePrefix(dir)
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		for _, arg := range strings.Split(string(raw), "\x00") {
+			if arg == want {
+				pids = append(pids, pid)
+				break
+			}
+		}
+	}
+	return pids
+}
+
+// killProfileProcesses kills leftovers of a Chromium profile until none is
+// seen for a few consecutive polls (children can fork while the parent dies).
+func killProfileProcesses(dir string) {
+	deadline := time.Now().Add(3 * time.Second)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	quiet := 0
+	for quiet < 3 && time.Now().Before(deadline) {
+		pids := profileProcesses(dir)
+		if len(pids) == 0 {
+			quiet++
+		} else {
+			quiet = 0
+			for _, pid := range pids {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+		<-tick.C
+	}
+}
+
+// removeDir removes a profile directory, retrying while a dying process may
+// still write into it.
+func removeDir(dir string) {
+	deadline := time.Now().Add(2 * time.Second)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		err := os.RemoveAll(dir)
+		if err == nil || time.Now().After(deadline) {
+			return
+		}
+		<-tick.C
+	}
+}

@@ -1,0 +1,439 @@
+package web
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+//go:embed page.js
+var pageJS string
+
+// libExpr evaluates to the page library, installing it on first use in the
+// current document.
+var libExpr = "(window.__adtestLib||(window.__adtestLib=" + strings.TrimSpace(stripLineComments(pageJS)) + "))"
+
+func stripLineComments(src string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(src, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "//") {
+			continue
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// logLimit is how many console lines a session keeps.
+const logLimit = 500
+
+// Session is one isolated browser context with one page: a drivers.Driver.
+type Session struct {
+	p *Provider
+	b *browserProc
+
+	tabCtx    context.Context
+	tabCancel context.CancelFunc
+	closeOnce sync.Once
+
+	mu       sync.Mutex
+	dialog   *dialogInfo
+	dialogCh chan struct{} // receives when a dialog opens
+	logs     []string
+	crashed  bool
+	closed   bool
+}
+
+type dialogInfo struct {
+	kind    string
+	message string
+}
+
+var (
+	_ drivers.Driver       = (*Session)(nil)
+	_ drivers.AlertHandler = (*Session)(nil)
+	_ drivers.AttrReader   = (*Session)(nil)
+	_ drivers.LogTailer    = (*Session)(nil)
+	_ drivers.Preflighter  = (*Session)(nil)
+)
+
+func newSession(p *Provider, b *browserProc) *Session {
+	return &Session{p: p, b: b, dialogCh: make(chan struct{}, 1)}
+}
+
+// start creates the browser context and its page.
+func (s *Session) start(ctx context.Context) error {
+	s.tabCtx, s.tabCancel = chromedp.NewContext(s.b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(s.onEvent))
+	stop := context.AfterFunc(ctx, s.tabCancel)
+	defer stop()
+	return chromedp.Do(s.tabCtx)
+}
+
+// onEvent runs in the tab's read loop: record, never block.
+func (s *Session) onEvent(ev any) {
+	switch ev := ev.(type) {
+	case *page.EventJavascriptDialogOpening:
+		s.mu.Lock()
+		s.dialog = &dialogInfo{kind: string(ev.Type), message: ev.Message}
+		s.mu.Unlock()
+		select {
+		case s.dialogCh <- struct{}{}:
+		default:
+		}
+	case *page.EventJavascriptDialogClosed:
+		s.mu.Lock()
+		s.dialog = nil
+		s.mu.Unlock()
+	case *runtime.EventConsoleAPICalled:
+		parts := make([]string, 0, len(ev.Args))
+		for _, a := range ev.Args {
+			parts = append(parts, remoteText(a))
+		}
+		s.addLog(fmt.Sprintf("console.%s: %s", ev.Type, strings.Join(parts, " ")))
+	case *runtime.EventExceptionThrown:
+		d := ev.ExceptionDetails
+		msg := d.Text
+		if d.Exception != nil && d.Exception.Description != "" {
+			msg = strings.SplitN(d.Exception.Description, "\n", 2)[0]
+		}
+		s.addLog(fmt.Sprintf("uncaught: %s (%s:%d)", msg, d.URL, d.LineNumber+1))
+	case *inspector.EventTargetCrashed:
+		s.mu.Lock()
+		s.crashed = true
+		s.mu.Unlock()
+	}
+}
+
+func remoteText(a *runtime.RemoteObject) string {
+	if a == nil {
+		return ""
+	}
+	if len(a.Value) > 0 {
+		var str string
+		if json.Unmarshal(a.Value, &str) == nil {
+			return str
+		}
+		return string(a.Value)
+	}
+	if a.UnserializableValue != "" {
+		return string(a.UnserializableValue)
+	}
+	if a.Description != "" {
+		return a.Description
+	}
+	return string(a.Type)
+}
+
+func (s *Session) addLog(line string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.logs = append(s.logs, line)
+	if len(s.logs) > logLimit {
+		s.logs = append(s.logs[:0:0], s.logs[len(s.logs)-logLimit:]...)
+	}
+}
+
+// Platform implements drivers.Driver.
+func (s *Session) Platform() string { return drivers.PlatformWeb }
+
+// Close ends the session: its page and browser context are closed. The
+// browser itself stays warm for other sessions. Close is idempotent.
+func (s *Session) Close(ctx context.Context) error {
+	s.closeTab()
+	return nil
+}
+
+func (s *Session) closeTab() {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		s.mu.Unlock()
+		if s.tabCancel != nil {
+			s.tabCancel()
+		}
+		s.p.forget(s)
+	})
+}
+
+// errClosed is returned by calls on a closed session.
+var errClosed = errors.New("web: the session is closed")
+
+// do runs f on the page, bounded by ctx, and classifies its error.
+func (s *Session) do(ctx context.Context, op string, f func(ctx context.Context, t *chromedp.Target) error) error {
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return errClosed
+	}
+	rctx, cancel := context.WithCancel(s.tabCtx)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	err := chromedp.Do(rctx, chromedp.Func(f))
+	return s.classify(ctx, op, err)
+}
+
+// classify turns an error of a page call into an infrastructure error when
+// the browser, the connection or the page itself is gone.
+func (s *Session) classify(ctx context.Context, op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var te *drivers.TargetError
+	if errors.As(err, &te) || errors.Is(err, drivers.ErrUnsupported) {
+		return err
+	}
+	var exc *chromedp.ExceptionError
+	if errors.As(err, &exc) {
+		return fmt.Errorf("web: %s: page script failed: %w", op, err)
+	}
+	if ctx.Err() != nil && s.b.ctx.Err() == nil && s.tabCtx.Err() == nil {
+		return fmt.Errorf("web: %s: %w", op, ctx.Err())
+	}
+	// A dead browser is noticed by chromedp shortly after the failing call;
+	// give it a moment before deciding.
+	t := time.NewTimer(300 * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-s.b.ctx.Done():
+	case <-s.tabCtx.Done():
+	case <-t.C:
+	}
+	s.mu.Lock()
+	crashed := s.crashed
+	closed := s.closed
+	s.mu.Unlock()
+	switch {
+	case closed:
+		return errClosed
+	case s.b.ctx.Err() != nil:
+		what := "the CDP connection to the browser broke"
+		if s.b.pid != 0 {
+			what = fmt.Sprintf("Chromium (pid %d) exited or its CDP connection broke", s.b.pid)
+		}
+		return fmt.Errorf("%w: web: %s: %s: %v", drivers.ErrInfrastructure, op, what, err)
+	case crashed:
+		return fmt.Errorf("%w: web: %s: the page crashed: %v", drivers.ErrInfrastructure, op, err)
+	case s.tabCtx.Err() != nil || errors.Is(err, chromedp.ErrTargetDetached):
+		return fmt.Errorf("%w: web: %s: the page was closed: %v", drivers.ErrInfrastructure, op, err)
+	case ctx.Err() != nil:
+		return fmt.Errorf("web: %s: %w", op, ctx.Err())
+	}
+	return fmt.Errorf("web: %s: %w", op, err)
+}
+
+// lib calls a page-library function whose result is JSON.stringify-ed and
+// decodes it into out.
+func (s *Session) lib(ctx context.Context, op, call string, out any) error {
+	expr := "JSON.stringify(" + libExpr + "." + call + ")"
+	return s.do(ctx, op, func(ctx context.Context, t *chromedp.Target) error {
+		str, err := chromedp.Evaluate[string](expr)(ctx, t)
+		if err != nil {
+			return err
+		}
+		if out == nil {
+			return nil
+		}
+		return json.Unmarshal([]byte(str), out)
+	})
+}
+
+// jsArgs renders Go values as a JavaScript argument list.
+func jsArgs(args ...any) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		b, _ := json.Marshal(a)
+		parts[i] = string(b)
+	}
+	return strings.Join(parts, ",")
+}
+
+// Open navigates to a URL and waits for the load event. Relaunch starts a
+// fresh browser context first (no cookies or storage of before).
+func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
+	url := req.URL
+	if url == "" {
+		url = req.Target
+	}
+	if url == "" {
+		return fmt.Errorf("web: open needs a URL")
+	}
+	if req.Relaunch {
+		if err := s.relaunch(ctx); err != nil {
+			return err
+		}
+	}
+	return s.do(ctx, "open "+url, func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Navigate(url)(ctx, t)
+		var le *chromedp.LoadError
+		if errors.As(err, &le) {
+			return &drivers.TargetError{Reason: "navigation_failed", Message: fmt.Sprintf("could not open %s: %s", url, le.ErrorText), Hint: "check that the URL is right and the server is running"}
+		}
+		return err
+	})
+}
+
+// relaunch replaces the page and its browser context with fresh ones.
+func (s *Session) relaunch(ctx context.Context) error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return errClosed
+	}
+	old := s.tabCancel
+	s.dialog = nil
+	s.mu.Unlock()
+	old()
+	if s.b.ctx.Err() != nil {
+		return fmt.Errorf("%w: web: relaunch: the browser is gone", drivers.ErrInfrastructure)
+	}
+	if err := s.start(ctx); err != nil {
+		return s.classify(ctx, "relaunch", err)
+	}
+	return nil
+}
+
+// Snapshot captures the page in one in-page walk (see page.js).
+func (s *Session) Snapshot(ctx context.Context, opts drivers.SnapshotOptions) (*drivers.Snapshot, error) {
+	if err := s.refuseWithDialog("snapshot"); err != nil {
+		return nil, err
+	}
+	var raw rawSnapshot
+	var err error
+	// A navigation in progress destroys the execution context; retry a few
+	// times before giving up.
+	for attempt := 0; attempt < 5; attempt++ {
+		err = s.do(ctx, "snapshot", func(ctx context.Context, t *chromedp.Target) error {
+			str, err := chromedp.Evaluate[string](libExpr + ".snapshot(" + jsArgs(map[string]any{"raw": opts.Raw}) + ")")(ctx, t)
+			if err != nil {
+				return err
+			}
+			return json.Unmarshal([]byte(str), &raw)
+		})
+		if err == nil || !retryableEval(err) || ctx.Err() != nil {
+			break
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	snap := raw.toSnapshot()
+	snap.Nodes = filterNodes(snap.Nodes, opts)
+	return snap, nil
+}
+
+func retryableEval(err error) bool {
+	if errors.Is(err, drivers.ErrInfrastructure) {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "context was destroyed") || strings.Contains(msg, "Cannot find context") ||
+		strings.Contains(msg, "Inspected target navigated")
+}
+
+// refuseWithDialog fails fast while a JS dialog blocks the page.
+func (s *Session) refuseWithDialog(op string) error {
+	s.mu.Lock()
+	d := s.dialog
+	s.mu.Unlock()
+	if d == nil {
+		return nil
+	}
+	return &drivers.TargetError{
+		Reason:  "alert_open",
+		Message: fmt.Sprintf("cannot %s: a JavaScript %s dialog is open (%q)", op, d.kind, d.message),
+		Hint:    "answer it first with `alert accept` or `alert dismiss`",
+	}
+}
+
+// Screenshot returns a PNG of the viewport, or of the whole page.
+func (s *Session) Screenshot(ctx context.Context, opts drivers.ScreenshotOptions) ([]byte, error) {
+	var buf []byte
+	err := s.do(ctx, "screenshot", func(ctx context.Context, t *chromedp.Target) error {
+		var err error
+		if opts.FullPage {
+			buf, err = chromedp.FullScreenshot(100)(ctx, t)
+		} else {
+			var r page.CaptureScreenshotResult
+			r, err = cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
+			buf = r.Data
+		}
+		return err
+	})
+	return buf, err
+}
+
+// AlertText returns the message of the open JS dialog.
+func (s *Session) AlertText(ctx context.Context) (string, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dialog == nil {
+		return "", false, nil
+	}
+	return s.dialog.message, true, nil
+}
+
+// AlertRespond accepts or dismisses the open JS dialog; none open is no error.
+func (s *Session) AlertRespond(ctx context.Context, accept bool) error {
+	s.mu.Lock()
+	open := s.dialog != nil
+	s.mu.Unlock()
+	if !open {
+		return nil
+	}
+	err := s.do(ctx, "alert", func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: accept})
+		return err
+	})
+	if err == nil {
+		s.mu.Lock()
+		s.dialog = nil
+		s.mu.Unlock()
+	}
+	return err
+}
+
+// Attrs returns the DOM attributes of a node.
+func (s *Session) Attrs(ctx context.Context, n *drivers.Node) (map[string]string, error) {
+	if n == nil || n.Handle == "" {
+		return nil, fmt.Errorf("web: attrs needs a node from a web snapshot")
+	}
+	var res struct {
+		State string            `json:"state"`
+		Attrs map[string]string `json:"attrs"`
+	}
+	if err := s.lib(ctx, "get attrs", "attrs("+jsArgs(n.Handle)+")", &res); err != nil {
+		return nil, err
+	}
+	if res.State == "stale" {
+		return nil, staleError(describeNode(n))
+	}
+	if res.Attrs == nil {
+		res.Attrs = map[string]string{}
+	}
+	return res.Attrs, nil
+}
+
+// LogTail returns the last n console lines and uncaught exceptions.
+func (s *Session) LogTail(n int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n <= 0 || n > len(s.logs) {
+		n = len(s.logs)
+	}
+	return append([]string(nil), s.logs[len(s.logs)-n:]...)
+}
