@@ -41,6 +41,8 @@ type Line struct {
 	Action *Action
 	// Tokens holds the tokens of context and action lines.
 	Tokens []*Token
+	// Err is the first error of this line (set by ParseAll and Parse), if any.
+	Err *Error
 }
 
 // Token is one lexical token of a line.

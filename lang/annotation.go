@@ -1,0 +1,271 @@
+package lang
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Target annotations (spec §1.7): `# agent-device:target-v1 {json}` binds
+// recording-time evidence to the next line, and the newest grammar's
+// `# agent-device:targets-v1 {"source":{…},"destination":{…}}` binds two.
+
+const (
+	maxTargetPayload  = 4096
+	maxTargetsPayload = 8320
+	maxEvidenceString = 256
+	maxAncestry       = 8
+	maxSafeInteger    = 1<<53 - 1
+)
+
+// decodeTargetV1 decodes and validates a target-v1 payload.
+func decodeTargetV1(payload string) (*TargetEvidence, string) {
+	if len(payload) > maxTargetPayload {
+		return nil, fmt.Sprintf("target-v1 annotation exceeds %d bytes.", maxTargetPayload)
+	}
+	var raw any
+	if !validJSON(payload, &raw) {
+		return nil, "target-v1 annotation is not valid JSON."
+	}
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		return nil, "target-v1 annotation must be a JSON object."
+	}
+	return evidenceFromObject(obj, "target-v1")
+}
+
+// decodeTargetsV1 decodes a targets-v1 payload (two endpoints).
+func decodeTargetsV1(payload string) (*TargetsEvidence, string) {
+	if len(payload) > maxTargetsPayload {
+		return nil, fmt.Sprintf("targets-v1 annotation exceeds %d bytes.", maxTargetsPayload)
+	}
+	var raw any
+	if !validJSON(payload, &raw) {
+		return nil, "targets-v1 annotation is not valid JSON."
+	}
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		return nil, "targets-v1 annotation must be a JSON object."
+	}
+	out := &TargetsEvidence{}
+	for _, end := range []struct {
+		name string
+		dst  *TargetEvidence
+	}{{"source", &out.Source}, {"destination", &out.Destination}} {
+		sub, ok := obj[end.name].(map[string]any)
+		if !ok {
+			return nil, fmt.Sprintf("targets-v1 %q must be a JSON object.", end.name)
+		}
+		ev, msg := evidenceFromObject(sub, "targets-v1 "+end.name)
+		if msg != "" {
+			return nil, msg
+		}
+		*end.dst = *ev
+	}
+	return out, ""
+}
+
+func validJSON(payload string, v *any) bool {
+	if !json.Valid([]byte(payload)) {
+		return false
+	}
+	dec := json.NewDecoder(strings.NewReader(payload))
+	dec.UseNumber()
+	return dec.Decode(v) == nil
+}
+
+func evidenceFromObject(obj map[string]any, prefix string) (*TargetEvidence, string) {
+	ev := &TargetEvidence{Ancestry: []AncestorEntry{}}
+	var msg string
+	str := func(field string, label bool) string {
+		if msg != "" {
+			return ""
+		}
+		v, present := obj[field]
+		if !present || v == nil {
+			return ""
+		}
+		s, ok := v.(string)
+		if !ok {
+			msg = fmt.Sprintf("%s %q must be a string.", prefix, field)
+			return ""
+		}
+		s = normalizeEvidenceString(s, label)
+		if len(s) > maxEvidenceString {
+			msg = fmt.Sprintf("%s %q must be at most %d bytes.", prefix, field, maxEvidenceString)
+			return ""
+		}
+		return s
+	}
+	role, present := obj["role"]
+	if _, isStr := role.(string); !present || !isStr {
+		return nil, fmt.Sprintf("%s \"role\" is required.", prefix)
+	}
+	ev.ID = str("id", false)
+	ev.Role = str("role", false)
+	ev.Label = str("label", true)
+	if msg != "" {
+		return nil, msg
+	}
+	switch a := obj["ancestry"].(type) {
+	case nil:
+	case []any:
+		if len(a) > maxAncestry {
+			return nil, fmt.Sprintf("%s \"ancestry\" must have at most %d entries.", prefix, maxAncestry)
+		}
+		for _, e := range a {
+			m, ok := e.(map[string]any)
+			if !ok {
+				return nil, fmt.Sprintf("%s \"ancestry\" entries must be objects.", prefix)
+			}
+			r, ok := m["role"].(string)
+			if !ok {
+				return nil, fmt.Sprintf("%s \"ancestry\" entries need a \"role\" string.", prefix)
+			}
+			entry := AncestorEntry{Role: normalizeEvidenceString(r, false)}
+			if l, ok := m["label"].(string); ok {
+				entry.Label = normalizeEvidenceString(l, true)
+			}
+			if len(entry.Role) > maxEvidenceString || len(entry.Label) > maxEvidenceString {
+				return nil, fmt.Sprintf("%s \"ancestry\" strings must be at most %d bytes.", prefix, maxEvidenceString)
+			}
+			ev.Ancestry = append(ev.Ancestry, entry)
+		}
+	default:
+		return nil, fmt.Sprintf("%s \"ancestry\" must be an array.", prefix)
+	}
+	for _, f := range []struct {
+		name string
+		dst  *int
+	}{{"sibling", &ev.Sibling}, {"viewportOrder", &ev.ViewportOrder}} {
+		v, present := obj[f.name]
+		if !present || v == nil {
+			continue
+		}
+		n, ok := v.(json.Number)
+		fv, err := n.Float64()
+		if !ok || err != nil || fv < 0 || fv != math.Trunc(fv) || fv > maxSafeInteger {
+			return nil, fmt.Sprintf("%s %q must be a non-negative integer.", prefix, f.name)
+		}
+		*f.dst = int(fv)
+	}
+	switch sr := obj["scrollRegion"].(type) {
+	case nil:
+	case map[string]any:
+		r, ok := sr["role"].(string)
+		if !ok {
+			return nil, fmt.Sprintf("%s \"scrollRegion\" needs a \"role\" string.", prefix)
+		}
+		reg := &ScrollRegion{Role: normalizeEvidenceString(r, false)}
+		if s, ok := sr["id"].(string); ok {
+			reg.ID = normalizeEvidenceString(s, false)
+		}
+		if s, ok := sr["label"].(string); ok {
+			reg.Label = normalizeEvidenceString(s, true)
+		}
+		ev.ScrollRegion = reg
+	default:
+		return nil, fmt.Sprintf("%s \"scrollRegion\" must be an object.", prefix)
+	}
+	switch rc := obj["rect"].(type) {
+	case nil:
+	case map[string]any:
+		var vals [4]float64
+		for i, k := range []string{"x", "y", "width", "height"} {
+			n, ok := rc[k].(json.Number)
+			f, err := n.Float64()
+			if !ok || err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+				return nil, fmt.Sprintf("%s \"rect\" needs finite x, y, width and height.", prefix)
+			}
+			vals[i] = f
+		}
+		ev.Rect = &EvidenceRect{X: vals[0], Y: vals[1], Width: vals[2], Height: vals[3]}
+	default:
+		return nil, fmt.Sprintf("%s \"rect\" must be an object.", prefix)
+	}
+	v, _ := obj["verification"].(string)
+	if v != "verified" && v != "unverifiable" {
+		return nil, fmt.Sprintf("%s \"verification\" must be \"verified\" or \"unverifiable\".", prefix)
+	}
+	ev.Verification = v
+	return ev, ""
+}
+
+// normalizeEvidenceString NFC-composes s; labels are also trimmed with their
+// internal whitespace collapsed to one space.
+func normalizeEvidenceString(s string, label bool) string {
+	s = composeNFC(s)
+	if !label {
+		return s
+	}
+	var b strings.Builder
+	space := false
+	for _, r := range TrimSpace(s) {
+		if isJSSpace(r) {
+			space = true
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// composeNFC composes a base letter followed by a combining mark into the
+// precomposed character for the Latin-1 Supplement and Latin Extended-A
+// letters (the canonical compositions recorded labels use in practice).
+// It is not a full Unicode NFC implementation: other sequences are left as
+// they are (documented in doc.go).
+func composeNFC(s string) string {
+	hasMark := false
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0xCC || s[i] == 0xCD { // UTF-8 lead bytes of U+0300–U+036F
+			hasMark = true
+			break
+		}
+	}
+	if !hasMark {
+		return s
+	}
+	out := make([]rune, 0, len(s))
+	for _, r := range s {
+		if n := len(out); n > 0 && r >= 0x300 && r <= 0x36F {
+			if c, ok := compositions[[2]rune{out[n-1], r}]; ok {
+				out[n-1] = c
+				continue
+			}
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}
+
+var compositions = func() map[[2]rune]rune {
+	table := map[rune]string{
+		0x300: "AÀEÈIÌOÒUÙaàeèiìoòuù",
+		0x301: "AÁEÉIÍOÓUÚYÝaáeéiíoóuúyýCĆcćLĹlĺNŃnńRŔrŕSŚsśZŹzź",
+		0x302: "AÂEÊIÎOÔUÛaâeêiîoôuûCĈcĉGĜgĝHĤhĥJĴjĵSŜsŝWŴwŵYŶyŷ",
+		0x303: "AÃNÑOÕaãnñoõIĨiĩUŨuũ",
+		0x304: "AĀaāEĒeēIĪiīOŌoōUŪuū",
+		0x306: "AĂaăGĞgğUŬuŭEĔeĕIĬiĭOŎoŏ",
+		0x307: "CĊcċEĖeėGĠgġIİZŻzż",
+		0x308: "AÄEËIÏOÖUÜaäeëiïoöuüyÿYŸ",
+		0x30A: "AÅaåUŮuů",
+		0x30B: "OŐoőUŰuű",
+		0x30C: "CČcčDĎdďEĚeěNŇnňRŘrřSŠsšTŤtťZŽzžLĽlľ",
+		0x327: "CÇcçGĢgģKĶkķLĻlļNŅnņRŖrŗSŞsşTŢtţ",
+		0x328: "AĄaąEĘeęIĮiįUŲuų",
+	}
+	m := map[[2]rune]rune{}
+	for mark, pairs := range table {
+		rs := []rune(pairs)
+		for i := 0; i+1 < len(rs); i += 2 {
+			m[[2]rune{rs[i], mark}] = rs[i+1]
+		}
+	}
+	return m
+}()

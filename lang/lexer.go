@@ -1,0 +1,437 @@
+package lang
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Token types of the .ad lexer. The lexer is line based (spec §1): it splits
+// the source on "\n" (a preceding CR is trimmed as whitespace, a lone CR is
+// ordinary whitespace), trims each line with the JavaScript whitespace set,
+// classifies whole-line comments, target annotations and env directives, and
+// splits every other line into argument tokens. Every physical line ends with
+// an EOL token, the last one included, so the grammar sees one Line per line.
+const (
+	tokWord       lexer.TokenType = iota + 1 // bare token
+	tokDQ                                    // "double-quoted" (raw, quotes included)
+	tokSQ                                    // 'single-quoted' (raw, quotes included; newest grammar)
+	tokBadQuote                              // an unclosed quote: the rest of the line
+	tokComment                               // a whole-line # comment
+	tokAnnotation                            // # agent-device:target-v1 / targets-v1 line
+	tokEnv                                   // a whole env directive line
+	tokEOL                                   // end of a physical line
+)
+
+var tokenSymbols = map[string]lexer.TokenType{
+	"EOF":        lexer.EOF,
+	"Word":       tokWord,
+	"DQString":   tokDQ,
+	"SQString":   tokSQ,
+	"BadQuote":   tokBadQuote,
+	"Comment":    tokComment,
+	"Annotation": tokAnnotation,
+	"Env":        tokEnv,
+	"EOL":        tokEOL,
+}
+
+// isJSSpace reports whether r is in JavaScript's whitespace set (String.prototype.trim,
+// regexp \s): ASCII space, TAB, LF, VT, FF, CR, U+00A0, U+1680, U+2000–U+200A,
+// U+2028, U+2029, U+202F, U+205F, U+3000 and U+FEFF. It differs from
+// unicode.IsSpace (no U+0085, plus U+FEFF), spec §1.1.
+func isJSSpace(r rune) bool {
+	switch r {
+	case ' ', '\t', '\n', '\v', '\f', '\r', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
+
+// spaceAt returns the byte length of the JS whitespace rune at s[i], or 0.
+func spaceAt(s string, i int) int {
+	c := s[i]
+	if c < utf8.RuneSelf {
+		switch c {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+			return 1
+		}
+		return 0
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	if isJSSpace(r) {
+		return n
+	}
+	return 0
+}
+
+// trimJSLeft returns s without leading JS whitespace and the number of bytes cut.
+func trimJSLeft(s string) (string, int) {
+	i := 0
+	for i < len(s) {
+		n := spaceAt(s, i)
+		if n == 0 {
+			break
+		}
+		i += n
+	}
+	return s[i:], i
+}
+
+// trimJSRight returns s without trailing JS whitespace.
+func trimJSRight(s string) string {
+	for len(s) > 0 {
+		c := s[len(s)-1]
+		if c < utf8.RuneSelf {
+			switch c {
+			case ' ', '\t', '\n', '\v', '\f', '\r':
+				s = s[:len(s)-1]
+				continue
+			}
+			return s
+		}
+		r, n := utf8.DecodeLastRuneInString(s)
+		if !isJSSpace(r) {
+			return s
+		}
+		s = s[:len(s)-n]
+	}
+	return s
+}
+
+// TrimSpace trims s with the JavaScript whitespace set (spec §1.1).
+func TrimSpace(s string) string {
+	s, _ = trimJSLeft(s)
+	return trimJSRight(s)
+}
+
+// physLine is one physical line of the source.
+type physLine struct {
+	num    int    // 1-based
+	offset int    // byte offset of the trimmed text in the source
+	col    int    // 1-based byte column of the trimmed text
+	text   string // trimmed text
+}
+
+// splitLines splits src into physical lines (on "\n") and trims each one.
+func splitLines(src string) []physLine {
+	n := strings.Count(src, "\n") + 1
+	lines := make([]physLine, 0, n)
+	off := 0
+	for num := 1; ; num++ {
+		end := strings.IndexByte(src[off:], '\n')
+		raw := src[off:]
+		if end >= 0 {
+			raw = src[off : off+end]
+		}
+		t, cut := trimJSLeft(raw)
+		t = trimJSRight(t)
+		lines = append(lines, physLine{num: num, offset: off + cut, col: cut + 1, text: t})
+		if end < 0 {
+			break
+		}
+		off += end + 1
+	}
+	return lines
+}
+
+// isEnvLine reports whether a trimmed line is an env directive (spec §1.2):
+// exactly "env", or "env" followed by a space or a TAB.
+func isEnvLine(t string) bool {
+	return t == "env" || strings.HasPrefix(t, "env ") || strings.HasPrefix(t, "env\t")
+}
+
+// annotationKind classifies a comment line: "" for an ordinary comment,
+// "target-v1" or "targets-v1" for an annotation, following the regex
+// ^#\s*agent-device:target-v(\d+)(?:\s+(\S.*))?$ (and its targets-v twin of the
+// newest grammar). A version other than 1 is an ordinary comment. payload is the
+// text after the tag ("" when absent).
+func annotationKind(t string) (kind, payload string) {
+	rest, _ := trimJSLeft(t[1:])
+	var tag string
+	switch {
+	case strings.HasPrefix(rest, "agent-device:targets-v"):
+		tag = "targets-v"
+	case strings.HasPrefix(rest, "agent-device:target-v"):
+		tag = "target-v"
+	default:
+		return "", ""
+	}
+	rest = rest[len("agent-device:")+len(tag):]
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return "", ""
+	}
+	version := rest[:i]
+	rest = rest[i:]
+	if rest != "" {
+		// (?:\s+(\S.*))?$ : whitespace, then a non-space, then anything but a
+		// line terminator up to the end.
+		p, cut := trimJSLeft(rest)
+		if cut == 0 || p == "" {
+			return "", ""
+		}
+		if strings.ContainsAny(p, "\r\u2028\u2029") {
+			return "", ""
+		}
+		payload = p
+	}
+	if version != "1" {
+		return "", ""
+	}
+	return tag + "1", payload
+}
+
+// scanDQ returns the length of the double-quoted token at s[0] == '"'
+// (closing quote included), or -1 when it is not closed. The closing quote is
+// the next '"' not preceded by an odd run of backslashes (spec §1.3).
+func scanDQ(s string) int {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++ // skip the escaped byte
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// scanSQ returns the length of the single-quoted token at s[0] == '\'' or -1
+// when it is not closed. Newest grammar: the only escape is \' (a backslash
+// before any other character is literal, and \' never closes the token).
+func scanSQ(s string) int {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if i+1 < len(s) && s[i+1] == '\'' {
+				i++
+			}
+		case '\'':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// splitTokens splits the trimmed text of an action or context line into raw
+// tokens and their byte offsets within text. When a quote is not closed the
+// last token is the rest of the line and bad is true.
+func splitTokens(text string, singleQuotes bool, emit func(typ lexer.TokenType, raw string, at int)) (bad bool) {
+	i := 0
+	for i < len(text) {
+		if n := spaceAt(text, i); n > 0 {
+			i += n
+			continue
+		}
+		switch {
+		case text[i] == '"':
+			n := scanDQ(text[i:])
+			if n < 0 {
+				emit(tokBadQuote, text[i:], i)
+				return true
+			}
+			emit(tokDQ, text[i:i+n], i)
+			i += n
+		case text[i] == '\'' && singleQuotes:
+			n := scanSQ(text[i:])
+			if n < 0 {
+				emit(tokBadQuote, text[i:], i)
+				return true
+			}
+			emit(tokSQ, text[i:i+n], i)
+			i += n
+		default:
+			j := i
+			for j < len(text) && spaceAt(text, j) == 0 {
+				j++
+			}
+			emit(tokWord, text[i:j], i)
+			i = j
+		}
+	}
+	return false
+}
+
+// adLexer is the participle lexer.Definition of the .ad language.
+type adLexer struct {
+	singleQuotes bool
+}
+
+func (d adLexer) Symbols() map[string]lexer.TokenType { return tokenSymbols }
+
+func (d adLexer) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, err
+	}
+	return d.LexString(filename, buf.String())
+}
+
+func (d adLexer) LexBytes(filename string, b []byte) (lexer.Lexer, error) {
+	return d.LexString(filename, string(b))
+}
+
+func (d adLexer) LexString(filename string, s string) (lexer.Lexer, error) {
+	return newTokenStream(filename, splitLines(s), d.singleQuotes), nil
+}
+
+// tokenStream yields the tokens of pre-split lines.
+type tokenStream struct {
+	toks []lexer.Token
+	i    int
+	eof  lexer.Position
+}
+
+func newTokenStream(filename string, lines []physLine, singleQuotes bool) *tokenStream {
+	ts := &tokenStream{toks: make([]lexer.Token, 0, len(lines)*4)}
+	for _, l := range lines {
+		pos := lexer.Position{Filename: filename, Offset: l.offset, Line: l.num, Column: l.col}
+		t := l.text
+		switch {
+		case t == "":
+		case t[0] == '#':
+			typ := tokComment
+			if k, _ := annotationKind(t); k != "" {
+				typ = tokAnnotation
+			}
+			ts.toks = append(ts.toks, lexer.Token{Type: typ, Value: t, Pos: pos})
+		case isEnvLine(t):
+			ts.toks = append(ts.toks, lexer.Token{Type: tokEnv, Value: t, Pos: pos})
+		default:
+			splitTokens(t, singleQuotes, func(typ lexer.TokenType, raw string, at int) {
+				p := pos
+				p.Offset += at
+				p.Column += at
+				ts.toks = append(ts.toks, lexer.Token{Type: typ, Value: raw, Pos: p})
+			})
+		}
+		end := pos
+		end.Offset += len(t)
+		end.Column += len(t)
+		if t == "" {
+			end = pos
+		}
+		ts.toks = append(ts.toks, lexer.Token{Type: tokEOL, Value: "", Pos: end})
+		ts.eof = end
+	}
+	return ts
+}
+
+func (ts *tokenStream) Next() (lexer.Token, error) {
+	if ts.i >= len(ts.toks) {
+		return lexer.EOFToken(ts.eof), nil
+	}
+	t := ts.toks[ts.i]
+	ts.i++
+	return t, nil
+}
+
+// decodeJSONString decodes a JSON string literal (quotes included) the way
+// JavaScript's JSON.parse does: escapes \" \\ \/ \b \f \n \r \t \uXXXX
+// (surrogate pairs combine), no raw control characters. ok is false on any
+// violation.
+func decodeJSONString(lit string) (string, bool) {
+	if len(lit) < 2 || lit[0] != '"' || lit[len(lit)-1] != '"' {
+		return "", false
+	}
+	body := lit[1 : len(lit)-1]
+	if !strings.ContainsAny(body, "\\\"") {
+		for i := 0; i < len(body); i++ {
+			if body[i] < 0x20 {
+				return "", false
+			}
+		}
+		return body, true
+	}
+	var b strings.Builder
+	b.Grow(len(body))
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c < 0x20:
+			return "", false
+		case c == '"':
+			return "", false
+		case c != '\\':
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		if i >= len(body) {
+			return "", false
+		}
+		switch body[i] {
+		case '"':
+			b.WriteByte('"')
+		case '\\':
+			b.WriteByte('\\')
+		case '/':
+			b.WriteByte('/')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			r, ok := hex4(body[i+1:])
+			if !ok {
+				return "", false
+			}
+			i += 4
+			if r >= 0xD800 && r < 0xDC00 && i+6 < len(body) && strings.HasPrefix(body[i+1:], "\\u") {
+				if r2, ok := hex4(body[i+3:]); ok && r2 >= 0xDC00 && r2 < 0xE000 {
+					r = 0x10000 + (r-0xD800)<<10 + (r2 - 0xDC00)
+					i += 6
+				}
+			}
+			b.WriteRune(r) // a lone surrogate becomes U+FFFD
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+func hex4(s string) (rune, bool) {
+	if len(s) < 4 {
+		return 0, false
+	}
+	var r rune
+	for i := 0; i < 4; i++ {
+		c := s[i]
+		var v byte
+		switch {
+		case c >= '0' && c <= '9':
+			v = c - '0'
+		case c >= 'a' && c <= 'f':
+			v = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			v = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(v)
+	}
+	return r, true
+}
+
+// decodeSingleQuoted decodes a 'single-quoted' token (quotes included): the
+// content is literal except that \' stands for an apostrophe.
+func decodeSingleQuoted(lit string) string {
+	body := lit[1 : len(lit)-1]
+	if !strings.Contains(body, `\'`) {
+		return body
+	}
+	return strings.ReplaceAll(body, `\'`, `'`)
+}
