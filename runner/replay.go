@@ -1,7 +1,390 @@
 package runner
 
-// STUB (owned by the runner work): the contract the suite runner builds on.
-//
-//   sess := runner.NewSession(driver, runner.SessionConfig{...})
-//   res := sess.Replay(ctx, script, runner.ReplayOptions{Scope: scope, Observer: obs})
-//   sess.Close(ctx)
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/lang"
+)
+
+// Observer follows a replay step by step.
+type Observer interface {
+	StepStarted(ev StepEvent)  // before dispatch
+	StepFinished(ev StepEvent) // after, with Status/Duration/Error
+}
+
+// StepEvent describes one step of a replay.
+type StepEvent struct {
+	Step, Total, Line int
+	Command           string
+	Positionals       []string // redacted
+	Status            Status
+	Duration          time.Duration
+	Error             *ErrorInfo
+	Time              time.Time
+}
+
+// ReplayOptions configure one replay.
+type ReplayOptions struct {
+	Scope    *lang.Scope
+	Observer Observer
+	Secrets  []string // values to mask
+}
+
+// redactor replaces variable values with <var:NAME> and secrets with ***,
+// longest values first.
+type redactor struct {
+	pairs []struct{ value, repl string }
+}
+
+func newRedactor(scope *lang.Scope, secrets []string) *redactor {
+	r := &redactor{}
+	add := func(v, repl string) {
+		if v != "" {
+			r.pairs = append(r.pairs, struct{ value, repl string }{v, repl})
+		}
+	}
+	if scope != nil {
+		for _, m := range []map[string]string{scope.CLI, scope.Process, scope.Script} {
+			for k, v := range m {
+				add(v, "<var:"+k+">")
+			}
+		}
+	}
+	for _, s := range secrets {
+		add(s, "***")
+	}
+	sort.SliceStable(r.pairs, func(i, j int) bool { return len(r.pairs[i].value) > len(r.pairs[j].value) })
+	return r
+}
+
+func (r *redactor) apply(s string) string {
+	for _, p := range r.pairs {
+		s = strings.ReplaceAll(s, p.value, p.repl)
+	}
+	return s
+}
+
+func (r *redactor) all(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = r.apply(s)
+	}
+	return out
+}
+
+func (r *redactor) value(v any) any {
+	switch t := v.(type) {
+	case string:
+		return r.apply(t)
+	case []string:
+		return r.all(t)
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			m[k] = r.value(x)
+		}
+		return m
+	case []map[string]any:
+		out := make([]map[string]any, len(t))
+		for i, x := range t {
+			out[i] = r.value(x).(map[string]any)
+		}
+		return out
+	}
+	return v
+}
+
+// interpolate resolves ${VAR} in positionals, string flags and runtime hints
+// just before the step runs. Strings without '$' are left untouched.
+func interpolate(a *lang.Action, scope *lang.Scope, file string) (*lang.Action, error) {
+	need := false
+	for _, p := range a.Positionals {
+		need = need || strings.Contains(p, "$")
+	}
+	for _, f := range []lang.Flags{a.Flags, a.Runtime} {
+		for _, v := range f {
+			if s, ok := v.(string); ok && strings.Contains(s, "$") {
+				need = true
+			}
+		}
+	}
+	if !need {
+		return a, nil
+	}
+	if scope == nil {
+		scope = &lang.Scope{}
+	}
+	b := *a
+	b.Positionals = make([]string, len(a.Positionals))
+	for i, p := range a.Positionals {
+		v, err := scope.Interpolate(p, file, a.Line())
+		if err != nil {
+			return nil, err
+		}
+		b.Positionals[i] = v
+	}
+	for _, dst := range []*lang.Flags{&b.Flags, &b.Runtime} {
+		src := *dst
+		if src == nil {
+			continue
+		}
+		m := make(lang.Flags, len(src))
+		for k, v := range src {
+			if s, ok := v.(string); ok {
+				r, err := scope.Interpolate(s, file, a.Line())
+				if err != nil {
+					return nil, err
+				}
+				v = r
+			}
+			m[k] = v
+		}
+		*dst = m
+	}
+	return &b, nil
+}
+
+// actionLabel renders `<command> <positionals>` for failure messages: plain
+// refs and numbers bare, everything else JSON-quoted, typed text as <text>.
+func actionLabel(a *lang.Action) string {
+	parts := []string{a.Command}
+	for i, p := range a.Positionals {
+		switch {
+		case a.Command == "type", a.Command == "fill" && i == len(a.Positionals)-1 && len(a.Positionals) > 1:
+			parts = append(parts, "<text>")
+			continue
+		}
+		if _, _, _, ok := lang.ParseRef(p); ok {
+			parts = append(parts, p)
+		} else if _, ok := lang.JSNumber(p); ok {
+			parts = append(parts, p)
+		} else {
+			parts = append(parts, strconv.Quote(p))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// Replay runs a script's steps one at a time through Dispatch. The first
+// failing step ends the attempt with one REPLAY_DIVERGENCE error.
+func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOptions) AttemptResult {
+	start := s.cfg.Clock.Now()
+	red := newRedactor(opts.Scope, opts.Secrets)
+	total := len(script.Actions)
+	res := AttemptResult{Status: StatusPassed, Steps: make([]StepResult, 0, total)}
+	finish := func() AttemptResult {
+		res.DurationMs = s.cfg.Clock.Now().Sub(start).Milliseconds()
+		return res
+	}
+	file := script.File
+	if file == "" {
+		file = s.cfg.File
+	}
+	for i, a := range script.Actions {
+		step := i + 1
+		ev := StepEvent{Step: step, Total: total, Line: a.Line(), Command: a.Command, Positionals: red.all(a.Positionals), Time: s.cfg.Clock.Now()}
+		if a.Command == "replay" {
+			ev.Status = StatusSkipped
+			if opts.Observer != nil {
+				opts.Observer.StepStarted(ev)
+				opts.Observer.StepFinished(ev)
+			}
+			res.Steps = append(res.Steps, StepResult{Step: step, Line: a.Line(), Command: a.Command, Status: StatusSkipped})
+			continue
+		}
+		if opts.Observer != nil {
+			opts.Observer.StepStarted(ev)
+		}
+		t0 := s.cfg.Clock.Now()
+		var out *Output
+		var e *ErrorInfo
+		ra, err := interpolate(a, opts.Scope, file)
+		if err != nil {
+			// Unresolved variables are plain INVALID_ARGS, not a divergence.
+			e = fromError(ctx, a.Command, s.cfg.Platform, err)
+			e.Message = red.apply(e.Message)
+		} else {
+			ev.Positionals = red.all(ra.Positionals)
+			out, e = s.Dispatch(ctx, ra)
+			if e != nil {
+				e = s.divergence(ctx, ra, step, total, e, res.Steps, red)
+			}
+		}
+		ev.Duration = s.cfg.Clock.Now().Sub(t0)
+		sr := StepResult{Step: step, Line: a.Line(), Command: a.Command, Status: StatusPassed, DurationMs: ev.Duration.Milliseconds()}
+		if out != nil && out.Warning != "" {
+			sr.Warning = red.apply(out.Warning)
+			res.Warnings = append(res.Warnings, fmt.Sprintf("step %d: %s", step, sr.Warning))
+		}
+		if e != nil {
+			sr.Status = StatusFailed
+			ev.Status, ev.Error = StatusFailed, e
+			res.Steps = append(res.Steps, sr)
+			if opts.Observer != nil {
+				opts.Observer.StepFinished(ev)
+			}
+			res.Status = StatusFailed
+			if e.Reason == "timeout" || (ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded)) {
+				res.Status = StatusTimedOut
+			}
+			res.Error = e
+			return finish()
+		}
+		ev.Status = StatusPassed
+		res.Steps = append(res.Steps, sr)
+		if opts.Observer != nil {
+			opts.Observer.StepFinished(ev)
+		}
+	}
+	return finish()
+}
+
+// divergence wraps a step failure as REPLAY_DIVERGENCE with the divergence
+// report: a fresh screen digest (published as a partial frame) and ranked
+// selector suggestions for the failed target.
+func (s *Session) divergence(ctx context.Context, a *lang.Action, step, total int, cause *ErrorInfo, done []StepResult, red *redactor) *ErrorInfo {
+	label := red.apply(actionLabel(a))
+	causeMsg := red.apply(cause.Message)
+	hint := cause.Hint
+	if hint == "" {
+		hint = DefaultHint(CodeReplayDivergence)
+	}
+	details := map[string]any{}
+	for k, v := range cause.Details {
+		details[k] = red.value(v)
+	}
+	details["reason"] = cause.Reason
+	details["causeCode"] = cause.Code
+	details["step"] = step
+	details["action"] = a.Command
+	details["positionals"] = red.all(a.Positionals)
+	details["executed"] = len(done)
+	details["total"] = total
+	partial := make([]map[string]any, 0, len(done))
+	for _, sr := range done {
+		partial = append(partial, map[string]any{"step": sr.Step, "command": sr.Command, "ok": sr.Status != StatusFailed, "status": string(sr.Status)})
+	}
+	details["partialResults"] = partial
+
+	div := map[string]any{
+		"version": 1,
+		"kind":    "action-failure",
+		"step":    map[string]any{"index": step, "source": map[string]any{"path": s.cfg.File, "line": a.Line()}},
+		"action":  label,
+		"cause":   map[string]any{"code": cause.Code, "message": causeMsg, "hint": red.apply(cause.Hint)},
+	}
+	if cause.Reason == "selector_not_found" {
+		div["kind"] = "selector-miss"
+	}
+	// A fresh digest of the screen, unless the context is already over.
+	var obs *observation
+	if ctx.Err() == nil && cause.Reason != "infrastructure" {
+		o, e := s.observe(ctx, drivers.SnapshotOptions{Interactive: true})
+		if e == nil {
+			obs = o
+		}
+	}
+	if obs == nil || len(obs.refs) == 0 {
+		div["screen"] = map[string]any{"state": "unavailable", "reason": "capture_unavailable"}
+		div["repairHint"] = "manual"
+	} else {
+		ranked := rankDigest(obs)
+		truncated := len(ranked) > 20
+		if truncated {
+			ranked = ranked[:20]
+		}
+		s.frame = s.frame.publishPartial(obs, ranked)
+		gen := s.frame.generation()
+		refs := make([]map[string]any, 0, len(ranked))
+		for _, k := range ranked {
+			n := &obs.snap.Nodes[obs.refs[k-1]]
+			m := map[string]any{"ref": fmt.Sprintf("@e%d~s%d", k, gen), "role": n.Role}
+			if n.Label != "" {
+				m["label"] = red.apply(n.Label)
+			} else if n.Text != "" {
+				m["label"] = red.apply(n.Text)
+			}
+			refs = append(refs, m)
+		}
+		screen := map[string]any{"state": "available", "refsGeneration": gen, "refs": refs}
+		if truncated {
+			screen["truncated"] = true
+		}
+		div["screen"] = screen
+		div["repairHint"] = "record-and-heal"
+	}
+	want := failedTargetText(a)
+	sugg := suggest(obs, want)
+	list := make([]map[string]any, 0, len(sugg))
+	for _, sg := range sugg {
+		m := map[string]any{"selector": red.apply(sg.Selector), "basis": sg.Basis}
+		if sg.Role != "" {
+			m["role"] = sg.Role
+		}
+		if sg.Label != "" {
+			m["label"] = red.apply(sg.Label)
+		}
+		list = append(list, m)
+	}
+	div["suggestions"] = list
+	div["suggestionCount"] = len(list)
+	details["divergence"] = div
+	return &ErrorInfo{
+		Code:    CodeReplayDivergence,
+		Reason:  cause.Reason,
+		Message: fmt.Sprintf("Replay failed at step %d (%s): %s", step, label, causeMsg),
+		Hint:    red.apply(hint),
+		Step:    step,
+		Line:    a.Line(),
+		Column:  a.Pos.Column,
+		Command: a.Command,
+		Details: details,
+	}
+}
+
+// rankDigest orders the refs of an observation for a divergence screen:
+// hittable nodes first, then document order.
+func rankDigest(obs *observation) []int {
+	var first, rest []int
+	for k, idx := range obs.refs {
+		if obs.snap.Nodes[idx].Hittable {
+			first = append(first, k+1)
+		} else {
+			rest = append(rest, k+1)
+		}
+	}
+	return append(first, rest...)
+}
+
+// failedTargetText extracts what the failed step was looking for, for
+// suggestions: selector values, a ref's label, or the text itself.
+func failedTargetText(a *lang.Action) string {
+	var words []string
+	for _, p := range a.Positionals {
+		if chain, err := lang.ParseSelectorChain(p); err == nil && lang.LooksLikeSelector(strings.Fields(p)[0]) {
+			for _, seg := range chain.Segments {
+				for _, t := range seg.Terms {
+					if !t.IsBool && t.Key != "role" {
+						words = append(words, t.Value)
+					}
+				}
+			}
+			continue
+		}
+		if strings.HasPrefix(p, "@") {
+			continue
+		}
+		words = append(words, p)
+	}
+	if a.RefLabel != nil {
+		words = append(words, *a.RefLabel)
+	}
+	return strings.Join(words, " ")
+}

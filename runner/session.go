@@ -1,0 +1,97 @@
+package runner
+
+import (
+	"context"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+)
+
+// Clock is the runner's time source; tests inject a deterministic one.
+type Clock interface {
+	Now() time.Time
+	After(d time.Duration) <-chan time.Time
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time                         { return time.Now() }
+func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// SessionConfig configures a Session.
+type SessionConfig struct {
+	Platform string // for messages / AD_* built-ins
+	File     string
+	// ReadinessTimeout bounds the wait of click/press/longpress/fill for a
+	// selector target that is not on screen yet (default 2s; negative = none).
+	ReadinessTimeout time.Duration
+	// WaitTimeout is the default timeout of polling waits (default 10s).
+	WaitTimeout time.Duration
+	// ArtifactsDir receives screenshots with relative paths (else the cwd).
+	ArtifactsDir string
+	Clock        Clock
+	// Seed seeds the ref-frame epoch; 0 = random.
+	Seed int64
+	// PollInterval is the interval of internal polling captures (default 100ms).
+	PollInterval time.Duration
+}
+
+// Session is one device session: the driver, the ref frame (ADR 0014) and
+// the latest operational observation, kept apart.
+type Session struct {
+	drv drivers.Driver
+	cfg SessionConfig
+
+	// frame is the one ref frame; only frame.go's transitions produce values for it.
+	frame refFrame
+	// last is the latest operational observation (selectors, diagnostics).
+	last *observation
+
+	opened bool
+	closed bool
+	// seams counts side-effect seam crossings (tests assert "expired once").
+	seams int
+	shots int
+}
+
+// NewSession wraps a driver in a session.
+func NewSession(d drivers.Driver, cfg SessionConfig) *Session {
+	if cfg.Clock == nil {
+		cfg.Clock = realClock{}
+	}
+	if cfg.ReadinessTimeout == 0 {
+		cfg.ReadinessTimeout = 2 * time.Second
+	}
+	if cfg.WaitTimeout <= 0 {
+		cfg.WaitTimeout = 10 * time.Second
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = 100 * time.Millisecond
+	}
+	if cfg.Platform == "" && d != nil {
+		cfg.Platform = d.Platform()
+	}
+	return &Session{drv: d, cfg: cfg, frame: newFrameLifetime(cfg.Seed)}
+}
+
+// LastSnapshot returns the latest observation (for failure artifacts); nil
+// before the first capture.
+func (s *Session) LastSnapshot() *drivers.Snapshot {
+	if s.last == nil {
+		return nil
+	}
+	return s.last.snap
+}
+
+// RefsGeneration returns the current ref-frame epoch.
+func (s *Session) RefsGeneration() int64 { return s.frame.generation() }
+
+// Close ends the session: the driver is closed (idempotent) and the frame dropped.
+func (s *Session) Close(ctx context.Context) error {
+	s.frame = s.frame.closeSession()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return s.drv.Close(ctx)
+}
