@@ -1,0 +1,193 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+)
+
+// One browser for the package (ADR 0002: a warm helper per run).
+var (
+	prov *Provider
+	srv  *httptest.Server
+)
+
+func TestMain(m *testing.M) {
+	p, err := NewProvider(Options{})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "drivers/web tests need Chromium (apt-get install chromium, or ADTEST_CHROME=PATH): %v\n", err)
+		os.Exit(1)
+	}
+	prov = p
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir("testdata")))
+	mux.HandleFunc("/many", manyHandler)
+	srv = httptest.NewServer(mux)
+	code := m.Run()
+	srv.Close()
+	all := prov.all
+	if err := prov.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, "provider close:", err)
+		code = 1
+	}
+	if leaks := leftovers(all); leaks != "" {
+		fmt.Fprintln(os.Stderr, "leak after Close:", leaks)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+// leftovers describes processes or profile directories of the given browsers
+// that still exist.
+func leftovers(all []*browserProc) string {
+	var out []string
+	for _, b := range all {
+		if b.dataDir == "" {
+			continue
+		}
+		if pids := profileProcesses(b.dataDir); len(pids) > 0 {
+			out = append(out, fmt.Sprintf("processes %v of %s", pids, b.dataDir))
+		}
+		if _, err := os.Stat(b.dataDir); err == nil {
+			out = append(out, "directory "+b.dataDir)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// manyHandler serves a page with n buttons (default 1000).
+func manyHandler(w http.ResponseWriter, r *http.Request) {
+	n := 1000
+	fmt.Sscan(r.URL.Query().Get("n"), &n)
+	var b strings.Builder
+	b.WriteString("<!doctype html><html><head><title>Many</title></head><body><main>")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "<div class=row><span>Row %d</span> <button id=b%d>Button %d</button></div>", i, i, i)
+	}
+	b.WriteString("</main></body></html>")
+	w.Header().Set("Content-Type", "text/html")
+	w.Write([]byte(b.String()))
+}
+
+func testCtx(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// session opens a fresh session on path of the test server.
+func session(t testing.TB, path string) *Session {
+	t.Helper()
+	ctx := testCtx(t)
+	d, err := prov.NewSession(ctx, drivers.SessionOptions{})
+	if err != nil {
+		t.Fatalf("NewSession: %v", err)
+	}
+	t.Cleanup(func() { d.Close(context.Background()) })
+	s := d.(*Session)
+	if path != "" {
+		if err := s.Open(ctx, drivers.OpenRequest{Target: srv.URL + "/" + path}); err != nil {
+			t.Fatalf("Open %s: %v", path, err)
+		}
+	}
+	return s
+}
+
+func snap(t testing.TB, s *Session, opts drivers.SnapshotOptions) *drivers.Snapshot {
+	t.Helper()
+	sn, err := s.Snapshot(testCtx(t), opts)
+	if err != nil {
+		t.Fatalf("Snapshot: %v", err)
+	}
+	return sn
+}
+
+// find returns the first node with role and label (or text).
+func find(t testing.TB, sn *drivers.Snapshot, role, name string) *drivers.Node {
+	t.Helper()
+	for i := range sn.Nodes {
+		n := &sn.Nodes[i]
+		if n.Role == role && (n.Label == name || n.Text == name) {
+			return n
+		}
+	}
+	t.Fatalf("no %s %q in snapshot:\n%s", role, name, dump(sn))
+	return nil
+}
+
+// textOf returns the text of the node with DOM id.
+func textByID(t testing.TB, s *Session, id string) string {
+	t.Helper()
+	sn := snap(t, s, drivers.SnapshotOptions{})
+	for _, n := range sn.Nodes {
+		if n.ID == id {
+			return n.Text
+		}
+	}
+	t.Fatalf("no node with id %q:\n%s", id, dump(sn))
+	return ""
+}
+
+// waitText polls until the node with DOM id shows want.
+func waitText(t testing.TB, s *Session, id, want string) {
+	t.Helper()
+	ctx := testCtx(t)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	got := ""
+	for {
+		got = textByID(t, s, id)
+		if got == want {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("#%s shows %q, want %q", id, got, want)
+		case <-tick.C:
+		}
+	}
+}
+
+func tap(n *drivers.Node) drivers.Action {
+	return drivers.Action{Kind: drivers.ActTap, Target: &drivers.Target{Node: n, Point: n.Rect.Center()}}
+}
+
+// dump renders a snapshot one node per line, without rectangles.
+func dump(sn *drivers.Snapshot) string {
+	var b strings.Builder
+	for _, n := range sn.Nodes {
+		b.WriteString(strings.Repeat("  ", n.Depth))
+		b.WriteString(n.Role)
+		for _, kv := range [][2]string{{"label", n.Label}, {"id", n.ID}, {"text", n.Text}, {"value", n.Value}} {
+			if kv[1] != "" {
+				fmt.Fprintf(&b, " %s=%q", kv[0], kv[1])
+			}
+		}
+		for _, st := range []struct {
+			on   bool
+			name string
+		}{{n.Visible, "visible"}, {n.Hidden, "hidden"}, {n.Editable, "editable"}, {n.Selected, "selected"}, {n.Focused, "focused"}, {!n.Enabled, "disabled"}, {n.Hittable, "hittable"}, {n.Interactive, "interactive"}} {
+			if st.on {
+				b.WriteString(" " + st.name)
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func targetReason(err error) string {
+	var te *drivers.TargetError
+	if errors.As(err, &te) {
+		return te.Reason
+	}
+	return ""
+}
