@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )
 
@@ -12,15 +13,7 @@ const Mask = "***"
 
 // IsSecretName reports whether a variable name looks secret: it contains
 // SECRET, TOKEN, PASSWORD or KEY (case-insensitive).
-func IsSecretName(name string) bool {
-	u := strings.ToUpper(name)
-	for _, w := range []string{"SECRET", "TOKEN", "PASSWORD", "KEY"} {
-		if strings.Contains(u, w) {
-			return true
-		}
-	}
-	return false
-}
+func IsSecretName(name string) bool { return lang.IsSecretName(name) }
 
 // Masker replaces secret values with Mask.
 type Masker struct {

@@ -43,8 +43,17 @@ type StepEvent struct {
 	ErrorCode  string
 }
 
+// AttemptContext tells a Replayer which attempt it runs.
+type AttemptContext struct {
+	File         string
+	Platform     string
+	ArtifactsDir string
+	Attempt      int
+	Worker       int
+}
+
 // NewReplayerFunc binds a Replayer to a fresh driver session.
-type NewReplayerFunc func(d drivers.Driver) Replayer
+type NewReplayerFunc func(d drivers.Driver, a AttemptContext) Replayer
 
 // ProviderFunc opens the warm helper of a platform (one per run).
 type ProviderFunc func(ctx context.Context, platform string) (drivers.Provider, error)
@@ -459,7 +468,8 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		infra = errors.Is(err, drivers.ErrInfrastructure) || actx.Err() == nil
 	} else {
 		drv = d
-		rep = s.cfg.NewReplayer(d)
+		rep = s.cfg.NewReplayer(d, AttemptContext{File: t.File, Platform: t.Platform,
+			ArtifactsDir: art.dir, Attempt: ai.attempt, Worker: ai.worker})
 		params := ReplayParams{
 			Scope:   s.scope(t, ai, art.dir),
 			Secrets: s.secretValues(t),

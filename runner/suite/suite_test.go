@@ -354,7 +354,7 @@ func runSuite(t *testing.T, w *world, fs map[string]string, cfg Config, disc Dis
 		cfg.RunDir = filepath.Join(dir, ".adtest", "run1")
 	}
 	cfg.Providers = func(ctx context.Context, p string) (drivers.Provider, error) { return w, nil }
-	cfg.NewReplayer = func(d drivers.Driver) Replayer { return &fakeReplayer{w: w, d: d.(*fakeDriver)} }
+	cfg.NewReplayer = func(d drivers.Driver, _ AttemptContext) Replayer { return &fakeReplayer{w: w, d: d.(*fakeDriver)} }
 	res, err := Run(context.Background(), cfg, tests)
 	if err != nil {
 		t.Fatal(err)
@@ -498,7 +498,7 @@ func TestRunInterrupted(t *testing.T) {
 	res, err := Run(ctx, Config{
 		Workers: 1, RunDir: filepath.Join(dir, "run"), Grace: 50e6,
 		Providers:   func(context.Context, string) (drivers.Provider, error) { return w, nil },
-		NewReplayer: func(d drivers.Driver) Replayer { return &fakeReplayer{w: w, d: d.(*fakeDriver)} },
+		NewReplayer: func(d drivers.Driver, _ AttemptContext) Replayer { return &fakeReplayer{w: w, d: d.(*fakeDriver)} },
 	}, tests)
 	if err != nil {
 		t.Fatal(err)
