@@ -46,6 +46,7 @@ type headerReader struct {
 	md   Metadata
 	env  []EnvDirective
 	seen map[string]string // internal key -> value as printed in messages
+	envs map[string]bool
 	errs []*Error
 }
 
@@ -56,7 +57,7 @@ func (h *headerReader) fail(p Pos, msg string) {
 // readHeader reads context metadata and env directives from the header of
 // lines. It returns every header error in line order (Parse reports the first).
 func readHeader(file string, lines []physLine) (Metadata, []EnvDirective, []*Error) {
-	h := &headerReader{file: file, seen: map[string]string{}}
+	h := &headerReader{file: file, seen: map[string]string{}, envs: map[string]bool{}}
 	for _, l := range lines {
 		if !inHeader(l.text) {
 			break
@@ -229,11 +230,10 @@ func (h *headerReader) envLine(p Pos, text string) {
 		h.errs = append(h.errs, err)
 		return
 	}
-	for _, e := range h.env {
-		if e.Key == d.Key {
-			h.fail(p, fmt.Sprintf("Duplicate env directive %q on line %d.", d.Key, p.Line))
-			return
-		}
+	if h.envs[d.Key] {
+		h.fail(p, fmt.Sprintf("Duplicate env directive %q on line %d.", d.Key, p.Line))
+		return
 	}
+	h.envs[d.Key] = true
 	h.env = append(h.env, d)
 }
