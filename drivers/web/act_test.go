@@ -1,0 +1,415 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+)
+
+func TestTapVariants(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		action func(n *drivers.Node) drivers.Action
+		id     string
+		want   string
+	}{
+		{"single click", func(n *drivers.Node) drivers.Action { return tap(n) }, "clicks", "Clicked 1"},
+		{"count 3", func(n *drivers.Node) drivers.Action { a := tap(n); a.Count = 3; a.IntervalMs = 10; return a }, "clicks", "Clicked 3"},
+		{"point target", func(n *drivers.Node) drivers.Action {
+			return drivers.Action{Kind: drivers.ActTap, Target: &drivers.Target{Point: n.Rect.Center()}}
+		}, "clicks", "Clicked 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := session(t, "basic.html")
+			n := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Count")
+			if err := s.Act(testCtx(t), tc.action(n)); err != nil {
+				t.Fatal(err)
+			}
+			waitText(t, s, tc.id, tc.want)
+		})
+	}
+	for _, tc := range []struct {
+		name   string
+		action func(n *drivers.Node) drivers.Action
+		want   string
+	}{
+		{"double tap", func(n *drivers.Node) drivers.Action { a := tap(n); a.DoubleTap = true; return a }, "double"},
+		{"secondary button", func(n *drivers.Node) drivers.Action { a := tap(n); a.Button = "secondary"; return a }, "context"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := session(t, "events.html")
+			n := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Events")
+			if err := s.Act(testCtx(t), tc.action(n)); err != nil {
+				t.Fatal(err)
+			}
+			waitText(t, s, "log", tc.want)
+		})
+	}
+}
+
+func TestTapScrollsIntoView(t *testing.T) {
+	s := session(t, "scroll.html")
+	sn := snap(t, s, drivers.SnapshotOptions{})
+	item := find(t, sn, "listitem", "Item 150")
+	if item.Visible {
+		t.Fatal("Item 150 is visible before scrolling; the page is too short for this test")
+	}
+	if err := s.Act(testCtx(t), tap(item)); err != nil {
+		t.Fatal(err)
+	}
+	if !find(t, snap(t, s, drivers.SnapshotOptions{}), "listitem", "Item 150").Visible {
+		t.Error("Item 150 is not visible after the tap scrolled to it")
+	}
+}
+
+func TestCoveredClickIsRefused(t *testing.T) {
+	s := session(t, "covered.html")
+	n := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Buy")
+	if n.Hittable {
+		t.Error("covered button is reported hittable")
+	}
+	a := tap(n)
+	a.Target.Describe = `@e1 "Buy"`
+	for _, step := range []struct {
+		name string
+		run  func() error
+	}{
+		{"preflight", func() error { return s.Preflight(testCtx(t), a) }},
+		{"act", func() error { return s.Act(testCtx(t), a) }},
+	} {
+		err := step.run()
+		var te *drivers.TargetError
+		if !errors.As(err, &te) {
+			t.Fatalf("%s: got %v, want a *drivers.TargetError", step.name, err)
+		}
+		want := `@e1 "Buy" is covered by div#overlay "Accept cookies": the click would land on the covering element, so nothing was done`
+		if step.name == "preflight" {
+			want = strings.Replace(want, "the click", "the tap", 1)
+		}
+		if te.Reason != "target_covered" || te.Message != want {
+			t.Errorf("%s: reason %q message %q\nwant message %q", step.name, te.Reason, te.Message, want)
+		}
+	}
+	if got := textByID(t, s, "r"); got != "Nothing" {
+		t.Errorf("the covered button was clicked: %q", got)
+	}
+}
+
+func TestFill(t *testing.T) {
+	s := session(t, "basic.html")
+	sn := snap(t, s, drivers.SnapshotOptions{})
+	ctx := testCtx(t)
+	fill := func(n *drivers.Node, text string) error {
+		return s.Act(ctx, drivers.Action{Kind: drivers.ActFill, Target: &drivers.Target{Node: n}, Text: text})
+	}
+	email := find(t, sn, "textbox", "Email")
+	if err := fill(email, "first@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	if err := fill(email, "ada@example.com"); err != nil { // replaces, does not append
+		t.Fatal(err)
+	}
+	if err := fill(find(t, sn, "textbox", "Password"), "secret"); err != nil {
+		t.Fatal(err)
+	}
+	if err := fill(find(t, sn, "combobox", "Country"), "France"); err != nil {
+		t.Fatal(err)
+	}
+	after := snap(t, s, drivers.SnapshotOptions{})
+	for _, c := range []struct{ role, label, value string }{
+		{"textbox", "Email", "ada@example.com"},
+		{"textbox", "Password", "••••••••"},
+		{"combobox", "Country", "France"},
+	} {
+		if got := find(t, after, c.role, c.label).Value; got != c.value {
+			t.Errorf("%s value %q, want %q", c.label, got, c.value)
+		}
+	}
+
+	for _, tc := range []struct {
+		name, label, role, text, reason, msg string
+	}{
+		{"maxlength cuts the text", "Code", "textbox", "ABCDEF", "fill_mismatch", `textbox "Code" shows a different value after fill (3 characters, expected 6): the page changed or limited the input`},
+		{"unknown option", "Country", "combobox", "Spain", "option_not_found", `combobox "Country" has no option "Spain" (options: Choose, Germany, France)`},
+		{"not editable", "Sign in", "button", "x", "target_not_editable", `button "Sign in" is not an editable field`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := fill(find(t, after, tc.role, tc.label), tc.text)
+			var te *drivers.TargetError
+			if !errors.As(err, &te) || te.Reason != tc.reason || te.Message != tc.msg {
+				t.Fatalf("got %v\nwant reason %s message %q", err, tc.reason, tc.msg)
+			}
+		})
+	}
+}
+
+func TestTypeKeyFocus(t *testing.T) {
+	s := session(t, "events.html")
+	ctx := testCtx(t)
+	field := find(t, snap(t, s, drivers.SnapshotOptions{}), "textbox", "Field")
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActFocus, Target: &drivers.Target{Node: field}}); err != nil {
+		t.Fatal(err)
+	}
+	if !find(t, snap(t, s, drivers.SnapshotOptions{}), "textbox", "Field").Focused {
+		t.Fatal("field not focused after focus")
+	}
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActType, Text: "hi there"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActKey, Key: "enter"}); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, s, "log", "enter hi there")
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActKey, Key: "dismiss"}); err != nil {
+		t.Fatal(err)
+	}
+	if find(t, snap(t, s, drivers.SnapshotOptions{}), "textbox", "Field").Focused {
+		t.Error("field still focused after keyboard dismiss")
+	}
+	err := s.Act(ctx, drivers.Action{Kind: drivers.ActKey, Key: "hyperdrive"})
+	if err == nil || !strings.Contains(err.Error(), `unknown key "hyperdrive"`) {
+		t.Errorf("unknown key: %v", err)
+	}
+}
+
+func TestHoverLongPressPan(t *testing.T) {
+	s := session(t, "events.html")
+	ctx := testCtx(t)
+	sn := snap(t, s, drivers.SnapshotOptions{})
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActHover, Target: &drivers.Target{Node: find(t, sn, "text", "Hover me")}}); err != nil {
+		t.Fatal(err)
+	}
+	find(t, snap(t, s, drivers.SnapshotOptions{}), "text", "Tooltip shown")
+
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActLongPress, Target: &drivers.Target{Node: find(t, sn, "button", "Hold")}}); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, s, "log", "held long")
+
+	pad := find(t, sn, "text", "Pad").Rect
+	from := drivers.Point{X: pad.X + 20, Y: pad.Y + 20}
+	to := drivers.Point{X: pad.X + 220, Y: pad.Y + 70}
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActPan, From: from, To: to, Duration: 100 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, s, "log", "dragged 200 50")
+}
+
+func TestAlerts(t *testing.T) {
+	s := session(t, "events.html")
+	ctx := testCtx(t)
+	sn := snap(t, s, drivers.SnapshotOptions{})
+	if _, open, err := s.AlertText(ctx); err != nil || open {
+		t.Fatalf("alert open before any: %v %v", open, err)
+	}
+	if err := s.Act(ctx, tap(find(t, sn, "button", "Confirm"))); err != nil {
+		t.Fatal(err)
+	}
+	msg, open, err := s.AlertText(ctx)
+	if err != nil || !open || msg != "Delete item?" {
+		t.Fatalf("AlertText = %q %v %v", msg, open, err)
+	}
+	_, err = s.Snapshot(ctx, drivers.SnapshotOptions{})
+	if targetReason(err) != "alert_open" {
+		t.Errorf("snapshot with a dialog open: %v", err)
+	}
+	if err := s.AlertRespond(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, s, "log", "cancelled")
+	if err := s.Act(ctx, tap(find(t, sn, "button", "Confirm"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AlertRespond(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, s, "log", "confirmed")
+	if err := s.AlertRespond(ctx, true); err != nil {
+		t.Errorf("respond with no alert open: %v", err)
+	}
+}
+
+func TestScroll(t *testing.T) {
+	s := session(t, "scroll.html")
+	ctx := testCtx(t)
+	y := func(role, name string) float64 { return find(t, snap(t, s, drivers.SnapshotOptions{}), role, name).Rect.Y }
+	top := y("listitem", "Item 1")
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActScroll, Direction: "down"}); err != nil {
+		t.Fatal(err)
+	}
+	sn := snap(t, s, drivers.SnapshotOptions{})
+	if got, want := top-y("listitem", "Item 1"), sn.Viewport.Height*0.5; math.Abs(got-want) > 1 {
+		t.Errorf("scroll down moved the page %v px, want %v", got, want)
+	}
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActScroll, Direction: "bottom"}); err != nil {
+		t.Fatal(err)
+	}
+	if !find(t, snap(t, s, drivers.SnapshotOptions{}), "listitem", "Item 200").Visible {
+		t.Error("Item 200 not visible after scroll bottom")
+	}
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActScroll, Direction: "top"}); err != nil {
+		t.Fatal(err)
+	}
+	// scroll inside the box: the row moves, the page does not
+	row := y("text", "Row 1")
+	item := y("listitem", "Item 1")
+	box := find(t, snap(t, s, drivers.SnapshotOptions{}), "text", "Row 2")
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActScroll, Direction: "down", Amount: 0.5, Target: &drivers.Target{Node: box}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := row - y("text", "Row 1"); got != 100 {
+		t.Errorf("box scrolled %v px, want 100 (half of 200)", got)
+	}
+	if got := y("listitem", "Item 1"); got != item {
+		t.Errorf("page moved from %v to %v while scrolling the box", item, got)
+	}
+	// swipe up scrolls the page down
+	before := y("listitem", "Item 20")
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActSwipe, From: drivers.Point{X: 300, Y: 500}, To: drivers.Point{X: 300, Y: 300}}); err != nil {
+		t.Fatal(err)
+	}
+	if after := y("listitem", "Item 20"); after >= before-100 {
+		t.Errorf("swipe up: Item 20 moved from %v to %v, want up by ~200", before, after)
+	}
+}
+
+func TestOpenBackViewportScreenshot(t *testing.T) {
+	s := session(t, "basic.html")
+	ctx := testCtx(t)
+	if err := s.Act(ctx, tap(find(t, snap(t, s, drivers.SnapshotOptions{}), "link", "Docs"))); err != nil {
+		t.Fatal(err)
+	}
+	waitTitle(t, s, "Second")
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActBack}); err != nil {
+		t.Fatal(err)
+	}
+	if sn := snap(t, s, drivers.SnapshotOptions{}); sn.Title != "Basic" {
+		t.Errorf("after back title %q, want Basic", sn.Title)
+	}
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActViewport, Size: drivers.Point{X: 400, Y: 300}}); err != nil {
+		t.Fatal(err)
+	}
+	if sn := snap(t, s, drivers.SnapshotOptions{}); sn.Viewport.Width != 400 || sn.Viewport.Height != 300 {
+		t.Errorf("viewport %+v, want 400x300", sn.Viewport)
+	}
+	for _, full := range []bool{false, true} {
+		png, err := s.Screenshot(ctx, drivers.ScreenshotOptions{FullPage: full})
+		if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
+			t.Errorf("screenshot full=%v: %d bytes, %v", full, len(png), err)
+		}
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String() + "/nothing"
+	l.Close()
+	err = s.Open(ctx, drivers.OpenRequest{Target: closed})
+	if targetReason(err) != "navigation_failed" || err.Error() != "could not open "+closed+": net::ERR_CONNECTION_REFUSED" {
+		t.Errorf("open of a closed port: %v", err)
+	}
+}
+
+func waitTitle(t *testing.T, s *Session, want string) {
+	t.Helper()
+	ctx := testCtx(t)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		sn, err := s.Snapshot(ctx, drivers.SnapshotOptions{})
+		if err == nil && sn.Title == want {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("title never became %q", want)
+		case <-tick.C:
+		}
+	}
+}
+
+func TestStaleHandleFailsCleanly(t *testing.T) {
+	s := session(t, "basic.html")
+	ctx := testCtx(t)
+	old := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Count")
+	if err := s.Open(ctx, drivers.OpenRequest{Target: srv.URL + "/basic.html"}); err != nil {
+		t.Fatal(err)
+	}
+	err := s.Act(ctx, drivers.Action{Kind: drivers.ActTap, Target: &drivers.Target{Node: old, Describe: "@e9"}})
+	var te *drivers.TargetError
+	if !errors.As(err, &te) || te.Reason != "target_stale" ||
+		te.Message != "@e9 is no longer on the page (it was removed or the page navigated since the snapshot)" {
+		t.Fatalf("got %v", err)
+	}
+	if got := textByID(t, s, "clicks"); got != "Clicked 0" {
+		t.Errorf("a stale handle clicked something: %q", got)
+	}
+}
+
+func TestAttrsLogsUnsupported(t *testing.T) {
+	s := session(t, "events.html")
+	ctx := testCtx(t)
+	sn := snap(t, s, drivers.SnapshotOptions{})
+	attrs, err := s.Attrs(ctx, find(t, sn, "textbox", "Field"))
+	if err != nil || len(attrs) != 3 || attrs["id"] != "field" || attrs["aria-label"] != "Field" {
+		t.Errorf("attrs %v %v", attrs, err)
+	}
+	if err := s.Act(ctx, tap(find(t, sn, "button", "Log"))); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for len(s.LogTail(10)) < 2 && time.Now().Before(deadline) {
+		<-tick.C
+	}
+	got := strings.Join(s.LogTail(10), "\n")
+	want := "console.log: hello log 42\nuncaught: Error: boom (" + srv.URL + "/events.html:11)"
+	if got != want {
+		t.Errorf("LogTail:\n%s\nwant:\n%s", got, want)
+	}
+	if got := s.LogTail(1); len(got) != 1 || !strings.HasPrefix(got[0], "uncaught:") {
+		t.Errorf("LogTail(1) = %q", got)
+	}
+	err = s.Act(ctx, drivers.Action{Kind: drivers.ActHome})
+	if !errors.Is(err, drivers.ErrUnsupported) || err.Error() != "unsupported operation: home is not supported on web" {
+		t.Errorf("home: %v", err)
+	}
+}
+
+func TestSessionsAreIsolated(t *testing.T) {
+	first := session(t, "storage.html")
+	if got := textByID(t, first, "c"); got != "cookie=none local=none" {
+		t.Fatalf("first visit: %q", got)
+	}
+	if err := first.Open(testCtx(t), drivers.OpenRequest{Target: srv.URL + "/storage.html"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := textByID(t, first, "c"); got != "cookie=session=abc local=v" {
+		t.Fatalf("second visit in the same session: %q", got)
+	}
+	second := session(t, "storage.html")
+	if got := textByID(t, second, "c"); got != "cookie=none local=none" {
+		t.Errorf("a new session sees the state of another: %q", got)
+	}
+	// Relaunch gives a fresh context within the same session.
+	if err := first.Open(testCtx(t), drivers.OpenRequest{Target: srv.URL + "/storage.html", Relaunch: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := textByID(t, first, "c"); got != "cookie=none local=none" {
+		t.Errorf("after relaunch: %q", got)
+	}
+	if err := first.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := first.Snapshot(testCtx(t), drivers.SnapshotOptions{}); !errors.Is(err, errClosed) {
+		t.Errorf("snapshot after close: %v", err)
+	}
+}
