@@ -33,3 +33,82 @@ func TestCheckGolden(t *testing.T) {
 		})
 	}
 }
+
+// vtCorpusRoot is ../shared/corpus/agent-device relative to the module root.
+func vtCorpusRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared", "corpus", "agent-device")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found above the test directory")
+		}
+		dir = parent
+	}
+}
+
+// checkCorpusExpectedErrors lists corpus files (relative to the corpus root)
+// that parse but that Check rejects on purpose, with the rule that fires.
+var checkCorpusExpectedErrors = map[string]string{
+	// A test artifact named replay.ad that actually holds Maestro YAML (spec §10.1).
+	"callstack-index-newest/.agent-device/test-artifacts/req-maestro-test-wire-undefined/01-flow.yaml/attempt-1/replay.ad": "unknown-command,unknown-command,unknown-command",
+}
+
+// TestCheckCorpus checks every corpus script that parses: none may produce an
+// error diagnostic, except the listed files, which must produce theirs.
+func TestCheckCorpus(t *testing.T) {
+	root := vtCorpusRoot(t)
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".ad") && !strings.Contains(p, string(filepath.Separator)+"expected"+string(filepath.Separator)) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 70 {
+		t.Fatalf("found %d corpus scripts, want the 74 of the corpus", len(files))
+	}
+	parsed := 0
+	for _, f := range files {
+		rel, _ := filepath.Rel(root, f)
+		t.Run(rel, func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, errs := ParseAll(rel, src); len(errs) > 0 {
+				return // parse failures are the parser's corpus test
+			}
+			parsed++
+			_, ds := CheckSource(rel, src, CheckOptions{})
+			var rules []string
+			var text []string
+			for _, d := range ds {
+				if d.Severity == SeverityError {
+					rules = append(rules, d.Rule)
+					text = append(text, d.Format(rel))
+				}
+			}
+			want := checkCorpusExpectedErrors[rel]
+			got := strings.Join(rules, ",")
+			if got != want {
+				t.Fatalf("error rules = %q, want %q:\n%s", got, want, strings.Join(text, "\n"))
+			}
+		})
+	}
+	if parsed < 50 {
+		t.Fatalf("only %d corpus scripts parsed", parsed)
+	}
+}
