@@ -2,10 +2,452 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/drivers/fake"
+	"github.com/adtest/adtest/drivers/web"
+	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/reporters"
+	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/suite"
 )
 
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// optInt is an int flag that remembers whether it was given.
+type optInt struct{ v *int }
+
+func (o *optInt) String() string {
+	if o.v == nil {
+		return ""
+	}
+	return fmt.Sprint(*o.v)
+}
+func (o *optInt) Set(s string) error {
+	var n int
+	if _, err := fmt.Sscan(s, &n); err != nil || fmt.Sprint(n) != s {
+		return fmt.Errorf("not an integer: %q", s)
+	}
+	o.v = &n
+	return nil
+}
+
+type runFlags struct {
+	vars, reporters, devices, masks   listFlag
+	platform, grep                    string
+	retries, timeout                  optInt
+	failFast, failOnFlaky, noColor    bool
+	maxFailures, workers              int
+	shard, shardWeights, artifactsDir string
+	browser, cdpURL, adbServer        string
+	browserPerWorker                  bool
+	serve, webServer, webServerURL    string
+	serveExample                      bool
+	fakeDevice                        string
+	paths                             []string
+}
+
+// hiddenFlags are test-only and left out of the usage text.
+var hiddenFlags = map[string]bool{"fake-device": true}
+
+func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("adtest run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Var(&f.vars, "e", "set a script variable `KEY=VALUE` (repeatable; AD_VAR_KEY from the environment too)")
+	fs.StringVar(&f.platform, "platform", "", "run only files declaring `PLATFORM` (web, android); files without `context platform=` run on it")
+	fs.StringVar(&f.grep, "grep", "", "run only files whose path matches `REGEX`")
+	fs.Var(&f.retries, "retries", "retry a failed test up to `N` times (0-10; overrides `context retries=`)")
+	fs.Var(&f.timeout, "timeout", "hard wall-clock deadline per attempt in `MS` (overrides `context timeout=`)")
+	fs.BoolVar(&f.failFast, "fail-fast", false, "stop after the first failed test; the rest are notRun")
+	fs.IntVar(&f.maxFailures, "max-failures", 0, "stop after `N` failed tests")
+	fs.BoolVar(&f.failOnFlaky, "fail-on-flaky", false, "exit 1 when a test passed only on retry")
+	fs.IntVar(&f.workers, "j", 1, "run `N` tests in parallel")
+	fs.IntVar(&f.workers, "workers", 1, "run `N` tests in parallel (same as -j)")
+	fs.StringVar(&f.shard, "shard", "", "run shard `I/N` of the suite (1-based)")
+	fs.StringVar(&f.shardWeights, "shard-weights", "", "balance shards by the durations in a previous JSON result `FILE`")
+	fs.StringVar(&f.artifactsDir, "artifacts-dir", ".adtest/artifacts", "artifacts root `DIR`; each run writes <DIR>/<run-id>/")
+	fs.Var(&f.reporters, "reporter", "`NAME[=PATH]`: console, json, junit=PATH, github (repeatable; default console)")
+	fs.BoolVar(&f.noColor, "no-color", false, "no colors in console output")
+	fs.Var(&f.masks, "mask", "mask the value of variable `NAME` in every report (repeatable)")
+	fs.StringVar(&f.browser, "browser", "", "Chromium/Chrome binary `PATH` (else ADTEST_CHROME, else PATH)")
+	fs.StringVar(&f.cdpURL, "cdp-url", "", "attach to a remote browser over CDP at `URL`")
+	fs.BoolVar(&f.browserPerWorker, "browser-per-worker", false, "one browser process per worker instead of one context each in a shared browser")
+	fs.StringVar(&f.adbServer, "adb-server", "", "adb server `HOST:PORT` (Android)")
+	fs.Var(&f.devices, "device", "run on device `SERIAL` (repeatable: one worker per device)")
+	fs.StringVar(&f.serve, "serve", "", "serve static `DIR` on 127.0.0.1 and pass its URL as AD_BASE_URL")
+	fs.StringVar(&f.webServer, "web-server", "", "start `CMD` before the run (killed at the end); needs --web-server-url")
+	fs.StringVar(&f.webServerURL, "web-server-url", "", "wait until `URL` answers; passed as AD_BASE_URL")
+	fs.BoolVar(&f.serveExample, "serve-example", false, "serve the bundled example app (examples/web) as AD_BASE_URL")
+	fs.StringVar(&f.fakeDevice, "fake-device", "", "test only: run every test on the in-memory fake device of SCREENS_FILE")
+	return fs
+}
+
+func runUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, "usage: adtest run [flags] PATH...   (files, directories searched for *.ad, globs)")
+	fmt.Fprintln(w, "\nflags:")
+	fs.VisitAll(func(f *flag.Flag) {
+		if hiddenFlags[f.Name] {
+			return
+		}
+		name, usage := flag.UnquoteUsage(f)
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		fmt.Fprintf(w, "  %s%s %s\n      %s\n", dash, f.Name, name, usage)
+	})
+	fmt.Fprintln(w, "\nexit codes: 0 all passed (flaky counts as passed unless --fail-on-flaky), 1 a test failed,")
+	fmt.Fprintln(w, "2 usage or parse error, 3 infrastructure unavailable, 130 interrupted")
+}
+
+// parseInterleaved parses flags and paths in any order.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var paths []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return paths, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(paths, rest...), nil
+		}
+		paths = append(paths, rest[0])
+		args = rest[1:]
+	}
+}
+
 func runRun(ctx context.Context, env *Env) int {
-	fmt.Fprintln(env.Stderr, "adtest: not implemented yet")
-	return ExitUsage
+	var f runFlags
+	fs := runFlagSet(&f, env.Stderr)
+	paths, err := parseInterleaved(fs, env.Args)
+	if errors.Is(err, flag.ErrHelp) {
+		runUsage(env.Stdout, fs)
+		return ExitOK
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)
+		fmt.Fprintln(env.Stderr, "run 'adtest run -h' for the flags")
+		return ExitUsage
+	}
+	f.paths = paths
+	plan, code := planRun(env, &f)
+	if plan == nil {
+		return code
+	}
+	return plan.execute(ctx, env)
+}
+
+// runPlan is everything decided before the first test starts.
+type runPlan struct {
+	f         *runFlags
+	tests     []*suite.Test
+	specs     []reporters.Spec
+	shard     suite.ShardSpec
+	cliVars   map[string]string
+	procVars  map[string]string
+	color     bool
+	runID     string
+	runDir    string
+	providers suite.ProviderFunc
+}
+
+func usageErr(env *Env, format string, a ...any) (*runPlan, int) {
+	fmt.Fprintf(env.Stderr, "adtest run: "+format+"\n", a...)
+	return nil, ExitUsage
+}
+
+func planRun(env *Env, f *runFlags) (*runPlan, int) {
+	p := &runPlan{f: f}
+	if len(f.paths) == 0 {
+		return usageErr(env, "%v", suite.ErrNoInputs)
+	}
+	if f.workers < 1 {
+		return usageErr(env, "-j/--workers must be at least 1, got %d", f.workers)
+	}
+	if f.retries.v != nil && (*f.retries.v < 0 || *f.retries.v > suite.MaxFlagRetries) {
+		return usageErr(env, "--retries must be between 0 and %d, got %d", suite.MaxFlagRetries, *f.retries.v)
+	}
+	if f.timeout.v != nil && *f.timeout.v < 1 {
+		return usageErr(env, "--timeout must be at least 1 ms, got %d", *f.timeout.v)
+	}
+	if f.maxFailures < 0 {
+		return usageErr(env, "--max-failures must not be negative")
+	}
+	if (f.webServer == "") != (f.webServerURL == "") {
+		return usageErr(env, "--web-server and --web-server-url go together")
+	}
+	if n := btoi(f.serve != "") + btoi(f.webServer != "") + btoi(f.serveExample); n > 1 {
+		return usageErr(env, "use only one of --serve, --web-server, --serve-example")
+	}
+	for _, r := range f.reporters {
+		s, err := reporters.ParseSpec(r)
+		if err != nil {
+			return usageErr(env, "%v", err)
+		}
+		p.specs = append(p.specs, s)
+	}
+	if len(p.specs) == 0 {
+		p.specs = []reporters.Spec{{Name: "console"}}
+	}
+	if f.shard != "" {
+		s, err := suite.ParseShard(f.shard)
+		if err != nil {
+			return usageErr(env, "%v", err)
+		}
+		p.shard = s
+	}
+	var grep *regexp.Regexp
+	if f.grep != "" {
+		re, err := regexp.Compile(f.grep)
+		if err != nil {
+			return usageErr(env, "--grep: %v", err)
+		}
+		grep = re
+	}
+	cli, err := lang.ParseCLIVars(f.vars)
+	if err != nil {
+		return usageErr(env, "%v", err)
+	}
+	p.cliVars = cli
+	if env.Environ != nil {
+		p.procVars = lang.ProcessVars(env.Environ())
+	}
+	external := map[string]string{}
+	for k, v := range p.procVars {
+		external[k] = v
+	}
+	for k, v := range cli {
+		external[k] = v
+	}
+
+	tests, err := suite.Discover(f.paths, suite.DiscoverOptions{
+		Cwd: env.Cwd, Platform: f.platform, Grep: grep,
+		Retries: f.retries.v, TimeoutMs: f.timeout.v,
+		Parse: parseAll,
+		Check: func(s *lang.Script, src []byte) []error {
+			var errs []error
+			for _, d := range lang.Check(s, string(src), lang.CheckOptions{Vars: external, Platform: f.platform}) {
+				if d.Severity == lang.SeverityError {
+					errs = append(errs, errors.New(d.Format(s.File)))
+				}
+			}
+			return errs
+		},
+	})
+	if err != nil {
+		fmt.Fprintln(env.Stderr, err)
+		return nil, ExitUsage
+	}
+	if len(tests) == 0 {
+		return usageErr(env, "no tests matched")
+	}
+	if f.shardWeights != "" {
+		b, err := os.ReadFile(abs(env.Cwd, f.shardWeights))
+		if err != nil {
+			return usageErr(env, "--shard-weights: %v", err)
+		}
+		prev, err := reporters.ReadJSON(strings.NewReader(string(b)))
+		if err != nil {
+			return usageErr(env, "--shard-weights %s: %v", f.shardWeights, err)
+		}
+		tests = suite.Shard(tests, p.shard, suite.WeightsFromResult(prev))
+	} else {
+		tests = suite.Shard(tests, p.shard, nil)
+	}
+	p.tests = tests
+
+	p.color = env.Color && !f.noColor && (env.Getenv == nil || env.Getenv("NO_COLOR") == "")
+	p.runID = suite.NewRunID(time.Now())
+	p.runDir = filepath.Join(abs(env.Cwd, f.artifactsDir), p.runID)
+	p.providers = providerFunc(env, f)
+	return p, ExitOK
+}
+
+func parseAll(file string, src []byte) (*lang.Script, error) {
+	s, errs := lang.ParseAll(file, src)
+	if len(errs) == 0 {
+		return s, nil
+	}
+	out := make([]error, len(errs))
+	for i, e := range errs {
+		out[i] = e
+	}
+	return nil, errors.Join(out...)
+}
+
+func providerFunc(env *Env, f *runFlags) suite.ProviderFunc {
+	return func(ctx context.Context, platform string) (drivers.Provider, error) {
+		if f.fakeDevice != "" {
+			return fake.LoadProvider(abs(env.Cwd, f.fakeDevice))
+		}
+		switch platform {
+		case drivers.PlatformWeb:
+			return web.NewProvider(web.Options{
+				BrowserPath:      f.browser,
+				CDPURL:           f.cdpURL,
+				BrowserPerWorker: f.browserPerWorker,
+				Getenv:           env.Getenv,
+			})
+		case drivers.PlatformAndroid:
+			return nil, fmt.Errorf("%w: Android driver not available yet", drivers.ErrInfrastructure)
+		}
+		return nil, fmt.Errorf("%w: no driver for platform %q (adtest runs web; android is coming)", drivers.ErrInfrastructure, platform)
+	}
+}
+
+func (p *runPlan) execute(ctx context.Context, env *Env) int {
+	f := p.f
+	baseURL := ""
+	var server *suite.Server
+	var err error
+	switch {
+	case f.serve != "":
+		server, err = suite.ServeFS(os.DirFS(abs(env.Cwd, f.serve)))
+	case f.serveExample:
+		server, err = serveExample()
+	case f.webServer != "":
+		server, err = suite.StartCommand(ctx, f.webServer, env.Cwd, f.webServerURL, 60*time.Second)
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)
+		if ctx.Err() != nil {
+			return ExitInterrupted
+		}
+		return ExitInfra
+	}
+	if server != nil {
+		defer server.Close()
+		baseURL = server.URL
+	}
+
+	// Output of each reporter: console and github default to stdout.
+	var closers []io.Closer
+	defer func() {
+		for _, c := range closers {
+			c.Close()
+		}
+	}()
+	var console *reporters.Console
+	for _, s := range p.specs {
+		if s.Name != "console" {
+			continue
+		}
+		w := env.Stdout
+		if s.Path != "" {
+			file, err := os.Create(abs(env.Cwd, s.Path))
+			if err != nil {
+				fmt.Fprintf(env.Stderr, "adtest run: reporter console: %v\n", err)
+				return ExitUsage
+			}
+			closers = append(closers, file)
+			w = file
+		}
+		console = reporters.NewConsole(w, p.color && s.Path == "")
+	}
+	var listener runner.SuiteListener
+	if console != nil {
+		listener = console
+	}
+
+	res, err := suite.Run(ctx, suite.Config{
+		Workers: f.workers, Devices: f.devices,
+		FailFast: f.failFast, MaxFailures: f.maxFailures,
+		RunDir: p.runDir, RunID: p.runID, Shard: p.shard,
+		CLIVars: p.cliVars, ProcessVars: p.procVars, MaskNames: f.masks,
+		BaseURL:        baseURL,
+		Providers:      p.providers,
+		NewReplayer:    suite.RunnerReplayer,
+		FormatSnapshot: suite.FormatSnapshot,
+		Listener:       listener,
+	}, p.tests)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)
+		if errors.Is(err, drivers.ErrInfrastructure) {
+			return ExitInfra
+		}
+		return ExitInfra
+	}
+
+	failedReport := false
+	// The run's own result.json, for --shard-weights and merge-reports.
+	if err := reporters.WriteFileAtomic(filepath.Join(p.runDir, "result.json"), func(w io.Writer) error {
+		return reporters.WriteJSON(w, res)
+	}); err != nil {
+		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)
+		failedReport = true
+	}
+	for _, s := range p.specs {
+		if err := p.writeReport(env, s, res, console); err != nil {
+			fmt.Fprintf(env.Stderr, "adtest run: reporter %s: %v\n", s.Name, err)
+			failedReport = true
+		}
+	}
+	return exitCode(res, f.failOnFlaky, failedReport)
+}
+
+func (p *runPlan) writeReport(env *Env, s reporters.Spec, res *runner.Result, console *reporters.Console) error {
+	switch s.Name {
+	case "console":
+		return console.Summary(res)
+	case "github":
+		if env.Getenv == nil || env.Getenv("GITHUB_ACTIONS") != "true" {
+			return nil
+		}
+	}
+	if s.Path == "" {
+		return reporters.Render(s.Name, env.Stdout, res, false)
+	}
+	return reporters.WriteFileAtomic(abs(env.Cwd, s.Path), func(w io.Writer) error {
+		return reporters.Render(s.Name, w, res, false)
+	})
+}
+
+// exitCode maps a result to design.md's exit codes.
+func exitCode(res *runner.Result, failOnFlaky, reportFailed bool) int {
+	switch {
+	case res.Interrupted:
+		return ExitInterrupted
+	case res.Stats.Failed+res.Stats.TimedOut > 0:
+		return ExitFailed
+	case failOnFlaky && res.Stats.Flaky > 0:
+		return ExitFailed
+	case reportFailed:
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+func abs(cwd, p string) string {
+	if filepath.IsAbs(p) || cwd == "" {
+		return p
+	}
+	return filepath.Join(cwd, p)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// serveExample serves the bundled example app.
+func serveExample() (*suite.Server, error) {
+	return nil, fmt.Errorf("%w: the example app is not bundled in this build", drivers.ErrInfrastructure)
 }

@@ -42,8 +42,9 @@ type Test struct {
 // Error() reads file:line:col: message.
 type ParseFunc func(file string, src []byte) (*lang.Script, error)
 
-// CheckFunc statically checks a parsed script; it returns every problem.
-type CheckFunc func(s *lang.Script) []error
+// CheckFunc statically checks a parsed script (src is its text); it returns
+// every problem.
+type CheckFunc func(s *lang.Script, src []byte) []error
 
 // DiscoverOptions control discovery.
 type DiscoverOptions struct {
@@ -174,7 +175,7 @@ func Discover(paths []string, opts DiscoverOptions) ([]*Test, error) {
 			continue
 		}
 		if opts.Check != nil {
-			if cerrs := opts.Check(script); len(cerrs) > 0 {
+			if cerrs := opts.Check(script, src); len(cerrs) > 0 {
 				errs = append(errs, cerrs...)
 				continue
 			}
