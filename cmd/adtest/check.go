@@ -3,9 +3,256 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/adtest/adtest/lang"
 )
 
+const checkUsage = `usage: adtest check [--strict] [--platform P] [-e KEY=VALUE]... PATH...
+
+Parses and statically checks .ad scripts without a device. PATH is a file, a
+directory (searched recursively for *.ad) or a glob. Diagnostics are printed as
+file:line:col: error|warning: message, sorted, with a hint line where useful.
+
+  --strict        treat warnings as errors
+  --platform P    check against platform P instead of the script's own
+  -e KEY=VALUE    a variable the run will supply (repeatable; AD_VAR_* too)
+
+Exit status: 0 without errors (warnings alone pass), 2 with errors.
+With GITHUB_ACTIONS=true, ::error / ::warning workflow commands are printed too.
+`
+
+type checkArgs struct {
+	strict   bool
+	platform string
+	vars     []string
+	paths    []string
+}
+
+func parseCheckArgs(args []string) (*checkArgs, error) {
+	ca := &checkArgs{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		value := func(name string) (string, error) {
+			if v, ok := strings.CutPrefix(a, name+"="); ok {
+				return v, nil
+			}
+			if i+1 >= len(args) {
+				return "", fmt.Errorf("%s needs a value", name)
+			}
+			i++
+			return args[i], nil
+		}
+		switch {
+		case a == "--":
+			ca.paths = append(ca.paths, args[i+1:]...)
+			return ca, nil
+		case a == "--strict":
+			ca.strict = true
+		case a == "-e" || a == "--env" || strings.HasPrefix(a, "-e=") || strings.HasPrefix(a, "--env="):
+			name := "-e"
+			if strings.HasPrefix(a, "--env") {
+				name = "--env"
+			}
+			v, err := value(name)
+			if err != nil {
+				return nil, err
+			}
+			ca.vars = append(ca.vars, v)
+		case a == "--platform" || strings.HasPrefix(a, "--platform="):
+			v, err := value("--platform")
+			if err != nil {
+				return nil, err
+			}
+			ca.platform = v
+		case a == "-h" || a == "--help":
+			return nil, errCheckHelp
+		case strings.HasPrefix(a, "-") && a != "-":
+			return nil, fmt.Errorf("unknown flag %s", a)
+		default:
+			ca.paths = append(ca.paths, a)
+		}
+	}
+	if len(ca.paths) == 0 {
+		return nil, fmt.Errorf("check requires at least one path, directory or glob")
+	}
+	return ca, nil
+}
+
+var errCheckHelp = fmt.Errorf("help requested")
+
 func runCheck(ctx context.Context, env *Env) int {
-	fmt.Fprintln(env.Stderr, "adtest: not implemented yet")
-	return ExitUsage
+	ca, err := parseCheckArgs(env.Args)
+	if err == errCheckHelp {
+		fmt.Fprint(env.Stdout, checkUsage)
+		return ExitOK
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest check: %v\n\n%s", err, checkUsage)
+		return ExitUsage
+	}
+	cli, err := lang.ParseCLIVars(ca.vars)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest check: %v\n", err)
+		return ExitUsage
+	}
+	vars := map[string]string{}
+	if env.Environ != nil {
+		for k, v := range lang.ProcessVars(env.Environ()) {
+			vars[k] = v
+		}
+	}
+	for k, v := range cli {
+		vars[k] = v
+	}
+	files, problems := expandCheckPaths(env.Cwd, ca.paths)
+	for _, p := range problems {
+		fmt.Fprintf(env.Stderr, "adtest check: %s\n", p)
+	}
+	github := env.Getenv != nil && env.Getenv("GITHUB_ACTIONS") == "true"
+	nErr, nWarn := 0, 0
+	for _, f := range files {
+		if ctx.Err() != nil {
+			return ExitInterrupted
+		}
+		shown := displayPath(env.Cwd, f)
+		src, err := os.ReadFile(f)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "adtest check: %s: %v\n", shown, err)
+			nErr++
+			continue
+		}
+		_, ds := lang.CheckSource(shown, src, lang.CheckOptions{Vars: vars, Platform: ca.platform})
+		for i := range ds {
+			if ca.strict {
+				ds[i].Severity = lang.SeverityError
+			}
+			if ds[i].Severity == lang.SeverityError {
+				nErr++
+			} else {
+				nWarn++
+			}
+		}
+		fmt.Fprint(env.Stdout, lang.FormatDiagnostics(ds, shown))
+		if github {
+			writeWorkflowCommands(env.Stdout, ds, shown)
+		}
+	}
+	if nErr > 0 || nWarn > 0 || len(problems) > 0 {
+		fmt.Fprintf(env.Stderr, "%d error%s, %d warning%s in %d file%s\n",
+			nErr+len(problems), checkPlural(nErr+len(problems)), nWarn, checkPlural(nWarn), len(files), checkPlural(len(files)))
+	}
+	if nErr > 0 || len(problems) > 0 {
+		return ExitUsage
+	}
+	return ExitOK
+}
+
+func checkPlural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// expandCheckPaths turns files, directories (recursive *.ad) and globs into a
+// de-duplicated list of absolute paths: named files in argument order, each
+// directory or glob sorted by name.
+func expandCheckPaths(cwd string, paths []string) (files []string, problems []string) {
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			files = append(files, p)
+		}
+	}
+	for _, in := range paths {
+		abs := in
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(cwd, in)
+		}
+		abs = filepath.Clean(abs)
+		st, err := os.Stat(abs)
+		switch {
+		case err == nil && st.IsDir():
+			var found []string
+			werr := filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				if !d.IsDir() && strings.HasSuffix(d.Name(), ".ad") {
+					found = append(found, p)
+				}
+				return nil
+			})
+			if werr != nil {
+				problems = append(problems, fmt.Sprintf("%s: %v", in, werr))
+			}
+			if len(found) == 0 {
+				problems = append(problems, fmt.Sprintf("%s: no .ad scripts in this directory", in))
+			}
+			sort.Strings(found)
+			for _, f := range found {
+				add(f)
+			}
+		case err == nil:
+			add(abs)
+		case strings.ContainsAny(in, "*?["):
+			matches, gerr := filepath.Glob(abs)
+			if gerr != nil {
+				problems = append(problems, fmt.Sprintf("bad glob %q: %v", in, gerr))
+				continue
+			}
+			var found []string
+			for _, m := range matches {
+				if st, err := os.Stat(m); err == nil && !st.IsDir() {
+					found = append(found, m)
+				}
+			}
+			if len(found) == 0 {
+				problems = append(problems, fmt.Sprintf("%s: no file matches", in))
+			}
+			sort.Strings(found)
+			for _, f := range found {
+				add(f)
+			}
+		default:
+			problems = append(problems, fmt.Sprintf("%s: no such file or directory", in))
+		}
+	}
+	return files, problems
+}
+
+// displayPath is p relative to cwd when below it (slash-separated), else p.
+func displayPath(cwd, p string) string {
+	if rel, err := filepath.Rel(cwd, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return p
+}
+
+// writeWorkflowCommands prints GitHub Actions ::error / ::warning commands.
+func writeWorkflowCommands(w io.Writer, ds []lang.Diagnostic, file string) {
+	for _, d := range ds {
+		msg := d.Message
+		if d.Hint != "" {
+			msg += "\nhint: " + d.Hint
+		}
+		fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=adtest check (%s)::%s\n",
+			d.Severity, escapeWorkflowProperty(file), d.Pos.Line, max(d.Pos.Column, 1),
+			escapeWorkflowProperty(d.Rule), escapeWorkflowData(msg))
+	}
+}
+
+func escapeWorkflowData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func escapeWorkflowProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
