@@ -3,9 +3,71 @@ package main
 import (
 	"context"
 	"fmt"
+	"sort"
+
+	"github.com/adtest/adtest/lang"
 )
 
+// runHelp implements `adtest help`, `adtest help COMMAND` and
+// `adtest help commands [--markdown]`, all rendered from the command table.
 func runHelp(ctx context.Context, env *Env) int {
-	fmt.Fprintln(env.Stderr, "adtest: not implemented yet")
+	args := env.Args
+	if len(args) == 0 {
+		usage(env.Stdout, commands())
+		fmt.Fprintln(env.Stdout, "\nadtest help commands      the .ad script commands")
+		fmt.Fprintln(env.Stdout, "adtest help COMMAND       one script command or adtest subcommand")
+		return ExitOK
+	}
+	if args[0] == "commands" {
+		markdown := false
+		for _, a := range args[1:] {
+			switch a {
+			case "--markdown", "-markdown":
+				markdown = true
+			default:
+				fmt.Fprintf(env.Stderr, "adtest help commands: unknown argument %q\nusage: adtest help commands [--markdown]\n", a)
+				return ExitUsage
+			}
+		}
+		var err error
+		if markdown {
+			err = lang.WriteCommandsMarkdown(env.Stdout)
+		} else {
+			err = lang.WriteCommandsText(env.Stdout)
+		}
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "adtest help: %v\n", err)
+			return ExitFailed
+		}
+		return ExitOK
+	}
+	if len(args) > 1 {
+		fmt.Fprintln(env.Stderr, "usage: adtest help [COMMAND | commands [--markdown]]")
+		return ExitUsage
+	}
+	name := args[0]
+	if c, ok := lang.LookupCommand(name); ok {
+		if err := lang.WriteCommandHelp(env.Stdout, c); err != nil {
+			fmt.Fprintf(env.Stderr, "adtest help: %v\n", err)
+			return ExitFailed
+		}
+		return ExitOK
+	}
+	subs := commands()
+	if s, ok := subs[name]; ok {
+		fmt.Fprintf(env.Stdout, "adtest %s — %s\n\nRun \"adtest %s -h\" for its flags.\n", name, s.summary, name)
+		return ExitOK
+	}
+	candidates := lang.CommandNames()
+	for n := range subs {
+		candidates = append(candidates, n)
+	}
+	sort.Strings(candidates)
+	msg := fmt.Sprintf("adtest help: unknown command %q", name)
+	if best, ok := lang.Closest(name, candidates, lang.SuggestionDistance(name)); ok {
+		msg += fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	fmt.Fprintln(env.Stderr, msg)
+	fmt.Fprintln(env.Stderr, "Run \"adtest help commands\" for the list of script commands.")
 	return ExitUsage
 }

@@ -2,10 +2,161 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/adtest/adtest/lang"
 )
 
+const parseUsage = `usage: adtest parse [--json] PATH...
+
+Parse .ad scripts with agent-device's semantics. PATH is a file or a
+directory (searched recursively for *.ad, sorted). With --json, print the
+compat JSON of each file (an array when there are several); otherwise print a
+one-line summary per file. Exit status 0 when every file parses, 2 otherwise.
+`
+
+// runParse implements `adtest parse [--json] PATH...`.
 func runParse(ctx context.Context, env *Env) int {
-	fmt.Fprintln(env.Stderr, "adtest: not implemented yet")
-	return ExitUsage
+	asJSON := false
+	var paths []string
+	for _, a := range env.Args {
+		switch {
+		case a == "--json" || a == "-json":
+			asJSON = true
+		case a == "-h" || a == "--help":
+			fmt.Fprint(env.Stdout, parseUsage)
+			return ExitOK
+		case strings.HasPrefix(a, "-") && a != "-":
+			fmt.Fprintf(env.Stderr, "adtest parse: unknown flag %s\n%s", a, parseUsage)
+			return ExitUsage
+		default:
+			paths = append(paths, a)
+		}
+	}
+	if len(paths) == 0 {
+		fmt.Fprint(env.Stderr, parseUsage)
+		return ExitUsage
+	}
+	files, failed := expandScriptPaths(env, paths)
+	var out []*lang.Compat
+	var summaries []string
+	for _, f := range files {
+		if ctx.Err() != nil {
+			return ExitInterrupted
+		}
+		src, err := os.ReadFile(resolvePath(env, f))
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "adtest parse: %v\n", err)
+			failed = true
+			continue
+		}
+		name := filepath.ToSlash(f)
+		c := lang.CompatOf(name, src)
+		if !c.OK() {
+			failed = true
+		}
+		out = append(out, c)
+		if !asJSON {
+			summaries = append(summaries, parseSummary(name, src, c))
+		}
+	}
+	if asJSON {
+		var v any = out
+		if len(out) == 1 && len(files) == 1 {
+			v = out[0]
+		}
+		if out == nil {
+			v = []*lang.Compat{}
+		}
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(v); err != nil {
+			fmt.Fprintf(env.Stderr, "adtest parse: %v\n", err)
+			return ExitFailed
+		}
+	} else {
+		for _, s := range summaries {
+			fmt.Fprintln(env.Stdout, s)
+		}
+	}
+	if failed {
+		return ExitUsage
+	}
+	return ExitOK
+}
+
+// parseSummary is the one-line human summary of a file: its first error as
+// file:line:col: message, or its action count and header.
+func parseSummary(name string, src []byte, c *lang.Compat) string {
+	if !c.OK() {
+		_, err := lang.Parse(name, src)
+		if e, ok := lang.AsError(err); ok {
+			return e.Error()
+		}
+	}
+	var meta []string
+	if c.Metadata.Platform != "" {
+		meta = append(meta, "platform "+c.Metadata.Platform)
+	}
+	if c.Metadata.Target != "" {
+		meta = append(meta, "target "+c.Metadata.Target)
+	}
+	if n := len(c.Metadata.Env); n > 0 {
+		meta = append(meta, fmt.Sprintf("%d env", n))
+	}
+	s := fmt.Sprintf("%s: ok, %d actions", c.File, len(c.Actions))
+	if len(meta) > 0 {
+		s += " (" + strings.Join(meta, ", ") + ")"
+	}
+	return s
+}
+
+func resolvePath(env *Env, p string) string {
+	if filepath.IsAbs(p) || env.Cwd == "" {
+		return p
+	}
+	return filepath.Join(env.Cwd, p)
+}
+
+// expandScriptPaths turns files and directories (recursive *.ad, sorted) into
+// file paths as the user spelled them. failed is true when a path is missing.
+func expandScriptPaths(env *Env, paths []string) (files []string, failed bool) {
+	for _, p := range paths {
+		full := resolvePath(env, p)
+		st, err := os.Stat(full)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "adtest parse: %v\n", err)
+			failed = true
+			continue
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(full, func(fp string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && strings.HasSuffix(d.Name(), ".ad") {
+				rel, _ := filepath.Rel(full, fp)
+				found = append(found, filepath.Join(p, rel))
+			}
+			return nil
+		})
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "adtest parse: %v\n", err)
+			failed = true
+		}
+		sort.Strings(found)
+		files = append(files, found...)
+	}
+	return files, failed
 }

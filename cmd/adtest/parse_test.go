@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runMain(t *testing.T, cwd string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader(""), Getenv: func(string) string { return "" }, Environ: func() []string { return nil }, Cwd: cwd}
+	code := Main(context.Background(), args, env)
+	return code, out.String(), errb.String()
+}
+
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestParseCommand(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, map[string]string{
+		"suite/b.ad":      "open x\nclick @e2~s3 \"Go\"\n",
+		"suite/a.ad":      "context platform=ios\nenv A=1\nopen ${A} --relaunch\n",
+		"suite/sub/c.ad":  "type \"\\q\"\n",
+		"suite/notes.txt": "not a script",
+		"one.ad":          "wait 500\n",
+	})
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"single file json", []string{"parse", "--json", "one.ad"}, 0,
+			"{\n  \"file\": \"one.ad\",\n  \"metadata\": {},\n  \"actions\": [\n    {\n      \"command\": \"wait\",\n      \"positionals\": [\n        \"500\"\n      ]\n    }\n  ],\n  \"actionLines\": [\n    1\n  ]\n}\n", ""},
+		{"directory summary, sorted, recursive", []string{"parse", "suite"}, 2,
+			"suite/a.ad: ok, 1 actions (platform ios, 1 env)\nsuite/b.ad: ok, 2 actions\nsuite/sub/c.ad:1:6: Invalid quoted value \"\\q\" in replay script line: type \"\\q\"\n", ""},
+		{"missing file still prints the others", []string{"parse", "nope.ad", "one.ad"}, 2,
+			"one.ad: ok, 1 actions\n", "adtest parse: stat " + filepath.Join(dir, "nope.ad") + ": no such file or directory\n"},
+		{"no paths", []string{"parse", "--json"}, 2, "", parseUsage},
+		{"unknown flag", []string{"parse", "--yaml", "one.ad"}, 2, "", "adtest parse: unknown flag --yaml\n" + parseUsage},
+	}
+	for _, tt := range tests {
+		code, out, errOut := runMain(t, dir, tt.args...)
+		if code != tt.code || out != tt.stdout || errOut != tt.stderr {
+			t.Errorf("%s: exit %d\nstdout:\n%s\nstderr:\n%s\nwant exit %d\nstdout:\n%s\nstderr:\n%s", tt.name, code, out, errOut, tt.code, tt.stdout, tt.stderr)
+		}
+	}
+}
+
+func TestParseCommandJSONArray(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, map[string]string{"d/a.ad": "open x\n", "d/b.ad": "env A=1\nopen x\nenv B=2\n"})
+	code, out, _ := runMain(t, dir, "parse", "--json", "d")
+	want := `[
+  {
+    "file": "d/a.ad",
+    "metadata": {},
+    "actions": [
+      {
+        "command": "open",
+        "positionals": [
+          "x"
+        ]
+      }
+    ],
+    "actionLines": [
+      1
+    ]
+  },
+  {
+    "file": "d/b.ad",
+    "metadata": {
+      "env": {
+        "A": "1"
+      }
+    },
+    "parseError": {
+      "code": "INVALID_ARGS",
+      "message": "env directives must precede all actions (line 3)."
+    }
+  }
+]
+`
+	if code != 2 || out != want {
+		t.Errorf("exit %d, stdout:\n%s\nwant exit 2:\n%s", code, out, want)
+	}
+}
