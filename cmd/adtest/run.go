@@ -254,6 +254,10 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 		fmt.Fprintln(env.Stderr, err)
 		return nil, ExitUsage
 	}
+	if f.platform == drivers.PlatformAndroid && f.fakeDevice == "" {
+		fmt.Fprintln(env.Stderr, "adtest run: Android driver not available yet (--platform android)")
+		return nil, ExitInfra
+	}
 	if len(tests) == 0 {
 		return usageErr(env, "no tests matched")
 	}
@@ -368,7 +372,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 	res, err := suite.Run(ctx, suite.Config{
 		Workers: f.workers, Devices: f.devices,
 		FailFast: f.failFast, MaxFailures: f.maxFailures,
-		RunDir: p.runDir, RunID: p.runID, Shard: p.shard,
+		RunDir: p.runDir, RunID: p.runID, Shard: p.shard, Cwd: env.Cwd,
 		CLIVars: p.cliVars, ProcessVars: p.procVars, MaskNames: f.masks,
 		BaseURL:        baseURL,
 		Providers:      p.providers,

@@ -73,8 +73,11 @@ type Config struct {
 
 	// RunDir is the artifacts directory of this run (<root>/<run-id>).
 	RunDir string
-	RunID  string
-	Shard  ShardSpec
+	// Cwd is the caller's working directory: artifact paths in the result
+	// are shown relative to it.
+	Cwd   string
+	RunID string
+	Shard ShardSpec
 
 	// Vars: -e values and AD_VAR_* values (prefix stripped).
 	CLIVars     map[string]string
@@ -543,7 +546,12 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	ar.Worker = ai.worker
 	ar.Device = ai.device
 	ar.Shard = s.cfg.Shard.String()
-	ar.ArtifactsDir = art.dir
+	if art.dir != "" {
+		ar.ArtifactsDir = displayPath(s.cfg.Cwd, art.dir)
+	}
+	if ar.Screenshot != "" {
+		ar.Screenshot = displayPath(s.cfg.Cwd, ar.Screenshot)
+	}
 	for _, e := range art.errs {
 		ar.Warnings = append(ar.Warnings, "artifacts: "+e)
 	}
