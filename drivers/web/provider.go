@@ -330,8 +330,8 @@ func (p *Provider) forget(s *Session) {
 // Chromium started with a given profile directory.
 func profilePrefix(dir string) string { return "--user-data-dir=" + dir }
 
-// profileProcesses lists the pids whose command line names dir as their
-// user data directory (Chromium passes it to every child process).
+// profileProcesses lists the live pids whose command line names dir as their
+// user data directory (the browser, its zygotes and renderers).
 func profileProcesses(dir string) []int {
 	want := profilePrefix(dir)
 	entries, err := os.ReadDir("/proc")
@@ -348,7 +348,9 @@ func profileProcesses(dir string) []int {
 		if err != nil {
 			continue
 		}
-		for _, arg := range strings.Split(string(raw), "\x00") {
+		// Chromium's children rewrite their title, so their arguments can
+		// be separated by spaces instead of NULs.
+		for _, arg := range strings.FieldsFunc(string(raw), func(r rune) bool { return r == 0 || r == ' ' }) {
 			if arg == want {
 				pids = append(pids, pid)
 				break

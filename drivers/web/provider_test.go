@@ -1,0 +1,190 @@
+package web
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+)
+
+func TestNoBrowser(t *testing.T) {
+	const base = "infrastructure failure: no Chromium or Chrome browser found; install one (apt-get install chromium), or pass --browser PATH, or set ADTEST_CHROME"
+	for _, tc := range []struct {
+		name string
+		opts Options
+		path string // PATH for the lookup; empty keeps it
+		want string
+	}{
+		{"--browser not found", Options{BrowserPath: "/nonexistent/chromium"}, "", base + ` (--browser "/nonexistent/chromium" is not an executable file)`},
+		{"ADTEST_CHROME not found", Options{Getenv: func(k string) string {
+			if k == "ADTEST_CHROME" {
+				return "/nope/chrome"
+			}
+			return ""
+		}}, "", base + ` (ADTEST_CHROME "/nope/chrome" is not an executable file)`},
+		{"nothing on PATH", Options{Getenv: func(string) string { return "" }}, t.TempDir(), base + " (looked on PATH for chromium, chromium-browser, google-chrome, google-chrome-stable, chrome)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.path != "" {
+				t.Setenv("PATH", tc.path)
+			}
+			_, err := NewProvider(tc.opts)
+			if !errors.Is(err, drivers.ErrInfrastructure) || !errors.Is(err, ErrNoBrowser) {
+				t.Fatalf("got %v, want an ErrNoBrowser infrastructure error", err)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("message:\n%s\nwant:\n%s", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestKillChromiumMidRun kills the browser under a live session: the call in
+// flight fails as infrastructure naming what happened, the next session gets
+// a new browser, and Close leaves no process or profile behind.
+func TestKillChromiumMidRun(t *testing.T) {
+	start := time.Now()
+	p, err := NewProvider(Options{Logf: func(f string, a ...any) { t.Logf("%v "+f, append([]any{time.Since(start)}, a...)...) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testCtx(t)
+	d, err := p.NewSession(ctx, drivers.SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Open(ctx, drivers.OpenRequest{Target: srv.URL + "/basic.html"}); err != nil {
+		t.Fatal(err)
+	}
+	first := p.all[0]
+	pids := profileProcesses(first.dataDir)
+	if first.pid == 0 || len(pids) < 2 {
+		t.Fatalf("browser pid %d, profile processes %v: want the main process and its children", first.pid, pids)
+	}
+	if err := syscall.Kill(first.pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.Snapshot(ctx, drivers.SnapshotOptions{})
+	if !errors.Is(err, drivers.ErrInfrastructure) {
+		t.Fatalf("snapshot after the kill: %v, want an infrastructure error", err)
+	}
+	if want := "Chromium (pid " + itoa(first.pid) + ") exited or its CDP connection broke"; !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not say %q", err, want)
+	}
+	d2, err := p.NewSession(ctx, drivers.SessionOptions{})
+	if err != nil {
+		t.Fatalf("NewSession after the kill: %v", err)
+	}
+	if err := d2.Open(ctx, drivers.OpenRequest{Target: srv.URL + "/basic.html"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.all) != 2 || p.all[1].pid == first.pid {
+		t.Fatalf("browsers %d, want a second browser", len(p.all))
+	}
+	if left := leftovers(p.all[:1]); left != "" {
+		t.Errorf("the dead browser left %s", left)
+	}
+	all := p.all
+	t.Logf("%v closing", time.Since(start))
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if left := leftovers(all); left != "" {
+		t.Errorf("after Close: %s", left)
+	}
+	if _, err := p.NewSession(ctx, drivers.SessionOptions{}); !errors.Is(err, drivers.ErrInfrastructure) {
+		t.Errorf("NewSession after Close: %v", err)
+	}
+}
+
+func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(n)) }
+
+func fmtInt(n int) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			return string(b[i:])
+		}
+	}
+}
+
+// TestRemoteCDP attaches to a Chromium started outside the provider with
+// --remote-debugging-port=0, by its http:// and its ws:// address.
+func TestRemoteCDP(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(prov.execPath, "--headless", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--no-first-run", "--disable-sync", "--no-sandbox",
+		"--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1", "--user-data-dir="+dir, "about:blank")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		killProfileProcesses(dir)
+	})
+	wsURL := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if _, after, ok := strings.Cut(sc.Text(), "DevTools listening on "); ok {
+				wsURL <- after
+			}
+		}
+	}()
+	var ws string
+	select {
+	case ws = <-wsURL:
+	case <-time.After(20 * time.Second):
+		t.Fatal("remote Chromium did not print its DevTools address")
+	}
+	httpURL := "http://" + strings.SplitN(strings.TrimPrefix(ws, "ws://"), "/", 2)[0]
+	for _, url := range []string{httpURL, ws} {
+		t.Run(strings.SplitN(url, ":", 2)[0], func(t *testing.T) {
+			p, err := NewProvider(Options{CDPURL: url, Getenv: func(string) string { return "" }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := testCtx(t)
+			d, err := p.NewSession(ctx, drivers.SessionOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Open(ctx, drivers.OpenRequest{Target: srv.URL + "/basic.html"}); err != nil {
+				t.Fatal(err)
+			}
+			sn, err := d.Snapshot(ctx, drivers.SnapshotOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			find(t, sn, "text", "Hello Ada")
+			if err := p.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if cmd.ProcessState != nil {
+				t.Fatal("closing an attached provider stopped the remote browser")
+			}
+		})
+	}
+	_, err = NewProvider(Options{CDPURL: "localhost:9222"})
+	if err == nil || err.Error() != `infrastructure failure: --cdp-url "localhost:9222" must start with ws://, wss://, http:// or https://` {
+		t.Errorf("bad --cdp-url: %v", err)
+	}
+	_ = context.Background
+	_ = os.Getpid
+}
