@@ -1,0 +1,247 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets testscript run the real adtest binary (this test binary
+// re-executed as `adtest`, with main's signal handling) in scripts.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"adtest": main})
+}
+
+// TestScripts runs testdata/script/*.txtar end to end. Scripts that need
+// Chromium (web_*.txtar) fail when none is installed: CI must have one.
+func TestScripts(t *testing.T) {
+	update := false
+	if f := flag.Lookup("update"); f != nil {
+		update, _ = strconv.ParseBool(f.Value.String())
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:           "testdata/script",
+		UpdateScripts: update,
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("NO_COLOR", "1")
+			if p, err := exec.LookPath("chromium"); err == nil {
+				e.Setenv("ADTEST_CHROME", p)
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"jsonq":     cmdJSONQ,
+			"waitfile":  cmdWaitFile,
+			"artifacts": cmdArtifacts,
+			"noleak":    cmdNoLeak,
+		},
+	})
+}
+
+// jsonq FILE PATH...: prints the value at each dotted PATH (a * segment
+// iterates an array), one per line.
+func cmdJSONQ(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: jsonq FILE PATH...")
+	}
+	var doc any
+	if err := json.Unmarshal([]byte(ts.ReadFile(args[0])), &doc); err != nil {
+		ts.Fatalf("jsonq %s: %v", args[0], err)
+	}
+	for _, p := range args[1:] {
+		for _, v := range jsonPath(doc, strings.Split(p, ".")) {
+			switch x := v.(type) {
+			case string:
+				fmt.Fprintln(ts.Stdout(), x)
+			default:
+				b, _ := json.Marshal(x)
+				fmt.Fprintln(ts.Stdout(), string(b))
+			}
+		}
+	}
+}
+
+func jsonPath(v any, path []string) []any {
+	if len(path) == 0 {
+		return []any{v}
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if e, ok := x[path[0]]; ok {
+			return jsonPath(e, path[1:])
+		}
+	case []any:
+		if path[0] == "*" {
+			var out []any
+			for _, e := range x {
+				out = append(out, jsonPath(e, path[1:])...)
+			}
+			return out
+		}
+		if i, err := strconv.Atoi(path[0]); err == nil && i >= 0 && i < len(x) {
+			return jsonPath(x[i], path[1:])
+		}
+	}
+	return []any{nil}
+}
+
+// waitfile GLOB: polls until a file matches GLOB (30 s deadline).
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfile GLOB")
+	}
+	pattern := ts.MkAbs(args[0])
+	deadline := time.NewTimer(30 * time.Second)
+	defer deadline.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if m, _ := filepath.Glob(pattern); len(m) > 0 {
+			return
+		}
+		select {
+		case <-deadline.C:
+			ts.Fatalf("waitfile: nothing matched %s within 30s", args[0])
+		case <-tick.C:
+		}
+	}
+}
+
+var runIDPattern = regexp.MustCompile(`^\d{8}-\d{6}-[0-9a-f]{4}$`)
+
+// artifacts DIR: lists the files under DIR, sorted, with each run-id
+// directory replaced by RUN (so two runs list their files twice).
+func cmdArtifacts(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: artifacts DIR")
+	}
+	root := ts.MkAbs(args[0])
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		if runIDPattern.MatchString(parts[0]) {
+			parts[0] = "RUN"
+		}
+		out = append(out, strings.Join(parts, "/"))
+		return nil
+	})
+	ts.Check(err)
+	sort.Strings(out)
+	for _, l := range out {
+		fmt.Fprintln(ts.Stdout(), l)
+	}
+}
+
+// noleak TEXT DIR...: fails when TEXT appears in any file under DIRs, or in
+// the last command's stdout/stderr.
+func cmdNoLeak(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: noleak TEXT DIR...")
+	}
+	secret := []byte(args[0])
+	n := 0
+	for _, dir := range args[1:] {
+		filepath.WalkDir(ts.MkAbs(dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			n++
+			if b, _ := os.ReadFile(p); bytes.Contains(b, secret) {
+				ts.Fatalf("secret leaked into %s", p)
+			}
+			return nil
+		})
+	}
+	if n == 0 {
+		ts.Fatalf("noleak: no file under %v", args[1:])
+	}
+	for _, s := range []string{ts.ReadFile("stdout"), ts.ReadFile("stderr")} {
+		if strings.Contains(s, args[0]) {
+			ts.Fatalf("secret leaked into the command's output")
+		}
+	}
+}
+
+// TestRunInterruptedExit130 cancels Main's context while a test hangs: the
+// run stops, reports are written with what finished, and the exit code is 130.
+func TestRunInterruptedExit130(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"screens.txt": "open demo -> home\nhang fill\nscreen home\n  textbox \"Email\" id=email editable\n",
+		"suite/a.ad":  "context platform=web\nopen demo\n",
+		"suite/b.ad":  "context platform=web\nopen demo\nfill \"id=email\" x\n",
+		"suite/c.ad":  "context platform=web\nopen demo\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Cancel as soon as b's attempt has started (its timing file exists).
+	go func() {
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for range tick.C {
+			if m, _ := filepath.Glob(filepath.Join(dir, "art", "*", "suite__b.ad", "attempt-1", "timing.ndjson")); len(m) > 0 {
+				cancel()
+				return
+			}
+			if ctx.Err() != nil {
+				return
+			}
+		}
+	}()
+	var out, errb bytes.Buffer
+	env := &Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Environ: func() []string { return nil }, Cwd: dir}
+	code := Main(ctx, []string{"run", "--fake-device", "screens.txt", "--artifacts-dir", "art", "--reporter", "console", "--reporter", "json=r.json", "suite"}, env)
+	if code != ExitInterrupted {
+		t.Fatalf("exit = %d, want 130\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
+	}
+	var res struct {
+		Interrupted bool
+		Stats       struct{ Passed, NotRun int }
+		Tests       []struct{ File, Status, Reason string }
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "r.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tr := range res.Tests {
+		got = append(got, tr.File+"="+tr.Status+"("+tr.Reason+")")
+	}
+	if want := "suite/a.ad=passed() suite/b.ad=notRun(interrupted) suite/c.ad=notRun(interrupted)"; strings.Join(got, " ") != want {
+		t.Errorf("tests = %s\nwant    %s", strings.Join(got, " "), want)
+	}
+	if !res.Interrupted || res.Stats.Passed != 1 || res.Stats.NotRun != 2 {
+		t.Errorf("result = %+v", res)
+	}
+	if !strings.HasSuffix(out.String(), "\n2 not run (interrupted)\n1 passed, 0 failed\n") {
+		t.Errorf("console summary:\n%s", out.String())
+	}
+}
