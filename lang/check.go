@@ -96,6 +96,7 @@ func Check(s *Script, src string, opts CheckOptions) []Diagnostic {
 		}
 	}
 	c.refFrames()
+	c.loneCR(src)
 	SortDiagnostics(c.out)
 	return c.out
 }
@@ -370,6 +371,7 @@ var guardLines = map[string]bool{"fragment-v1": true, "composition-v1": true}
 func (c *checker) action(l *Line, a *Action) {
 	c.trailingHash(l, a)
 	c.apostropheTokens(a)
+	c.gluedTokens(a)
 	spec, ok := LookupCommand(a.Command)
 	switch {
 	case guardLines[a.Command]:
@@ -384,6 +386,10 @@ func (c *checker) action(l *Line, a *Action) {
 		c.add(a.Pos, SeverityError, "not-a-script-command",
 			fmt.Sprintf("%s cannot be a script line", a.Command), "")
 		return
+	}
+	if spec.Newest {
+		c.add(a.Pos, SeverityWarning, "newest-only",
+			fmt.Sprintf("%s exists only in the newest agent-device: v0.20 fails this line when it is dispatched", a.Command), "")
 	}
 	if a.Command == "replay" {
 		c.add(a.Pos, SeverityWarning, "nested-replay",
@@ -447,9 +453,18 @@ func (c *checker) flags(a *Action, spec *CommandSpec) {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.Quoted != 0 || !looksLikeFlag(t.Raw) {
+			if a.Command == "snapshot" {
+				c.add(t.Pos, SeverityWarning, "snapshot-ignored",
+					fmt.Sprintf("snapshot ignores %s: a snapshot line takes no positional arguments", t.Raw),
+					"scope a snapshot with -s \"label\"")
+			}
 			continue
 		}
 		if f, ok := spec.Flag(t.Raw); ok {
+			if f.Newest {
+				c.add(t.Pos, SeverityWarning, "newest-only",
+					fmt.Sprintf("%s %s exists only in the newest agent-device: v0.20 keeps it as a positional argument", a.Command, t.Raw), "")
+			}
 			if !f.TakesValue() || i+1 >= len(toks) {
 				continue
 			}
@@ -474,6 +489,11 @@ func (c *checker) flags(a *Action, spec *CommandSpec) {
 				names = append(names, f.Names...)
 			}
 			hint = fmt.Sprintf("%s accepts %s on a script line", a.Command, strings.Join(names, " "))
+		}
+		if a.Command == "snapshot" {
+			c.add(t.Pos, SeverityWarning, "snapshot-ignored",
+				fmt.Sprintf("snapshot ignores %s: every token that is not a snapshot flag is dropped", t.Raw), hint)
+			continue
 		}
 		c.add(t.Pos, SeverityError, "flag-not-accepted",
 			fmt.Sprintf("flag %s is not accepted on a script line for %s: it would stay a positional argument", name, a.Command), hint)
@@ -615,7 +635,11 @@ func (c *checker) targets(a *Action) {
 			c.target(a, p[1:], 1, TargetOptions{})
 		}
 	case "is":
-		if len(p) >= 2 && !strings.Contains(p[1], "${") && !strings.HasPrefix(p[1], "@") {
+		if len(p) >= 2 && strings.HasPrefix(p[1], "@") {
+			c.add(c.argPos(a, 1), SeverityError, "target",
+				fmt.Sprintf("is does not accept refs (%s): it asserts on a selector", p[1]),
+				"use a selector such as label=\"...\" or id=\"...\"")
+		} else if len(p) >= 2 && !strings.Contains(p[1], "${") {
 			c.selector(a, p[1], 1)
 		}
 	case "wait":
@@ -959,4 +983,38 @@ func flagConsumed(a *Action, tok string) bool {
 	}
 	_, set := a.Runtime[f.Key]
 	return set
+}
+
+// gluedTokens: a closing double quote ends the token even without following
+// whitespace, so "abc"def is two arguments (spec §1.3).
+func (c *checker) gluedTokens(a *Action) {
+	for i := 0; i+1 < len(a.Tokens); i++ {
+		t, n := a.Tokens[i], a.Tokens[i+1]
+		if t.Quoted == 0 || n.Pos.Line != t.Pos.Line || n.Pos.Column != t.Pos.Column+len(t.Raw) {
+			continue
+		}
+		c.add(n.Pos, SeverityWarning, "glued-token",
+			fmt.Sprintf("the closing quote ends a token: %s%s is read as two arguments %q and %q", t.Raw, n.Raw, t.Value, n.Value),
+			"add a space between them, or put the whole text inside the quotes")
+	}
+}
+
+// loneCR: a CR that is not part of CRLF is whitespace inside a line, so
+// "open settings<CR>wait 500" is one open line (spec §1.1).
+func (c *checker) loneCR(src string) {
+	line, lineStart := 1, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '\n':
+			line++
+			lineStart = i + 1
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				continue
+			}
+			c.add(Pos{Filename: c.s.File, Line: line, Column: i - lineStart + 1, Offset: i}, SeverityWarning, "lone-cr",
+				"a carriage return without a line feed does not end the line: the text after it joins this line",
+				"save the file with LF or CRLF line endings")
+		}
+	}
 }
