@@ -1,11 +1,287 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/adtest/adtest/lang"
+	"github.com/pmezard/go-difflib/difflib"
 )
 
+// fmtStdinName is how diagnostics and -l name standard input (gofmt's name).
+const fmtStdinName = "<standard input>"
+
+type fmtOptions struct {
+	write, list, diff, check bool
+}
+
+// runFmt is `adtest fmt [-w|-l|-d|--check] [PATH...]`: gofmt for .ad scripts.
 func runFmt(ctx context.Context, env *Env) int {
-	fmt.Fprintln(env.Stderr, "adtest: not implemented yet")
-	return ExitUsage
+	var o fmtOptions
+	fl := flag.NewFlagSet("fmt", flag.ContinueOnError)
+	fl.SetOutput(env.Stderr)
+	fl.BoolVar(&o.write, "w", false, "write the result back to each file (atomically, keeping its mode)")
+	fl.BoolVar(&o.list, "l", false, "list files whose formatting differs")
+	fl.BoolVar(&o.diff, "d", false, "print a unified diff of the changes instead of the formatted script")
+	fl.BoolVar(&o.check, "check", false, "list files whose formatting differs and exit 1 if there is any (for CI)")
+	fl.Usage = func() {
+		fmt.Fprintln(env.Stderr, "usage: adtest fmt [-w|-l|-d|--check] [PATH...]")
+		fmt.Fprintln(env.Stderr, "Formats .ad scripts canonically. PATH is a file, a directory (every *.ad below it) or a glob;")
+		fmt.Fprintln(env.Stderr, "without PATH, formats standard input to standard output.")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(env.Args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitUsage
+	}
+	if o.write && o.diff {
+		fmt.Fprintln(env.Stderr, "adtest fmt: -w and -d cannot be used together")
+		return ExitUsage
+	}
+
+	paths := fl.Args()
+	if len(paths) == 0 {
+		if o.write {
+			fmt.Fprintln(env.Stderr, "adtest fmt: cannot use -w with standard input")
+			return ExitUsage
+		}
+		src, err := io.ReadAll(env.Stdin)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "adtest fmt: reading standard input: %v\n", err)
+			return ExitUsage
+		}
+		changed, ok := fmtOne(env, o, fmtStdinName, "", src, 0)
+		return fmtExit(o, changed, !ok)
+	}
+
+	files, bad := fmtExpand(env, paths)
+	anyChanged := false
+	for _, f := range files {
+		if ctx.Err() != nil {
+			return ExitInterrupted
+		}
+		info, err := os.Stat(f.path)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "%s: %v\n", f.display, fmtPathErr(err))
+			bad = true
+			continue
+		}
+		src, err := os.ReadFile(f.path)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "%s: %v\n", f.display, fmtPathErr(err))
+			bad = true
+			continue
+		}
+		changed, ok := fmtOne(env, o, f.display, f.path, src, info.Mode())
+		anyChanged = anyChanged || changed
+		bad = bad || !ok
+	}
+	return fmtExit(o, anyChanged, bad)
+}
+
+func fmtExit(o fmtOptions, changed, bad bool) int {
+	switch {
+	case bad:
+		return ExitUsage
+	case o.check && changed:
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+// fmtOne formats one script and reports whether its formatting differs and
+// whether it went without error.
+func fmtOne(env *Env, o fmtOptions, display, path string, src []byte, mode fs.FileMode) (changed, ok bool) {
+	out, err := lang.FormatSource(display, src)
+	if err != nil {
+		fmtReport(env.Stderr, display, err)
+		return false, false
+	}
+	changed = !bytes.Equal(src, out)
+	if changed && (o.list || o.check) {
+		fmt.Fprintln(env.Stdout, display)
+	}
+	if changed && o.write {
+		if err := fmtWriteFile(path, out, mode); err != nil {
+			fmt.Fprintf(env.Stderr, "%s: %v\n", display, fmtPathErr(err))
+			return changed, false
+		}
+	}
+	if changed && o.diff {
+		d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+			A: fmtSplitLines(src), B: fmtSplitLines(out),
+			FromFile: display + ".orig", ToFile: display, Context: 3,
+		})
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "%s: diff: %v\n", display, err)
+			return changed, false
+		}
+		io.WriteString(env.Stdout, d)
+	}
+	if !o.list && !o.check && !o.write && !o.diff {
+		env.Stdout.Write(out)
+	}
+	return changed, true
+}
+
+// fmtSplitLines splits text into lines for the diff, each ending in "\n"; a
+// last line without one carries diff's "\ No newline at end of file" marker.
+func fmtSplitLines(b []byte) []string {
+	lines := strings.SplitAfter(string(b), "\n")
+	if lines[len(lines)-1] == "" {
+		return lines[:len(lines)-1]
+	}
+	lines[len(lines)-1] += "\n\\ No newline at end of file\n"
+	return lines
+}
+
+// fmtReport prints a parse error as file:line:col: message (and its hint).
+func fmtReport(w io.Writer, display string, err error) {
+	var le *lang.Error
+	if !errors.As(err, &le) {
+		fmt.Fprintf(w, "%s: %v\n", display, err)
+		return
+	}
+	switch {
+	case le.Pos.Line > 0 && le.Pos.Column > 0:
+		fmt.Fprintf(w, "%s:%d:%d: %s\n", display, le.Pos.Line, le.Pos.Column, le.Message)
+	case le.Pos.Line > 0:
+		fmt.Fprintf(w, "%s:%d: %s\n", display, le.Pos.Line, le.Message)
+	default:
+		fmt.Fprintf(w, "%s: %s\n", display, le.Message)
+	}
+	if le.Hint != "" {
+		fmt.Fprintf(w, "\thint: %s\n", le.Hint)
+	}
+}
+
+// fmtPathErr drops the path from an *fs.PathError: the caller prints the
+// path as the user gave it.
+func fmtPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+type fmtFile struct {
+	display string // as the user named it (or below the directory they named)
+	path    string // where to read it, resolved against the working directory
+}
+
+// fmtExpand turns PATH arguments into files: a file as given, a directory
+// into every *.ad below it (sorted, hidden directories skipped), a glob into
+// its matches. It reports problems on stderr and returns bad=true for them.
+func fmtExpand(env *Env, args []string) (files []fmtFile, bad bool) {
+	resolve := func(p string) string {
+		if filepath.IsAbs(p) || env.Cwd == "" {
+			return p
+		}
+		return filepath.Join(env.Cwd, p)
+	}
+	seen := map[string]bool{}
+	add := func(display, path string) {
+		if !seen[path] {
+			seen[path] = true
+			files = append(files, fmtFile{display: display, path: path})
+		}
+	}
+	var walk func(display, path string)
+	walk = func(display, path string) {
+		err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(path, p)
+			if d.IsDir() {
+				if p != path && strings.HasPrefix(d.Name(), ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(d.Name(), ".ad") && !strings.HasPrefix(d.Name(), ".") {
+				add(filepath.Join(display, rel), p)
+			}
+			return nil
+		})
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "%s: %v\n", display, fmtPathErr(err))
+			bad = true
+		}
+	}
+	for _, arg := range args {
+		path := resolve(arg)
+		info, err := os.Stat(path)
+		if err != nil && strings.ContainsAny(arg, "*?[") {
+			matches, gerr := filepath.Glob(path)
+			if gerr != nil || len(matches) == 0 {
+				fmt.Fprintf(env.Stderr, "adtest fmt: %s: no files match\n", arg)
+				bad = true
+				continue
+			}
+			for _, m := range matches {
+				display := m
+				if !filepath.IsAbs(arg) && env.Cwd != "" {
+					if rel, err := filepath.Rel(env.Cwd, m); err == nil {
+						display = rel
+					}
+				}
+				if mi, err := os.Stat(m); err == nil && mi.IsDir() {
+					walk(display, m)
+				} else {
+					add(display, m)
+				}
+			}
+			continue
+		}
+		switch {
+		case err != nil:
+			fmt.Fprintf(env.Stderr, "%s: %v\n", arg, fmtPathErr(err))
+			bad = true
+		case info.IsDir():
+			walk(arg, path)
+		default:
+			add(arg, path)
+		}
+	}
+	return files, bad
+}
+
+// fmtWriteFile replaces path with data atomically: a temporary file in the
+// same directory, given the original mode, synced, then renamed over it.
+func fmtWriteFile(path string, data []byte, mode fs.FileMode) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".adtest-fmt-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err = tmp.Chmod(mode.Perm()); err != nil {
+		return err
+	}
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
