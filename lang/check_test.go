@@ -112,3 +112,42 @@ func TestCheckCorpus(t *testing.T) {
 		t.Fatalf("only %d corpus scripts parsed", parsed)
 	}
 }
+
+func vtBenchScript() []byte {
+	var sb strings.Builder
+	sb.WriteString("context platform=android timeout=30000\nenv APP=com.example.app\nopen ${APP} --relaunch\n")
+	for i := 0; i < 200; i++ {
+		sb.WriteString("snapshot -i\nclick @e1\nfill \"label=Email editable=true\" \"${EMAIL:-ada@example.com}\" --delay-ms 20\n")
+		sb.WriteString("wait \"label=\\\"Order summary\\\"\" 5000\nscroll down 0.6\n")
+	}
+	sb.WriteString("close\n")
+	return []byte(sb.String())
+}
+
+// BenchmarkCheckSource parses and checks a 1 000-action script.
+func BenchmarkCheckSource(b *testing.B) {
+	src := vtBenchScript()
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ds := CheckSource("bench.ad", src, CheckOptions{}); len(ds) != 0 {
+			b.Fatalf("unexpected diagnostics: %v", ds[0].Format("bench.ad"))
+		}
+	}
+}
+
+// BenchmarkCheck checks an already parsed 1 000-action script.
+func BenchmarkCheck(b *testing.B) {
+	src := vtBenchScript()
+	s, errs := ParseAll("bench.ad", src)
+	if len(errs) > 0 {
+		b.Fatal(errs[0])
+	}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if ds := Check(s, string(src), CheckOptions{}); len(ds) != 0 {
+			b.Fatalf("unexpected diagnostics: %v", ds[0].Format("bench.ad"))
+		}
+	}
+}

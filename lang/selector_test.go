@@ -248,3 +248,13 @@ func TestEditDistanceAndClosest(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkParseSelectorChain(b *testing.B) {
+	expr := `id="checkout-submit" || role="button" label="Place order" || label="Place order"`
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseSelectorChain(expr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

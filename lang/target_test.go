@@ -243,3 +243,13 @@ func TestJSNumber(t *testing.T) {
 		t.Errorf("jsInt(1e300) = %d, want MaxInt", got)
 	}
 }
+
+func BenchmarkDecodeInteractionTarget(b *testing.B) {
+	p := []string{`role=button label="Add to cart" || label="Add to cart"`}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeInteractionTarget(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

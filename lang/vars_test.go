@@ -180,3 +180,14 @@ func TestRedact(t *testing.T) {
 		t.Fatalf("BuiltInNames = %v", BuiltInNames)
 	}
 }
+
+func BenchmarkInterpolate(b *testing.B) {
+	s := &Scope{Script: map[string]string{"APP": "com.example.app", "EMAIL": "ada@example.com"}}
+	text := `fill "label=Email" ${EMAIL} for ${APP} at ${HOST:-localhost} \${literal}`
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Interpolate(text, "f.ad", 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
