@@ -48,6 +48,7 @@ func TestScripts(t *testing.T) {
 			"waitfile":  cmdWaitFile,
 			"artifacts": cmdArtifacts,
 			"noleak":    cmdNoLeak,
+			"catglob":   cmdCatGlob,
 		},
 	})
 }
@@ -147,6 +148,22 @@ func cmdArtifacts(ts *testscript.TestScript, neg bool, args []string) {
 	sort.Strings(out)
 	for _, l := range out {
 		fmt.Fprintln(ts.Stdout(), l)
+	}
+}
+
+// catglob GLOB: prints the content of the files matching GLOB (at least one).
+func cmdCatGlob(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: catglob GLOB")
+	}
+	m, _ := filepath.Glob(ts.MkAbs(args[0]))
+	if len(m) == 0 {
+		ts.Fatalf("catglob: nothing matched %s", args[0])
+	}
+	for _, p := range m {
+		b, err := os.ReadFile(p)
+		ts.Check(err)
+		ts.Stdout().Write(b)
 	}
 }
 
