@@ -236,12 +236,30 @@ func (s *Session) classify(ctx context.Context, op string, err error) error {
 	return fmt.Errorf("web: %s: %w", op, err)
 }
 
-// lib calls a page-library function whose result is JSON.stringify-ed and
-// decodes it into out.
-func (s *Session) lib(ctx context.Context, op, call string, out any) error {
-	expr := "JSON.stringify(" + libExpr + "." + call + ")"
-	return s.do(ctx, op, func(ctx context.Context, t *chromedp.Target) error {
+// missingLib is what a call evaluates to in a document without the library.
+const missingLib = "\x00adtest:nolib"
+
+// libCall evaluates call on the page library and returns its string result,
+// installing the library first in a document that has none (one more round
+// trip per new document; the library's source is not sent every time).
+func libCall(ctx context.Context, t *chromedp.Target, call string) (string, error) {
+	expr := "window.__adtestLib?" + call + ":" + jsArgs(missingLib)
+	for attempt := 0; ; attempt++ {
 		str, err := chromedp.Evaluate[string](expr)(ctx, t)
+		if err != nil || str != missingLib || attempt > 0 {
+			return str, err
+		}
+		if _, err := chromedp.Evaluate[chromedp.Void](libExpr)(ctx, t); err != nil {
+			return "", err
+		}
+	}
+}
+
+// lib calls a page-library function whose result is JSON-encoded in the
+// page and decodes it into out.
+func (s *Session) lib(ctx context.Context, op, call string, out any) error {
+	return s.do(ctx, op, func(ctx context.Context, t *chromedp.Target) error {
+		str, err := libCall(ctx, t, "JSON.stringify(window.__adtestLib."+call+")")
 		if err != nil {
 			return err
 		}
@@ -318,7 +336,7 @@ func (s *Session) Snapshot(ctx context.Context, opts drivers.SnapshotOptions) (*
 	// times before giving up.
 	for attempt := 0; attempt < 5; attempt++ {
 		err = s.do(ctx, "snapshot", func(ctx context.Context, t *chromedp.Target) error {
-			str, err := chromedp.Evaluate[string](libExpr + ".snapshot(" + jsArgs(map[string]any{"raw": opts.Raw}) + ")")(ctx, t)
+			str, err := libCall(ctx, t, "window.__adtestLib.snapshot("+jsArgs(map[string]any{"raw": opts.Raw})+")")
 			if err != nil {
 				return err
 			}

@@ -1,0 +1,93 @@
+package web
+
+import (
+	"context"
+	"testing"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+)
+
+// go test -run '^$' -bench . -benchtime 20x ./drivers/web/
+
+func BenchmarkClick(b *testing.B) {
+	s := session(b, "basic.html")
+	n := find(b, snap(b, s, drivers.SnapshotOptions{}), "button", "Count")
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := s.Act(ctx, tap(n)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if got, want := textByID(b, s, "clicks"), "Clicked "+fmtInt(b.N); got != want {
+		b.Fatalf("%q, want %q", got, want)
+	}
+}
+
+func BenchmarkFill(b *testing.B) {
+	s := session(b, "basic.html")
+	n := find(b, snap(b, s, drivers.SnapshotOptions{}), "textbox", "Email")
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := s.Act(ctx, drivers.Action{Kind: drivers.ActFill, Target: &drivers.Target{Node: n}, Text: "ada@example.com"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSnapshot1000(b *testing.B) {
+	s := session(b, "many?n=1000")
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sn, err := s.Snapshot(ctx, drivers.SnapshotOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(sn.Nodes) != 2001 { // main + 1000 × (text, button)
+			b.Fatalf("%d nodes", len(sn.Nodes))
+		}
+	}
+}
+
+func BenchmarkSnapshot1000Interactive(b *testing.B) {
+	s := session(b, "many?n=1000")
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sn, err := s.Snapshot(ctx, drivers.SnapshotOptions{Interactive: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(sn.Nodes) != 1000 {
+			b.Fatalf("%d nodes", len(sn.Nodes))
+		}
+	}
+}
+
+// BenchmarkSnapshot1000AXTree is the plain full accessibility-tree fetch on
+// the same page, for comparison.
+func BenchmarkSnapshot1000AXTree(b *testing.B) {
+	s := session(b, "many?n=1000")
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var n int
+		err := s.do(ctx, "ax tree", func(ctx context.Context, t *chromedp.Target) error {
+			r, err := cdp.Call(ctx, t, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+			n = len(r.Nodes)
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n < 2000 {
+			b.Fatalf("%d AX nodes", n)
+		}
+	}
+}
