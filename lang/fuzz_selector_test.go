@@ -2,6 +2,8 @@ package lang
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -47,5 +49,24 @@ func FuzzSelector(f *testing.F) {
 		_, _ = (&Scope{}).Interpolate(expr, "f.ad", 1)
 		_ = VarRefs(expr)
 		_, _ = JSNumber(expr)
+	})
+}
+
+// FuzzCheck checks that parsing and checking any text never panics and that
+// every diagnostic carries a line and a known severity.
+func FuzzCheck(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "check", "*.ad"))
+	for _, p := range files {
+		if src, err := os.ReadFile(p); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		_, ds := CheckSource("f.ad", src, CheckOptions{Vars: map[string]string{"A": "1"}})
+		for _, d := range ds {
+			if d.Pos.Line < 1 || (d.Severity != SeverityError && d.Severity != SeverityWarning) || d.Message == "" {
+				t.Fatalf("bad diagnostic %+v", d)
+			}
+		}
 	})
 }
