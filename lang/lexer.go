@@ -11,31 +11,37 @@ import (
 
 // Token types of the .ad lexer. The lexer is line based (spec §1): it splits
 // the source on "\n" (a preceding CR is trimmed as whitespace, a lone CR is
-// ordinary whitespace), trims each line with the JavaScript whitespace set,
-// classifies whole-line comments, target annotations and env directives, and
-// splits every other line into argument tokens. Every physical line ends with
-// an EOL token, the last one included, so the grammar sees one Line per line.
+// ordinary whitespace), trims each line with the JavaScript whitespace set and
+// classifies it. The grammar sees exactly one token per physical line (blank,
+// comment, annotation, env, context or action); the argument tokens of
+// context and action lines (bare, "double-quoted", 'single-quoted', or an
+// unclosed quote) are kept beside the stream, one slice per line, and are
+// what the parser's Args production is made of.
 const (
-	tokWord       lexer.TokenType = iota + 1 // bare token
-	tokDQ                                    // "double-quoted" (raw, quotes included)
-	tokSQ                                    // 'single-quoted' (raw, quotes included; newest grammar)
-	tokBadQuote                              // an unclosed quote: the rest of the line
+	tokBlank      lexer.TokenType = iota + 1 // an empty line
 	tokComment                               // a whole-line # comment
 	tokAnnotation                            // # agent-device:target-v1 / targets-v1 line
 	tokEnv                                   // a whole env directive line
-	tokEOL                                   // end of a physical line
+	tokContext                               // a line whose first token is the bare word context
+	tokAction                                // any other line
+	tokWord                                  // argument: bare token
+	tokDQ                                    // argument: "double-quoted" (raw, quotes included)
+	tokSQ                                    // argument: 'single-quoted' (raw; newest grammar)
+	tokBadQuote                              // argument: an unclosed quote, the rest of the line
 )
 
 var tokenSymbols = map[string]lexer.TokenType{
 	"EOF":        lexer.EOF,
+	"Blank":      tokBlank,
+	"Comment":    tokComment,
+	"Annotation": tokAnnotation,
+	"Env":        tokEnv,
+	"Context":    tokContext,
+	"Action":     tokAction,
 	"Word":       tokWord,
 	"DQString":   tokDQ,
 	"SQString":   tokSQ,
 	"BadQuote":   tokBadQuote,
-	"Comment":    tokComment,
-	"Annotation": tokAnnotation,
-	"Env":        tokEnv,
-	"EOL":        tokEOL,
 }
 
 // isJSSpace reports whether r is in JavaScript's whitespace set (String.prototype.trim,
@@ -281,44 +287,48 @@ func (d adLexer) LexString(filename string, s string) (lexer.Lexer, error) {
 	return newTokenStream(filename, splitLines(s), d.singleQuotes), nil
 }
 
-// tokenStream yields the tokens of pre-split lines.
+// tokenStream yields one token per pre-split line; args[i] holds the argument
+// tokens of line i+1 (context and action lines).
 type tokenStream struct {
 	toks []lexer.Token
+	args [][]lexer.Token
 	i    int
 	eof  lexer.Position
 }
 
 func newTokenStream(filename string, lines []physLine, singleQuotes bool) *tokenStream {
-	ts := &tokenStream{toks: make([]lexer.Token, 0, len(lines)*4)}
-	for _, l := range lines {
+	ts := &tokenStream{toks: make([]lexer.Token, len(lines)), args: make([][]lexer.Token, len(lines))}
+	for i, l := range lines {
 		pos := lexer.Position{Filename: filename, Offset: l.offset, Line: l.num, Column: l.col}
 		t := l.text
+		typ := tokAction
 		switch {
 		case t == "":
+			typ = tokBlank
 		case t[0] == '#':
-			typ := tokComment
+			typ = tokComment
 			if k, _ := annotationKind(t); k != "" {
 				typ = tokAnnotation
 			}
-			ts.toks = append(ts.toks, lexer.Token{Type: typ, Value: t, Pos: pos})
 		case isEnvLine(t):
-			ts.toks = append(ts.toks, lexer.Token{Type: tokEnv, Value: t, Pos: pos})
+			typ = tokEnv
 		default:
-			splitTokens(t, singleQuotes, func(typ lexer.TokenType, raw string, at int) {
+			args := make([]lexer.Token, 0, 8)
+			splitTokens(t, singleQuotes, func(at lexer.TokenType, raw string, off int) {
 				p := pos
-				p.Offset += at
-				p.Column += at
-				ts.toks = append(ts.toks, lexer.Token{Type: typ, Value: raw, Pos: p})
+				p.Offset += off
+				p.Column += off
+				args = append(args, lexer.Token{Type: at, Value: raw, Pos: p})
 			})
+			if args[0].Type == tokWord && args[0].Value == "context" {
+				typ = tokContext
+			}
+			ts.args[i] = args
 		}
-		end := pos
-		end.Offset += len(t)
-		end.Column += len(t)
-		if t == "" {
-			end = pos
-		}
-		ts.toks = append(ts.toks, lexer.Token{Type: tokEOL, Value: "", Pos: end})
-		ts.eof = end
+		ts.toks[i] = lexer.Token{Type: typ, Value: t, Pos: pos}
+		ts.eof = pos
+		ts.eof.Offset += len(t)
+		ts.eof.Column += len(t)
 	}
 	return ts
 }

@@ -66,20 +66,30 @@ func typeName(typ lexer.TokenType) string {
 	return "?"
 }
 
-// lexString renders the token stream as "Type(value)@line:col" words.
+// lexString renders the token stream as "Type(value)@line:col" words, the
+// argument tokens of action lines in place of their line token, and EOL after
+// every line.
 func lexString(src string, singleQuotes bool) string {
 	ts := newTokenStream("", splitLines(src), singleQuotes)
 	var out []string
-	for {
+	for i := 0; ; i++ {
 		tok, _ := ts.Next()
 		if tok.EOF() {
 			break
 		}
-		if tok.Type == tokEOL {
-			out = append(out, "EOL")
-			continue
+		switch tok.Type {
+		case tokBlank:
+		case tokAction, tokContext:
+			if tok.Type == tokContext {
+				out = append(out, "Context:")
+			}
+			for _, a := range ts.args[i] {
+				out = append(out, typeName(a.Type)+"("+a.Value+")@"+a.Pos.String())
+			}
+		default:
+			out = append(out, typeName(tok.Type)+"("+tok.Value+")@"+tok.Pos.String())
 		}
-		out = append(out, typeName(tok.Type)+"("+tok.Value+")@"+tok.Pos.String())
+		out = append(out, "EOL")
 	}
 	return strings.Join(out, " ")
 }
@@ -114,6 +124,8 @@ func TestLexer(t *testing.T) {
 		{"unclosed single quote", `type 'abc`, false, `Word(type)@1:1 BadQuote('abc)@1:6 EOL`},
 		{"single quote is bare in v0.20", `click 'label=A B'`, true, `Word(click)@1:1 Word('label=A)@1:7 Word(B')@1:16 EOL`},
 		{"apostrophe inside a bare token", `type don't`, false, `Word(type)@1:1 Word(don't)@1:6 EOL`},
+		{"context line", "context platform=ios\ncontext\u00a0x\ncontextual", false, `Context: Word(context)@1:1 Word(platform=ios)@1:9 EOL Context: Word(context)@2:1 Word(x)@2:10 EOL Word(contextual)@3:1 EOL`},
+		{"quoted context word is an action", `"context" x`, false, `DQString("context")@1:1 Word(x)@1:11 EOL`},
 	}
 	for _, tt := range tests {
 		if got := lexString(tt.src, !tt.legacyQuotes); got != tt.want {

@@ -8,10 +8,12 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// The participle grammar over the line tokens of lexer.go. Every physical
-// line is one lineNode ending in EOL; a line is blank, a comment, a target
-// annotation, an env directive, a context directive (first token the bare word
-// "context") or an action (any other token sequence).
+// The participle grammar over the line tokens of lexer.go: a script is a
+// sequence of lines, each one blank, a comment, a target annotation, an env
+// directive, a context directive (first token the bare word "context") or an
+// action. The arguments of context and action lines are the Args production
+// (argsEBNF), tokenised by the lexer beside the line stream: one grammar node
+// per line keeps a 10,000-line script cheap.
 
 type scriptNode struct {
 	Pos   lexer.Position
@@ -20,41 +22,26 @@ type scriptNode struct {
 
 type lineNode struct {
 	Pos        lexer.Position
-	Annotation *string      `parser:"(  @Annotation"`
-	Comment    *string      `parser:" | @Comment"`
-	Env        *string      `parser:" | @Env"`
-	Context    *contextNode `parser:" | @@"`
-	Action     *actionNode  `parser:" | @@ )?"`
-	EOL        string       `parser:"@EOL"`
+	Blank      *string `parser:"(  @Blank"`
+	Annotation *string `parser:" | @Annotation"`
+	Comment    *string `parser:" | @Comment"`
+	Env        *string `parser:" | @Env"`
+	Context    *string `parser:" | @Context"`
+	Action     *string `parser:" | @Action )"`
 }
 
-type contextNode struct {
-	Pos     lexer.Position
-	Keyword string     `parser:"@\"context\":Word"`
-	Args    []*argNode `parser:"@@*"`
-}
-
-type actionNode struct {
-	Pos     lexer.Position
-	Command *argNode   `parser:"@@"`
-	Args    []*argNode `parser:"@@*"`
-}
-
-type argNode struct {
-	Pos    lexer.Position
-	Bare   *string `parser:"(  @Word"`
-	Double *string `parser:" | @DQString"`
-	Single *string `parser:" | @SQString"`
-	Bad    *string `parser:" | @BadQuote )"`
-}
+// argsEBNF is the token-level grammar of context and action lines.
+const argsEBNF = `Context = "context" Args? .
+Action = Args .
+Args = (<word> | <dqstring> | <sqstring> | <badquote>)+ .`
 
 var (
-	grammar       = participle.MustBuild[scriptNode](participle.Lexer(adLexer{singleQuotes: true}), participle.UseLookahead(2))
-	legacyGrammar = participle.MustBuild[scriptNode](participle.Lexer(adLexer{singleQuotes: false}), participle.UseLookahead(2))
+	grammar       = participle.MustBuild[scriptNode](participle.Lexer(adLexer{singleQuotes: true}))
+	legacyGrammar = participle.MustBuild[scriptNode](participle.Lexer(adLexer{singleQuotes: false}))
 )
 
 // GrammarEBNF returns the EBNF of the script grammar (kept as a golden file).
-func GrammarEBNF() string { return grammar.String() }
+func GrammarEBNF() string { return grammar.String() + "\n" + argsEBNF }
 
 // parseConfig selects grammar variants (tests compare against v0.20.3).
 type parseConfig struct {
@@ -118,7 +105,7 @@ func parseWith(filename string, src []byte, cfg parseConfig) (*Script, []*Error)
 		// a programmer error, reported rather than panicking.
 		return s, append(errs, &Error{Code: codeInvalidArgs, Message: "internal grammar error: " + err.Error()})
 	}
-	b := &bodyBuilder{s: s, file: filename, lines: lines, cfg: cfg}
+	b := &bodyBuilder{s: s, file: filename, lines: lines, args: ts.args, cfg: cfg}
 	for i, ln := range tree.Lines {
 		b.line(i, ln)
 	}
@@ -137,6 +124,7 @@ type bodyBuilder struct {
 	s         *Script
 	file      string
 	lines     []physLine
+	args      [][]lexer.Token
 	cfg       parseConfig
 	pending   *pendingAnnotation
 	seenAct   bool
@@ -184,23 +172,12 @@ func (b *bodyBuilder) line(i int, n *lineNode) {
 		}
 	case n.Context != nil:
 		l.Kind = LineContext
-		l.Tokens = make([]*Token, 0, len(n.Context.Args)+1)
-		l.Tokens = append(l.Tokens, &Token{Pos: n.Context.Pos, Raw: "context", Value: "context"})
-		ok := true
-		for _, a := range n.Context.Args {
-			t, e := b.token(l, a)
-			if e {
-				ok = false
-				break
-			}
-			l.Tokens = append(l.Tokens, t)
-		}
-		if ok && b.pending != nil {
+		if b.decodeTokens(l, b.args[i]) && b.pending != nil {
 			b.unbound(l, fmt.Sprintf("line %d did not parse as an action", pl.num))
 		}
 	case n.Action != nil:
 		l.Kind = LineAction
-		b.action(l, n.Action)
+		b.action(l, b.args[i])
 	default:
 		l.Kind = LineBlank
 		if b.pending != nil {
@@ -238,44 +215,49 @@ func (b *bodyBuilder) annotation(l *Line, pl physLine) {
 	b.pending = p
 }
 
-// token decodes one argument node; it reports a lexical error on the line.
-func (b *bodyBuilder) token(l *Line, a *argNode) (*Token, bool) {
-	switch {
-	case a.Bare != nil:
-		return &Token{Pos: a.Pos, Raw: *a.Bare, Value: *a.Bare}, false
-	case a.Double != nil:
-		v, ok := decodeJSONString(*a.Double)
+// token decodes one argument token into dst; it reports a lexical error on the line.
+func (b *bodyBuilder) token(l *Line, a *lexer.Token, dst *Token) (*Token, bool) {
+	switch a.Type {
+	case tokWord:
+		*dst = Token{Pos: a.Pos, Raw: a.Value, Value: a.Value}
+	case tokDQ:
+		v, ok := decodeJSONString(a.Value)
 		if !ok {
-			b.fail(l, a.Pos, fmt.Sprintf("Invalid quoted value %s in replay script line: %s", *a.Double, l.Text), quotedHint)
+			b.fail(l, a.Pos, fmt.Sprintf("Invalid quoted value %s in replay script line: %s", a.Value, l.Text), quotedHint)
 			return nil, true
 		}
-		return &Token{Pos: a.Pos, Raw: *a.Double, Value: v, Quoted: '"'}, false
-	case a.Single != nil:
-		return &Token{Pos: a.Pos, Raw: *a.Single, Value: decodeSingleQuoted(*a.Single), Quoted: '\''}, false
+		*dst = Token{Pos: a.Pos, Raw: a.Value, Value: v, Quoted: '"'}
+	case tokSQ:
+		*dst = Token{Pos: a.Pos, Raw: a.Value, Value: decodeSingleQuoted(a.Value), Quoted: '\''}
 	default:
 		b.fail(l, l.Pos, "Invalid replay script line: "+l.Text, "")
 		return nil, true
 	}
+	return dst, false
 }
 
-func (b *bodyBuilder) action(l *Line, n *actionNode) {
+// decodeTokens decodes the argument tokens of a line (one backing array).
+func (b *bodyBuilder) decodeTokens(l *Line, toks []lexer.Token) bool {
+	backing := make([]Token, len(toks))
+	l.Tokens = make([]*Token, len(toks))
+	for i := range toks {
+		t, bad := b.token(l, &toks[i], &backing[i])
+		if bad {
+			l.Tokens = l.Tokens[:i]
+			return false
+		}
+		l.Tokens[i] = t
+	}
+	return true
+}
+
+func (b *bodyBuilder) action(l *Line, toks []lexer.Token) {
 	b.seenAct = true
-	l.Tokens = make([]*Token, 0, len(n.Args)+1)
-	cmd, bad := b.token(l, n.Command)
-	if bad {
+	if !b.decodeTokens(l, toks) {
 		b.dropPending()
 		return
 	}
-	l.Tokens = append(l.Tokens, cmd)
-	for _, a := range n.Args {
-		t, bad := b.token(l, a)
-		if bad {
-			b.dropPending()
-			return
-		}
-		l.Tokens = append(l.Tokens, t)
-	}
-	act := &Action{Pos: l.Pos, Command: cmd.Value, Tokens: l.Tokens[1:]}
+	act := &Action{Pos: l.Pos, Command: l.Tokens[0].Value, Tokens: l.Tokens[1:]}
 	if e := decodeArgs(act); e != nil {
 		b.fail(l, e.Pos, e.Message, e.Hint)
 		b.dropPending()

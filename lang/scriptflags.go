@@ -18,9 +18,9 @@ const codeInvalidArgs = "INVALID_ARGS"
 // from a.Tokens. It returns an *Error for the parse-time argument errors.
 func decodeArgs(a *Action) *Error {
 	spec, _ := LookupCommand(a.Command)
-	var pos []string
-	var argPos []Pos
 	toks := a.Tokens
+	pos := make([]string, 0, len(toks))
+	argPos := make([]Pos, 0, len(toks))
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		var f *FlagSpec
@@ -103,8 +103,7 @@ func decodeArgs(a *Action) *Error {
 		pos, argPos = nil, nil
 	}
 	if pos == nil {
-		pos = []string{}
-		argPos = []Pos{}
+		pos, argPos = []string{}, []Pos{}
 	}
 	a.Positionals, a.ArgPos = pos, argPos
 	shapePositionals(a)
