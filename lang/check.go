@@ -124,7 +124,7 @@ func (c *checker) add(p Pos, sev Severity, rule, msg, hint string) {
 }
 
 // at is the position of byte offset off of a line's trimmed text.
-func at(l *Line, off int) Pos {
+func chkAt(l *Line, off int) Pos {
 	p := l.Pos
 	p.Offset += off
 	p.Column += off
@@ -132,8 +132,6 @@ func at(l *Line, off int) Pos {
 }
 
 // ---- header: context and env lines ----
-
-var contextNumericKeys = map[string]bool{"timeout": true, "retries": true}
 
 func (c *checker) header() {
 	inHeader := true
@@ -188,13 +186,13 @@ func (c *checker) envLine(l *Line) {
 	valueOff := len(l.Text) - len(value)
 	if !strings.HasPrefix(value, `"`) {
 		if i := strings.Index(value, " #"); i >= 0 {
-			c.add(at(l, valueOff+i+1), SeverityWarning, "trailing-comment",
+			c.add(chkAt(l, valueOff+i+1), SeverityWarning, "trailing-comment",
 				fmt.Sprintf("%q is part of the value of %s: there are no trailing comments", strings.TrimSpace(value[i:]), key),
 				"put the comment on its own line above")
 		}
 	}
 	if refs := VarRefs(value); len(refs) > 0 {
-		c.add(at(l, valueOff+refs[0].Start), SeverityWarning, "env-not-interpolated",
+		c.add(chkAt(l, valueOff+refs[0].Start), SeverityWarning, "env-not-interpolated",
 			fmt.Sprintf("env values are not interpolated: %s keeps the literal text ${%s}", key, refs[0].Name), "")
 	}
 }
@@ -204,18 +202,18 @@ func (c *checker) envLine(l *Line) {
 func (c *checker) contextLine(l *Line) {
 	text := l.Text
 	for _, key := range []string{"platform", "target", "timeout", "retries"} {
-		val, off, found := contextRead(text, key)
+		val, off, found := chkContextRead(text, key)
 		if !found {
 			continue
 		}
 		// Where does the token that visibly carries this key start?
-		tokStart, tokEnd := tokenAround(text, off)
+		tokStart, tokEnd := chkTokenAround(text, off)
 		if !strings.HasPrefix(text[tokStart:tokEnd], key+"=") {
 			effect := ""
 			if (key == "platform" && !selContains(ContextPlatforms, val)) || (key == "target" && !selContains(ContextTargets, val)) {
 				effect = fmt.Sprintf(", an invalid value that leaves the script without a %s", key)
 			}
-			c.add(at(l, off-len(key)-1), SeverityWarning, "context-smuggled",
+			c.add(chkAt(l, off-len(key)-1), SeverityWarning, "context-smuggled",
 				fmt.Sprintf("agent-device reads %s=%s from inside the quoted value %s (the first whitespace-preceded %s= wins)%s", key, val, text[tokStart:tokEnd], key, effect),
 				"quoted values are not decoded in context lines; avoid key= text inside another value")
 			continue
@@ -226,34 +224,34 @@ func (c *checker) contextLine(l *Line) {
 			switch {
 			case val == "web":
 				c.webDeclared = true
-				c.add(at(l, off), SeverityWarning, "context-platform",
+				c.add(chkAt(l, off), SeverityWarning, "context-platform",
 					"agent-device ignores context platform=web (it accepts ios, android, macos, linux, apple, vega); adtest runs the script on web",
 					"")
 			case !selContains(ContextPlatforms, val):
-				c.add(at(l, off), SeverityWarning, "context-value-dropped",
+				c.add(chkAt(l, off), SeverityWarning, "context-value-dropped",
 					fmt.Sprintf("context platform=%s is not recognised and is silently dropped: the script has no platform", val),
 					"use one of "+strings.Join(ContextPlatforms, ", ")+" (values are not quoted in context lines)")
 			}
 		case "target":
 			if !selContains(ContextTargets, val) {
-				c.add(at(l, off), SeverityWarning, "context-value-dropped",
+				c.add(chkAt(l, off), SeverityWarning, "context-value-dropped",
 					fmt.Sprintf("context target=%s is not recognised and is silently dropped", val),
 					"use one of "+strings.Join(ContextTargets, ", "))
 			}
 		case "timeout", "retries":
-			digits := leadingDigits(full)
+			digits := chkLeadingDigits(full)
 			n, err := strconv.Atoi(digits)
 			switch {
 			case digits == "" || err != nil || (key == "timeout" && n < 1):
-				c.add(at(l, off), SeverityWarning, "context-value-dropped",
+				c.add(chkAt(l, off), SeverityWarning, "context-value-dropped",
 					fmt.Sprintf("context %s=%s is not a valid number and is silently dropped", key, full),
 					fmt.Sprintf("%s takes a whole number of %s", key, map[string]string{"timeout": "milliseconds >= 1", "retries": "retries >= 0"}[key]))
 			case digits != full:
-				c.add(at(l, off+len(digits)), SeverityWarning, "context-unanchored",
+				c.add(chkAt(l, off+len(digits)), SeverityWarning, "context-unanchored",
 					fmt.Sprintf("context %s=%s is read as %s: the trailing %q is ignored", key, full, digits, full[len(digits):]),
 					fmt.Sprintf("write %s=%s", key, digits))
 			case key == "retries" && n > MaxContextRetries:
-				c.add(at(l, off), SeverityWarning, "context-retries-clamped",
+				c.add(chkAt(l, off), SeverityWarning, "context-retries-clamped",
 					fmt.Sprintf("context retries=%d is clamped to %d", n, MaxContextRetries), "")
 			}
 		}
@@ -268,7 +266,7 @@ func (c *checker) contextLine(l *Line) {
 
 // contextRead finds the first whitespace-preceded key= in text and returns
 // its raw value (up to whitespace) and the value's offset.
-func contextRead(text, key string) (string, int, bool) {
+func chkContextRead(text, key string) (string, int, bool) {
 	needle := key + "="
 	for from := 0; ; {
 		i := strings.Index(text[from:], needle)
@@ -294,7 +292,7 @@ func contextRead(text, key string) (string, int, bool) {
 
 // tokenAround returns the bounds of the quote-aware whitespace token of text
 // that contains offset off.
-func tokenAround(text string, off int) (int, int) {
+func chkTokenAround(text string, off int) (int, int) {
 	start, inQuote := -1, false
 	for i := 0; i <= len(text); i++ {
 		if i == len(text) || (!inQuote && (text[i] == ' ' || text[i] == '\t')) {
@@ -314,7 +312,7 @@ func tokenAround(text string, off int) (int, int) {
 	return off, len(text)
 }
 
-func leadingDigits(s string) string {
+func chkLeadingDigits(s string) string {
 	i := 0
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
@@ -347,26 +345,10 @@ func (c *checker) effectivePlatform() string {
 	return ""
 }
 
-func supportsPlatform(spec *CommandSpec, platform string) bool {
-	if len(spec.Platforms) == 0 || platform == "" {
-		return true
-	}
-	want := []string{platform}
-	if platform == "apple" {
-		want = []string{PlatformIOS, PlatformMacOS}
-	}
-	for _, w := range want {
-		if selContains(spec.Platforms, w) {
-			return true
-		}
-	}
-	return false
-}
-
 // ---- actions ----
 
-// guardLines are ADR 0020 fragment guard words (proposed, not implemented).
-var guardLines = map[string]bool{"fragment-v1": true, "composition-v1": true}
+// chkGuardLines are ADR 0020 fragment guard words (proposed, not implemented).
+var chkGuardLines = map[string]bool{"fragment-v1": true, "composition-v1": true}
 
 func (c *checker) action(l *Line, a *Action) {
 	c.trailingHash(l, a)
@@ -374,7 +356,7 @@ func (c *checker) action(l *Line, a *Action) {
 	c.gluedTokens(a)
 	spec, ok := LookupCommand(a.Command)
 	switch {
-	case guardLines[a.Command]:
+	case chkGuardLines[a.Command]:
 		c.add(a.Pos, SeverityError, "unknown-command",
 			fmt.Sprintf("%s is an ADR 0020 fragment guard line, which neither adtest nor agent-device implements", a.Command),
 			"agent-device would fail it only when the step is dispatched, after the earlier steps ran")
@@ -395,7 +377,7 @@ func (c *checker) action(l *Line, a *Action) {
 		c.add(a.Pos, SeverityWarning, "nested-replay",
 			"nested replay is skipped: the step is counted but never runs", "run the other script as its own test")
 	}
-	if !supportsPlatform(spec, c.platform) {
+	if c.platform != "" && !SupportsPlatform(spec.Name, c.platform) {
 		c.add(a.Pos, SeverityError, "platform",
 			fmt.Sprintf("%s is not supported on platform %s", a.Command, c.platform),
 			fmt.Sprintf("%s exists on %s", a.Command, strings.Join(spec.Platforms, ", ")))
@@ -452,7 +434,7 @@ func (c *checker) flags(a *Action, spec *CommandSpec) {
 	toks := a.Tokens
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if t.Quoted != 0 || !looksLikeFlag(t.Raw) {
+		if t.Quoted != 0 || !chkLooksLikeFlag(t.Raw) {
 			if a.Command == "snapshot" {
 				c.add(t.Pos, SeverityWarning, "snapshot-ignored",
 					fmt.Sprintf("snapshot ignores %s: a snapshot line takes no positional arguments", t.Raw),
@@ -500,14 +482,14 @@ func (c *checker) flags(a *Action, spec *CommandSpec) {
 	}
 }
 
-func looksLikeFlag(raw string) bool {
+func chkLooksLikeFlag(raw string) bool {
 	if strings.HasPrefix(raw, "--") {
-		return len(raw) > 2 && isLetter(raw[2])
+		return len(raw) > 2 && chkIsLetter(raw[2])
 	}
-	return len(raw) == 2 && raw[0] == '-' && isLetter(raw[1])
+	return len(raw) == 2 && raw[0] == '-' && chkIsLetter(raw[1])
 }
 
-func isLetter(b byte) bool { return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') }
+func chkIsLetter(b byte) bool { return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') }
 
 func (c *checker) flagValue(a *Action, spec *CommandSpec, f *FlagSpec, t, v *Token) {
 	store := a.Flags
@@ -548,7 +530,7 @@ func (c *checker) arity(a *Action, spec *CommandSpec) {
 		return // the parser checks these arities
 	}
 	for _, t := range a.Tokens {
-		if t.Quoted == 0 && looksLikeFlag(t.Raw) {
+		if t.Quoted == 0 && chkLooksLikeFlag(t.Raw) {
 			if _, ok := spec.Flag(t.Raw); !ok {
 				return // the stray flag is the problem; it is reported by flags
 			}
@@ -557,14 +539,14 @@ func (c *checker) arity(a *Action, spec *CommandSpec) {
 	switch {
 	case n < spec.MinArgs:
 		c.add(a.Pos, SeverityError, "arity",
-			fmt.Sprintf("%s needs at least %d argument%s, got %d", a.Command, spec.MinArgs, plural(spec.MinArgs), n),
+			fmt.Sprintf("%s needs at least %d argument%s, got %d", a.Command, spec.MinArgs, chkPlural(spec.MinArgs), n),
 			"usage: "+spec.Usage)
 	case spec.MaxArgs >= 0 && n > spec.MaxArgs:
 		p := a.Pos
 		if spec.MaxArgs < len(a.ArgPos) {
 			p = a.ArgPos[spec.MaxArgs]
 		}
-		msg := fmt.Sprintf("%s takes at most %d argument%s, got %d", a.Command, spec.MaxArgs, plural(spec.MaxArgs), n)
+		msg := fmt.Sprintf("%s takes at most %d argument%s, got %d", a.Command, spec.MaxArgs, chkPlural(spec.MaxArgs), n)
 		if spec.MaxArgs == 0 {
 			msg = fmt.Sprintf("%s takes no arguments, got %d", a.Command, n)
 		}
@@ -572,7 +554,7 @@ func (c *checker) arity(a *Action, spec *CommandSpec) {
 	}
 }
 
-func plural(n int) string {
+func chkPlural(n int) string {
 	if n == 1 {
 		return ""
 	}
@@ -581,7 +563,7 @@ func plural(n int) string {
 
 // ---- targets and selectors ----
 
-func hasVar(ss []string) bool {
+func chkHasVar(ss []string) bool {
 	for _, s := range ss {
 		if strings.Contains(s, "${") {
 			return true
@@ -598,7 +580,7 @@ func (c *checker) argPos(a *Action, i int) Pos {
 	}
 	if i < 0 {
 		for j, t := range a.Tokens {
-			if t.Quoted == 0 && looksLikeFlag(t.Raw) && j+1 < len(a.Tokens) {
+			if t.Quoted == 0 && chkLooksLikeFlag(t.Raw) && j+1 < len(a.Tokens) {
 				if f, ok := LookupFlag(a.Command, t.Raw); ok && f.Kind == FlagString {
 					return a.Tokens[j+1].Pos
 				}
@@ -654,14 +636,14 @@ func (c *checker) targets(a *Action) {
 // target decodes an interaction target like the runner will and reports what
 // would fail.
 func (c *checker) target(a *Action, p []string, base int, opts TargetOptions) {
-	if len(p) == 0 || hasVar(p) {
+	if len(p) == 0 || chkHasVar(p) {
 		return
 	}
 	if strings.HasPrefix(p[0], "@") {
 		return
 	}
 	for _, t := range a.Tokens {
-		if t.Quoted == 0 && looksLikeFlag(t.Raw) {
+		if t.Quoted == 0 && chkLooksLikeFlag(t.Raw) {
 			if _, ok := LookupFlag(a.Command, t.Raw); !ok || a.Command == "click" || a.Command == "press" {
 				if !ok || !flagConsumed(a, t.Raw) {
 					return // a stray flag inside the target is reported by flags
@@ -682,14 +664,14 @@ func (c *checker) target(a *Action, p []string, base int, opts TargetOptions) {
 			hint = "# starts a comment only at the beginning of a line; here it became part of the target"
 		} else if (a.Command == "click" || a.Command == "press") && strings.Contains(p[0], " ") && LooksLikeSelector(p[0]) {
 			hint = "agent-device joins the words of a click target into one selector; quote the value: " +
-				a.Command + " " + QuoteSelectorValue(quoteLastValue(p[0]))
+				a.Command + " " + QuoteSelectorValue(chkQuoteLastValue(p[0]))
 		}
 		c.add(c.argPos(a, base), SeverityError, "target", msg, hint)
 	}
 }
 
 // quoteLastValue turns `label=Sign in` into `label="Sign in"`.
-func quoteLastValue(expr string) string {
+func chkQuoteLastValue(expr string) string {
 	eq := strings.LastIndex(expr, "=")
 	if eq < 0 {
 		return expr
@@ -738,7 +720,7 @@ func (c *checker) selector(a *Action, expr string, idx int) {
 
 func (c *checker) wait(a *Action) {
 	p := a.Positionals
-	if len(p) == 0 || hasVar(p) {
+	if len(p) == 0 || chkHasVar(p) {
 		return
 	}
 	if p[0] == "absent" && len(p) > 1 {
@@ -847,7 +829,7 @@ func (c *checker) varHint(name string) string {
 // ---- ref frames (ADR 0014) ----
 
 // refArg returns the index of the positional holding an element ref, or -1.
-func refArg(a *Action) int {
+func chkRefArg(a *Action) int {
 	idx := 0
 	switch a.Command {
 	case "click", "press", "fill", "longpress", "focus", "hover", "wait":
@@ -889,7 +871,7 @@ func (c *checker) refFrames() {
 			continue
 		}
 		effect, _ := EffectOf(a)
-		if i := refArg(a); i >= 0 {
+		if i := chkRefArg(a); i >= 0 {
 			ref := a.Positionals[i]
 			mutation := effect == EffectMayInvalidate
 			switch {
