@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,7 +25,19 @@ import (
 // TestMain lets testscript run the real adtest binary (this test binary
 // re-executed as `adtest`, with main's signal handling) in scripts.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"adtest": main})
+	testscript.Main(m, map[string]func(){"adtest": main, "webserve": webserve})
+}
+
+// webserve DIR PORT serves DIR on 127.0.0.1:PORT until killed (the app
+// server of --web-server tests).
+func webserve() {
+	if len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: webserve DIR PORT")
+		os.Exit(2)
+	}
+	err := http.ListenAndServe("127.0.0.1:"+os.Args[2], http.FileServer(http.Dir(os.Args[1])))
+	fmt.Fprintln(os.Stderr, err)
+	os.Exit(1)
 }
 
 // TestScripts runs testdata/script/*.txtar end to end. Scripts that need
@@ -38,6 +52,13 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: update,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
+			// A free port for --web-server scripts.
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				return err
+			}
+			e.Setenv("FREE_PORT", strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
+			ln.Close()
 			if p, err := exec.LookPath("chromium"); err == nil {
 				e.Setenv("ADTEST_CHROME", p)
 			}
