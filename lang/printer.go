@@ -88,12 +88,12 @@ func Format(s *Script) ([]byte, error) {
 	res := buf.Bytes()
 	again, err := Parse(s.File, res)
 	if err != nil {
-		return nil, &Error{Pos: Pos{Filename: s.File}, Code: prCodeInternal,
+		return nil, &Error{Code: prCodeInternal,
 			Message: fmt.Sprintf("fmt: the formatted script no longer parses (%v); the file was left unchanged", err),
 			Hint:    "this is a bug in adtest fmt: please report it with the script"}
 	}
-	if diff := prDiffScripts(s, again); diff != "" {
-		return nil, &Error{Pos: Pos{Filename: s.File}, Code: prCodeInternal,
+	if diff, at := prDiffScripts(s, again); diff != "" {
+		return nil, &Error{Pos: at, Code: prCodeInternal,
 			Message: "fmt: formatting would change the script's meaning (" + diff + "); the file was left unchanged",
 			Hint:    "this is a bug in adtest fmt: please report it with the script"}
 	}
@@ -378,7 +378,8 @@ func prCommandWord(ln *Line, a *Action) string {
 		}
 		return c
 	}
-	if prBareSafe(c) && c[0] != '#' {
+	// Bare, these words would make the line a comment or a directive.
+	if prBareSafe(c) && c[0] != '#' && c != "env" && c != "context" {
 		return c
 	}
 	return prJSON(c)
@@ -715,26 +716,27 @@ func prDiffMetadata(a, b *Metadata) string {
 }
 
 // prDiffScripts compares two parses the way the round-trip invariant does:
-// metadata, env and actions, not line numbers.
-func prDiffScripts(a, b *Script) string {
+// metadata, env and actions, not line numbers. It returns what differs and
+// where in a.
+func prDiffScripts(a, b *Script) (string, Pos) {
 	if d := prDiffMetadata(&a.Metadata, &b.Metadata); d != "" {
-		return d
+		return d, a.Metadata.Pos
 	}
 	if len(a.Env) != len(b.Env) {
-		return fmt.Sprintf("env directives: %d became %d", len(a.Env), len(b.Env))
+		return fmt.Sprintf("env directives: %d became %d", len(a.Env), len(b.Env)), Pos{}
 	}
 	for i := range a.Env {
 		if a.Env[i].Key != b.Env[i].Key || a.Env[i].Value != b.Env[i].Value {
-			return fmt.Sprintf("env %s=%q became %s=%q", a.Env[i].Key, a.Env[i].Value, b.Env[i].Key, b.Env[i].Value)
+			return fmt.Sprintf("env %s=%q became %s=%q", a.Env[i].Key, a.Env[i].Value, b.Env[i].Key, b.Env[i].Value), a.Env[i].Pos
 		}
 	}
 	if len(a.Actions) != len(b.Actions) {
-		return fmt.Sprintf("actions: %d became %d", len(a.Actions), len(b.Actions))
+		return fmt.Sprintf("actions: %d became %d", len(a.Actions), len(b.Actions)), Pos{}
 	}
 	for i := range a.Actions {
 		if d := prDiffAction(a.Actions[i], b.Actions[i], true); d != "" {
-			return fmt.Sprintf("step %d (line %d): %s", i+1, a.Actions[i].Line(), d)
+			return fmt.Sprintf("step %d: %s", i+1, d), a.Actions[i].Pos
 		}
 	}
-	return ""
+	return "", Pos{}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,8 +136,17 @@ func prCheckRoundTrip(t *testing.T, name string, src, out []byte) {
 	if err != nil {
 		t.Fatalf("%s: the output does not parse: %v\n%s", name, err, out)
 	}
-	if d := prDiffScripts(a, b); d != "" {
+	if d, _ := prDiffScripts(a, b); d != "" {
 		t.Errorf("%s: parse(fmt(x)) != parse(x): %s\n--- input\n%s\n--- output\n%s", name, d, src, out)
+	}
+	// The compat JSON (what `adtest parse --json` prints) must be the same
+	// apart from actionLines.
+	ca, cb := CompatOf(name, src), CompatOf(name, out)
+	ca.ActionLines, cb.ActionLines = nil, nil
+	ja, erra := json.Marshal(ca)
+	jb, errb := json.Marshal(cb)
+	if erra != nil || errb != nil || string(ja) != string(jb) {
+		t.Errorf("%s: compat JSON changed (%v %v)\n%s\n%s", name, erra, errb, ja, jb)
 	}
 	ia, ib := prNonBlankIndex(a), prNonBlankIndex(b)
 	for i := range a.Actions {
@@ -203,6 +213,8 @@ func TestFormatLines(t *testing.T) {
 		{"enumerated flag values bare", `swipe 1 2 3 4 --pattern "ping-pong"`, "swipe 1 2 3 4 --pattern ping-pong\n"},
 		{"screenshot -f becomes --fullscreen", "screenshot -f out.png", "screenshot \"out.png\" --fullscreen\n"},
 		{"unknown flags stay positionals", "back --system", "back \"--system\"\n"},
+		{"quoted directive words stay quoted commands", "\"env\" A=1\n\"context\" platform=ios", "\"env\" \"A=1\"\n\"context\" \"platform=ios\"\n"},
+		{"quoted command word becomes bare", "\"click\" @e1", "click @e1\n"},
 		{"env value verbatim", "env   MSG=hello  big   world\nopen a", "env MSG=hello  big   world\nopen \"a\"\n"},
 		{"env quoted value verbatim", `env G="Hi, ${X}"`, `env G="Hi, ${X}"` + "\n"},
 		{"context values raw, one space apart", "context   platform=ios   device=\"iPhone 17\"\nopen a", "context platform=ios device=\"iPhone 17\"\nopen \"a\"\n"},
@@ -275,9 +287,9 @@ func TestFormatRefusesToChangeMeaning(t *testing.T) {
 	if !errors.As(err, &le) || out != nil {
 		t.Fatalf("Format = %q, %v; want an *Error and no output", out, err)
 	}
-	want := `fmt: formatting would change the script's meaning (step 1 (line 1): {"Command":"open","Positionals":["b"],"Flags":null,"Runtime":null,"RefLabel":null,"TargetEvidence":null,"Targets":null} became {"Command":"open","Positionals":["a"],"Flags":null,"Runtime":null,"RefLabel":null,"TargetEvidence":null,"Targets":null}); the file was left unchanged`
-	if le.Message != want || le.Code != prCodeInternal {
-		t.Errorf("error %s %q\nwant %q", le.Code, le.Message, want)
+	want := `fmt: formatting would change the script's meaning (step 1: {"Command":"open","Positionals":["b"],"Flags":null,"Runtime":null,"RefLabel":null,"TargetEvidence":null,"Targets":null} became {"Command":"open","Positionals":["a"],"Flags":null,"Runtime":null,"RefLabel":null,"TargetEvidence":null,"Targets":null}); the file was left unchanged`
+	if le.Message != want || le.Code != prCodeInternal || le.Pos.Line != 1 || le.Pos.Column != 1 {
+		t.Errorf("error %s at %d:%d %q\nwant %s at 1:1 %q", le.Code, le.Pos.Line, le.Pos.Column, le.Message, prCodeInternal, want)
 	}
 }
 
@@ -339,5 +351,60 @@ func BenchmarkFormatSource(b *testing.B) {
 		if _, err := FormatSource("recorded.ad", src); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestFormatGeneratedScripts checks the round-trip contract on scripts built
+// from the tokens that stress the printer: flag names quoted and bare, flag
+// values that are and are not numbers, refs, quotes of both kinds, '#',
+// directive words, odd whitespace, annotations, env and context lines. The
+// generator is seeded, so a failure reproduces.
+func TestFormatGeneratedScripts(t *testing.T) {
+	t.Parallel()
+	cmds := []string{"click", "press", "fill", "type", "snapshot", "open", "swipe", "gesture", "record", "screenshot", "wait",
+		"scroll", "get", "longpress", "fold", `"click"`, `"env"`, `"context"`, "'click'", "back", "is", "find"}
+	toks := []string{"--count", "--interval-ms", "--double-tap", "--button", "--pause-ms", "--pattern", "--pointer-count",
+		"--delay-ms", "-i", "-c", "-d", "--depth", "-s", "--scope", "--raw", "--force-full", "--backend", "--relaunch",
+		"--platform", "--metro-host", "--metro-port", "--launch-url", "--fps", "--quality", "--hide-touches", "--max-size",
+		"--pixel-density", "--fullscreen", "--full", "-f", "--crop-on", "--scale", "--until", "--keyframes",
+		`"--count"`, `"--delay-ms"`, "'--count'", "1", "0", "-3", "2.5", "1e3", "0x10", `""`, `"5"`, "@e1", "@e2~s3",
+		`"@e4"`, "@", "abc", `"a b"`, "'a b'", "label=x", `"label=\"y z\""`, "${X}", "ios", "secondary", "ping-pong",
+		"pan", "fling", "up", "start", "text", "#", "#x", `"#"`, `\`, `"\\"`, `x"y`, "'q'", "é", `"\u2028"`, `"\t"`,
+		"primary", "web", "stable", `"-i"`, "''", `'\''`, "\r", "\u00a0", `"\ud800"`, "<&>"}
+	others := []string{"", "", "  ", "# c", `#agent-device:target-v1 {"verification":"verified", "role":"b"}`,
+		`# agent-device:targets-v1 {"destination":{"role":"a","verification":"verified"},"source":{"verification":"verified","role":"b"}}`,
+		"env A=1", `env  B="x y"`, `context  platform=ios  x="a  b"`, "context\tplatform=android", "context retries=2 timeout=5ms",
+		"\r", "\ufeff", "env C=  sp  "}
+	r := rand.New(rand.NewSource(2))
+	parsed := 0
+	for i := 0; i < 3000; i++ {
+		var lines []string
+		for l := 0; l < 1+r.Intn(6); l++ {
+			if r.Intn(3) == 0 {
+				lines = append(lines, others[r.Intn(len(others))])
+				continue
+			}
+			w := []string{cmds[r.Intn(len(cmds))]}
+			for k := 0; k < r.Intn(7); k++ {
+				w = append(w, toks[r.Intn(len(toks))])
+			}
+			lines = append(lines, strings.Join(w, " "))
+		}
+		src := []byte(strings.Join(lines, "\n") + "\n")
+		if _, err := Parse("gen.ad", src); err != nil {
+			continue
+		}
+		parsed++
+		out, err := FormatSource("gen.ad", src)
+		if err != nil {
+			t.Fatalf("FormatSource(%q): %v", src, err)
+		}
+		prCheckRoundTrip(t, "gen.ad", src, out)
+		if t.Failed() {
+			t.Fatalf("input %q", src)
+		}
+	}
+	if parsed < 1000 {
+		t.Errorf("only %d of 3000 generated scripts parsed", parsed)
 	}
 }
