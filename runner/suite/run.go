@@ -123,6 +123,7 @@ type scheduler struct {
 	grace time.Duration
 
 	providers map[string]drivers.Provider
+	bg        sync.WaitGroup // background teardowns of passed attempts
 
 	mu       sync.Mutex // guards below and serialises listener calls
 	next     int
@@ -250,6 +251,7 @@ func (s *scheduler) run(ctx context.Context) *runner.Result {
 		}(w)
 	}
 	wg.Wait()
+	s.bg.Wait() // background teardowns, each bounded by the grace period
 
 	res := &runner.Result{
 		Version:   1,
@@ -522,8 +524,17 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		ecancel()
 	}
 
-	// Teardown within the grace period; a hung teardown is abandoned.
-	if drv != nil {
+	// Teardown within the grace period; a hung teardown is abandoned. A
+	// passed attempt's session closes in the background (the worker moves
+	// on; Run waits for these before it returns); any other is closed now so
+	// that a hung teardown is reported on the attempt as infrastructure.
+	if drv != nil && ar.Status == runner.StatusPassed && replayReturned {
+		s.bg.Add(1)
+		go func() {
+			defer s.bg.Done()
+			s.teardown(ctx, drv, rep)
+		}()
+	} else if drv != nil {
 		if !s.teardown(ctx, drv, rep) || !replayReturned {
 			infra = true
 			if ar.Error == nil {
