@@ -228,7 +228,9 @@
       } else {
         const name = accName(el, role);
         if (name) n.l = name;
-        if (NAMED.has(role)) { const s = norm(textOf(el)); if (s) n.t = s; }
+        // Name-from-content roles show their whole text; other roles
+        // (status, alert, cell, ...) their own text when they have some.
+        if (NAMED.has(role) || hasDirectText(el)) { const s = norm(textOf(el)); if (s) n.t = s; }
         const v = valueOf(el, role);
         if (v) n.v = v;
         if (isEditable(el, role)) f |= 2;
