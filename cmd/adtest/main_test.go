@@ -59,6 +59,10 @@ func TestScripts(t *testing.T) {
 			}
 			e.Setenv("FREE_PORT", strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
 			ln.Close()
+			// REPO is the module root, for scripts that run the bundled examples.
+			if wd, err := os.Getwd(); err == nil {
+				e.Setenv("REPO", filepath.Dir(filepath.Dir(wd)))
+			}
 			if p, err := exec.LookPath("chromium"); err == nil {
 				e.Setenv("ADTEST_CHROME", p)
 			}
