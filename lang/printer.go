@@ -51,8 +51,9 @@ import (
 // again and compared; if that ever differs Format returns an error rather
 // than a changed file.
 
-// Format prints s canonically. s must come from Parse (Format prints from
-// s.Lines).
+// Format prints s canonically. s must come from Parse without error (Format
+// prints from s.Lines); a line that carries a parse error makes Format return
+// that error. FormatSource parses and formats in one step.
 func Format(s *Script) ([]byte, error) {
 	if s == nil {
 		return nil, &Error{Code: prCodeInternal, Message: "fmt: no script to format"}
@@ -60,6 +61,11 @@ func Format(s *Script) ([]byte, error) {
 	if len(s.Lines) == 0 && len(s.Actions) > 0 {
 		return nil, &Error{Code: prCodeInternal, Message: "fmt: the script has actions but no lines; Format prints scripts returned by Parse",
 			Hint: "parse the source with lang.Parse (or call FormatSource)"}
+	}
+	for _, ln := range s.Lines {
+		if ln != nil && ln.Err != nil {
+			return nil, ln.Err
+		}
 	}
 	var out []string
 	blank := false

@@ -273,6 +273,18 @@ func TestFormatParseErrorIsReturned(t *testing.T) {
 	}
 }
 
+func TestFormatReturnsLineError(t *testing.T) {
+	t.Parallel()
+	s, errs := ParseAll("t.ad", []byte("open a\nclick \"x\n"))
+	if len(errs) != 1 {
+		t.Fatalf("ParseAll errors %v, want one", errs)
+	}
+	out, err := Format(s)
+	if out != nil || err != errs[0] {
+		t.Errorf("Format = %q, %v; want no output and the line's error %v", out, err, errs[0])
+	}
+}
+
 // TestFormatRefusesToChangeMeaning feeds Format a script whose action no
 // longer matches its line: the printer's own re-parse must catch it.
 func TestFormatRefusesToChangeMeaning(t *testing.T) {

@@ -258,9 +258,14 @@ func fmtExpand(env *Env, args []string) (files []fmtFile, bad bool) {
 	return files, bad
 }
 
-// fmtWriteFile replaces path with data atomically: a temporary file in the
-// same directory, given the original mode, synced, then renamed over it.
+// fmtWriteFile replaces path (or the file a symlink at path points to) with
+// data atomically: a temporary file in the same directory, given the
+// original mode, synced, then renamed over it.
 func fmtWriteFile(path string, data []byte, mode fs.FileMode) (err error) {
+	// Write through a symlink, not over it.
+	if real, rerr := filepath.EvalSymlinks(path); rerr == nil {
+		path = real
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".adtest-fmt-*")
 	if err != nil {
 		return err

@@ -142,6 +142,22 @@ func TestFmtCLIWrite(t *testing.T) {
 	if strings.Join(names, " ") != "a.ad b.ad" {
 		t.Errorf("directory after -w holds %v; want only a.ad b.ad (no temp files)", names)
 	}
+	// -w through a symlink rewrites its target and keeps the link.
+	if err := os.WriteFile(filepath.Join(dir, "target.txt"), []byte(fmtMessy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("target.txt", filepath.Join(dir, "link.ad")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := fmtRun(t, dir, "", "-w", "link.ad"); code != 0 {
+		t.Fatalf("fmt -w link.ad: exit %d %s", code, stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "target.txt")); string(got) != fmtClean {
+		t.Errorf("symlink target after -w: %q, want %q", got, fmtClean)
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "link.ad")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("link.ad is no longer a symlink after -w (%v)", err)
+	}
 	// A second run finds nothing to do.
 	code, stdout, _ = fmtRun(t, dir, "", "--check", ".")
 	if code != 0 || stdout != "" {
