@@ -67,6 +67,8 @@ type world struct {
 	maxOpen  int
 	stuck    chan struct{} // closed at cleanup: releases "stuck" steps
 	barrier  *barrier
+	okRuns   int
+	gate     chan struct{} // closed after the 4th "ok" step
 	onStart  func(file string)
 }
 
@@ -159,6 +161,17 @@ func (r *fakeReplayer) Replay(ctx context.Context, s *lang.Script, p ReplayParam
 		var err *runner.ErrorInfo
 		switch a.Command {
 		case "ok":
+			r.w.mu.Lock()
+			r.w.okRuns++
+			if r.w.okRuns == 4 && r.w.gate != nil {
+				close(r.w.gate)
+			}
+			r.w.mu.Unlock()
+		case "waitothers":
+			select {
+			case <-r.w.gate:
+			case <-ctx.Done():
+			}
 		case "fail":
 			err = &runner.ErrorInfo{Code: "COMMAND_FAILED", Reason: "selector_not_found", Message: "no element matches label=Go", Hint: "take a snapshot"}
 		case "flaky":
@@ -538,6 +551,29 @@ func TestRunWorkersInParallel(t *testing.T) {
 	}
 	if len(workers) != 4 {
 		t.Errorf("tests ran on %d workers, want 4", len(workers))
+	}
+}
+
+func TestRunFasterWorkerTakesMore(t *testing.T) {
+	// a.ad blocks its worker until the four quick tests have run: the other
+	// worker takes all of them from the shared queue.
+	w := newWorld(t)
+	w.gate = make(chan struct{})
+	res, _, _ := runSuite(t, w, map[string]string{
+		"a.ad": "context platform=web timeout=5000\nwaitothers\n",
+		"b.ad": "context platform=web\nok\n",
+		"c.ad": "context platform=web\nok\n",
+		"d.ad": "context platform=web\nok\n",
+		"e.ad": "context platform=web\nok\n",
+	}, Config{Workers: 2}, DiscoverOptions{})
+	if got, want := statuses(res), "a.ad=passed/1 b.ad=passed/1 c.ad=passed/1 d.ad=passed/1 e.ad=passed/1"; got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+	slow := res.Tests[0].Attempts[0].Worker
+	for _, tr := range res.Tests[1:] {
+		if tr.Attempts[0].Worker == slow {
+			t.Errorf("%s ran on the busy worker %d", tr.File, slow)
+		}
 	}
 }
 
