@@ -134,16 +134,7 @@ func prLine(file string, ln *Line) string {
 
 // ---- whitespace and quoting ----
 
-// prIsSpace is the JavaScript whitespace set the lexer uses (spec §1.1).
-func prIsSpace(r rune) bool {
-	switch r {
-	case ' ', '\t', '\n', '\v', '\f', '\r', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
-}
-
-func prHasSpace(s string) bool { return strings.IndexFunc(s, prIsSpace) >= 0 }
+func prHasSpace(s string) bool { return strings.IndexFunc(s, isJSSpace) >= 0 }
 
 // prBareSafe reports whether v, written bare, lexes back to one token with
 // value v.
@@ -195,7 +186,7 @@ func prEnv(text string) string {
 	if !ok {
 		return text
 	}
-	rest = strings.TrimLeftFunc(rest, prIsSpace)
+	rest = strings.TrimLeftFunc(rest, isJSSpace)
 	if rest == "" {
 		return "env"
 	}
@@ -209,7 +200,7 @@ func prContext(file string, ln *Line) string {
 	if !strings.HasPrefix(text, "context ") {
 		return text
 	}
-	cand := strings.Join(strings.FieldsFunc(text, prIsSpace), " ")
+	cand := strings.Join(strings.FieldsFunc(text, isJSSpace), " ")
 	if cand == text {
 		return text
 	}
@@ -303,7 +294,7 @@ func prLookupFlag(command string, t *Token) (int, *prFlagSpec) {
 // the parser applies to integer flag values. The re-parse check covers any
 // difference.
 func prNumberish(v string) bool {
-	v = strings.TrimFunc(v, prIsSpace)
+	v = strings.TrimFunc(v, isJSSpace)
 	if v == "" {
 		return true
 	}
@@ -509,12 +500,12 @@ func prAnnotation(text string) string {
 	if !strings.HasPrefix(text, "#") {
 		return text
 	}
-	rest := strings.TrimLeftFunc(text[1:], prIsSpace)
-	i := strings.IndexFunc(rest, prIsSpace)
+	rest := strings.TrimLeftFunc(text[1:], isJSSpace)
+	i := strings.IndexFunc(rest, isJSSpace)
 	if i < 0 {
 		return "# " + rest
 	}
-	tag, payload := rest[:i], strings.TrimFunc(rest[i:], prIsSpace)
+	tag, payload := rest[:i], strings.TrimFunc(rest[i:], isJSSpace)
 	var canon []byte
 	var ok bool
 	if strings.HasPrefix(tag, "agent-device:targets-") {
