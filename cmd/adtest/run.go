@@ -15,6 +15,7 @@ import (
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/fake"
 	"github.com/adtest/adtest/drivers/web"
+	exampleweb "github.com/adtest/adtest/examples/web"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner"
@@ -451,7 +452,5 @@ func btoi(b bool) int {
 	return 0
 }
 
-// serveExample serves the bundled example app.
-func serveExample() (*suite.Server, error) {
-	return nil, fmt.Errorf("%w: the example app is not bundled in this build", drivers.ErrInfrastructure)
-}
+// serveExample serves the bundled example app (examples/web).
+func serveExample() (*suite.Server, error) { return suite.ServeFS(exampleweb.App) }
