@@ -10,6 +10,17 @@
 // starts a new browser. Close kills every Chromium the provider started
 // (including child processes that outlive the main one) and removes their
 // temporary profiles.
+//
+// Snapshots are one in-page walk (page.js), not an accessibility-tree fetch:
+// a single Runtime.evaluate returns compact JSON with roles, accessible
+// names, text, values, rectangles and states, static text included.
+//
+// Node handles: page.js numbers every element it reports once per document
+// (a WeakMap, numbers never reused) and a Handle is "<document token>:<n>".
+// A handle therefore stays valid across snapshots of the same document and
+// finds exactly its element again; after a navigation (new token) or when
+// the element left the DOM, actions fail with a *drivers.TargetError whose
+// reason is "target_stale" and never touch another element.
 package web
 
 import (

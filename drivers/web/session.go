@@ -333,7 +333,7 @@ func (s *Session) Snapshot(ctx context.Context, opts drivers.SnapshotOptions) (*
 	var raw rawSnapshot
 	var err error
 	// A navigation in progress destroys the execution context; retry a few
-	// times before giving up.
+	// times (50 ms apart) before giving up.
 	for attempt := 0; attempt < 5; attempt++ {
 		err = s.do(ctx, "snapshot", func(ctx context.Context, t *chromedp.Target) error {
 			str, err := libCall(ctx, t, "window.__adtestLib.snapshot("+jsArgs(map[string]any{"raw": opts.Raw})+")")
@@ -343,6 +343,9 @@ func (s *Session) Snapshot(ctx context.Context, opts drivers.SnapshotOptions) (*
 			return json.Unmarshal([]byte(str), &raw)
 		})
 		if err == nil || !retryableEval(err) || ctx.Err() != nil {
+			break
+		}
+		if werr := wait(ctx, 50*time.Millisecond); werr != nil {
 			break
 		}
 	}
