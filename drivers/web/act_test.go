@@ -413,3 +413,34 @@ func TestSessionsAreIsolated(t *testing.T) {
 		t.Errorf("snapshot after close: %v", err)
 	}
 }
+
+func TestPreflightHasNoSideEffects(t *testing.T) {
+	s := session(t, "basic.html")
+	ctx := testCtx(t)
+	sn := snap(t, s, drivers.SnapshotOptions{})
+	far := find(t, sn, "text", "Far away")
+	for _, tc := range []struct {
+		name   string
+		action drivers.Action
+		reason string
+	}{
+		{"enabled button in view", tap(find(t, sn, "button", "Sign in")), ""},
+		{"disabled button", tap(find(t, sn, "button", "Disabled")), "target_disabled"},
+		{"out of view passes (act scrolls)", drivers.Action{Kind: drivers.ActHover, Target: &drivers.Target{Node: far}}, ""},
+		{"no node target", drivers.Action{Kind: drivers.ActTap, Target: &drivers.Target{Point: drivers.Point{X: 5, Y: 5}}}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := s.Preflight(ctx, tc.action)
+			if got := targetReason(err); got != tc.reason || (tc.reason == "" && err != nil) {
+				t.Fatalf("got %v, want reason %q", err, tc.reason)
+			}
+		})
+	}
+	after := snap(t, s, drivers.SnapshotOptions{})
+	if got := find(t, after, "text", "Far away").Rect.Y; got != far.Rect.Y {
+		t.Errorf("preflight scrolled the page: Far away moved from %v to %v", far.Rect.Y, got)
+	}
+	if got := textByID(t, s, "clicks"); got != "Clicked 0" {
+		t.Errorf("preflight clicked: %q", got)
+	}
+}

@@ -188,3 +188,28 @@ func TestRemoteCDP(t *testing.T) {
 	_ = context.Background
 	_ = os.Getpid
 }
+
+func TestBrowserPerWorker(t *testing.T) {
+	p, err := NewProvider(Options{BrowserPerWorker: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testCtx(t)
+	for _, w := range []int{0, 1, 0} {
+		d, err := p.NewSession(ctx, drivers.SessionOptions{Worker: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close(ctx)
+	}
+	if len(p.all) != 2 || p.perWorker[0] == p.perWorker[1] || p.perWorker[0].pid == p.perWorker[1].pid {
+		t.Errorf("want two browsers for two workers, got %d", len(p.all))
+	}
+	all := p.all
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if left := leftovers(all); left != "" {
+		t.Errorf("after Close: %s", left)
+	}
+}
