@@ -292,12 +292,15 @@ func (d adLexer) LexString(filename string, s string) (lexer.Lexer, error) {
 type tokenStream struct {
 	toks []lexer.Token
 	args [][]lexer.Token
+	pool []lexer.Token // backing store of args
 	i    int
 	eof  lexer.Position
 }
 
 func newTokenStream(filename string, lines []physLine, singleQuotes bool) *tokenStream {
-	ts := &tokenStream{toks: make([]lexer.Token, len(lines)), args: make([][]lexer.Token, len(lines))}
+	ts := &tokenStream{toks: make([]lexer.Token, len(lines)), args: make([][]lexer.Token, len(lines)), pool: make([]lexer.Token, 0, 4*len(lines))}
+	type span struct{ line, start, end int }
+	var spans []span
 	for i, l := range lines {
 		pos := lexer.Position{Filename: filename, Offset: l.offset, Line: l.num, Column: l.col}
 		t := l.text
@@ -313,22 +316,26 @@ func newTokenStream(filename string, lines []physLine, singleQuotes bool) *token
 		case isEnvLine(t):
 			typ = tokEnv
 		default:
-			args := make([]lexer.Token, 0, 8)
+			start := len(ts.pool)
 			splitTokens(t, singleQuotes, func(at lexer.TokenType, raw string, off int) {
 				p := pos
 				p.Offset += off
 				p.Column += off
-				args = append(args, lexer.Token{Type: at, Value: raw, Pos: p})
+				ts.pool = append(ts.pool, lexer.Token{Type: at, Value: raw, Pos: p})
 			})
-			if args[0].Type == tokWord && args[0].Value == "context" {
+			if first := ts.pool[start]; first.Type == tokWord && first.Value == "context" {
 				typ = tokContext
 			}
-			ts.args[i] = args
+			spans = append(spans, span{i, start, len(ts.pool)})
 		}
 		ts.toks[i] = lexer.Token{Type: typ, Value: t, Pos: pos}
 		ts.eof = pos
 		ts.eof.Offset += len(t)
 		ts.eof.Column += len(t)
+	}
+	// The pool may have moved while growing: slice it once it is complete.
+	for _, sp := range spans {
+		ts.args[sp.line] = ts.pool[sp.start:sp.end:sp.end]
 	}
 	return ts
 }

@@ -15,19 +15,15 @@ import (
 // (argsEBNF), tokenised by the lexer beside the line stream: one grammar node
 // per line keeps a 10,000-line script cheap.
 
+// scriptNode is the whole script: one token per physical line, whose type
+// says what kind of line it is (alternatives ordered by frequency, participle
+// tries them in order) and whose Pos is the line's position.
 type scriptNode struct {
-	Pos   lexer.Position
-	Lines []*lineNode `parser:"@@*"`
-}
-
-type lineNode struct {
-	Pos        lexer.Position
-	Blank      *string `parser:"(  @Blank"`
-	Annotation *string `parser:" | @Annotation"`
-	Comment    *string `parser:" | @Comment"`
-	Env        *string `parser:" | @Env"`
-	Context    *string `parser:" | @Context"`
-	Action     *string `parser:" | @Action )"`
+	Pos lexer.Position
+	// Tokens is filled by participle with the tokens the node matched: one
+	// per line, in order.
+	Tokens []lexer.Token
+	Lines  []string `parser:"(@(Action | Blank | Comment | Annotation | Context | Env))*"`
 }
 
 // argsEBNF is the token-level grammar of context and action lines.
@@ -86,7 +82,7 @@ func ParseAll(filename string, src []byte) (*Script, []*Error) {
 func parseWith(filename string, src []byte, cfg parseConfig) (*Script, []*Error) {
 	text := string(src)
 	lines := splitLines(text)
-	s := &Script{File: filename}
+	s := &Script{File: filename, Lines: make([]*Line, 0, len(lines))}
 	md, env, errs := readHeader(filename, lines)
 	s.Metadata, s.Env = md, env
 
@@ -105,9 +101,13 @@ func parseWith(filename string, src []byte, cfg parseConfig) (*Script, []*Error)
 		// a programmer error, reported rather than panicking.
 		return s, append(errs, &Error{Code: codeInvalidArgs, Message: "internal grammar error: " + err.Error()})
 	}
-	b := &bodyBuilder{s: s, file: filename, lines: lines, args: ts.args, cfg: cfg}
-	for i, ln := range tree.Lines {
-		b.line(i, ln)
+	b := &bodyBuilder{s: s, file: filename, lines: lines, args: ts.args, cfg: cfg,
+		tokPool: make([]Token, len(ts.pool)), ptrPool: make([]*Token, len(ts.pool)), linePool: make([]Line, len(lines))}
+	if len(tree.Tokens) != len(lines) {
+		return s, append(errs, &Error{Code: codeInvalidArgs, Message: fmt.Sprintf("internal grammar error: %d line tokens for %d lines", len(tree.Tokens), len(lines))})
+	}
+	for i := range tree.Tokens {
+		b.line(i, &tree.Tokens[i])
 	}
 	b.finish()
 	return s, append(errs, b.errs...)
@@ -125,6 +125,9 @@ type bodyBuilder struct {
 	file      string
 	lines     []physLine
 	args      [][]lexer.Token
+	tokPool   []Token  // backing of every line's tokens, consumed in order
+	ptrPool   []*Token // backing of every line's Tokens slice
+	linePool  []Line   // one Line per physical line
 	cfg       parseConfig
 	pending   *pendingAnnotation
 	seenAct   bool
@@ -148,34 +151,35 @@ func (b *bodyBuilder) unbound(l *Line, why string) {
 	b.fail(l, l.Pos, fmt.Sprintf("%s annotation on line %d must be immediately followed by its action line (%s).", p.kind, p.line, why), "")
 }
 
-func (b *bodyBuilder) line(i int, n *lineNode) {
+func (b *bodyBuilder) line(i int, n *lexer.Token) {
 	pl := b.lines[i]
-	l := &Line{Pos: n.Pos, Text: pl.text}
+	l := &b.linePool[i]
+	*l = Line{Pos: n.Pos, Text: pl.text}
 	l.Pos.Column = pl.col
 	l.Pos.Offset = pl.offset
 	b.s.Lines = append(b.s.Lines, l)
-	switch {
-	case n.Annotation != nil:
+	switch n.Type {
+	case tokAnnotation:
 		l.Kind = LineAnnotation
 		b.annotation(l, pl)
-	case n.Comment != nil:
+	case tokComment:
 		l.Kind = LineComment
 		if b.pending != nil {
 			b.unbound(l, fmt.Sprintf("line %d is a comment", pl.num))
 		}
-	case n.Env != nil:
+	case tokEnv:
 		l.Kind = LineEnv
 		if b.pending != nil {
 			b.unbound(l, fmt.Sprintf("line %d is an env directive", pl.num))
 		} else if b.seenAct {
 			b.fail(l, l.Pos, fmt.Sprintf("env directives must precede all actions (line %d).", pl.num), "")
 		}
-	case n.Context != nil:
+	case tokContext:
 		l.Kind = LineContext
 		if b.decodeTokens(l, b.args[i]) && b.pending != nil {
 			b.unbound(l, fmt.Sprintf("line %d did not parse as an action", pl.num))
 		}
-	case n.Action != nil:
+	case tokAction:
 		l.Kind = LineAction
 		b.action(l, b.args[i])
 	default:
@@ -236,10 +240,12 @@ func (b *bodyBuilder) token(l *Line, a *lexer.Token, dst *Token) (*Token, bool) 
 	return dst, false
 }
 
-// decodeTokens decodes the argument tokens of a line (one backing array).
+// decodeTokens decodes the argument tokens of a line into the builder's pools.
 func (b *bodyBuilder) decodeTokens(l *Line, toks []lexer.Token) bool {
-	backing := make([]Token, len(toks))
-	l.Tokens = make([]*Token, len(toks))
+	n := len(toks)
+	backing := b.tokPool[:n:n]
+	l.Tokens = b.ptrPool[:n:n]
+	b.tokPool, b.ptrPool = b.tokPool[n:], b.ptrPool[n:]
 	for i := range toks {
 		t, bad := b.token(l, &toks[i], &backing[i])
 		if bad {
