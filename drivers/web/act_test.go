@@ -239,7 +239,9 @@ func TestAlerts(t *testing.T) {
 func TestScroll(t *testing.T) {
 	s := session(t, "scroll.html")
 	ctx := testCtx(t)
-	y := func(role, name string) float64 { return find(t, snap(t, s, drivers.SnapshotOptions{}), role, name).Rect.Y }
+	y := func(role, name string) float64 {
+		return find(t, snap(t, s, drivers.SnapshotOptions{}), role, name).Rect.Y
+	}
 	top := y("listitem", "Item 1")
 	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActScroll, Direction: "down"}); err != nil {
 		t.Fatal(err)
