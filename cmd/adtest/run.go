@@ -380,6 +380,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 		NewReplayer:    suite.RunnerReplayer,
 		FormatSnapshot: suite.FormatSnapshot,
 		Listener:       listener,
+		Prefetch:       map[string]bool{drivers.PlatformWeb: f.fakeDevice == ""},
 	}, p.tests)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)

@@ -49,6 +49,7 @@ func runBench(b *testing.B, prov drivers.Provider, tests []*Test, workers int, b
 		Providers:   func(context.Context, string) (drivers.Provider, error) { return nopClose{prov}, nil },
 		NewReplayer: RunnerReplayer,
 		Listener:    console,
+		Prefetch:    map[string]bool{drivers.PlatformWeb: true},
 	}, tests)
 	if err != nil {
 		b.Fatal(err)

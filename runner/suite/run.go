@@ -90,6 +90,11 @@ type Config struct {
 	NewReplayer    NewReplayerFunc
 	FormatSnapshot SnapshotFormatter
 	Listener       runner.SuiteListener
+	// Prefetch lists the platforms whose next session a worker opens while
+	// its current test runs (web: a fresh browser context is independent of
+	// the one in use). Never for devices, where a new session relaunches the
+	// app under the running test.
+	Prefetch map[string]bool
 
 	// Now is the clock for timestamps and durations (time.Now by default).
 	Now func() time.Time
@@ -240,12 +245,14 @@ func (s *scheduler) run(ctx context.Context) *runner.Result {
 			if worker < len(s.cfg.Devices) {
 				device = s.cfg.Devices[worker]
 			}
+			ws := &workerState{}
+			defer s.dropPrefetched(ws)
 			for {
 				i, ok := s.take(ctx)
 				if !ok {
 					return
 				}
-				res := s.runTest(ctx, worker, device, i)
+				res := s.runTest(ctx, ws, worker, device, i)
 				s.finish(i, res)
 			}
 		}(w)
@@ -366,7 +373,7 @@ func (s *scheduler) emitAttempt(ev runner.AttemptFinished) {
 	s.cfg.Listener.AttemptFinished(ev)
 }
 
-func (s *scheduler) runTest(ctx context.Context, worker int, device string, i int) runner.TestResult {
+func (s *scheduler) runTest(ctx context.Context, ws *workerState, worker int, device string, i int) runner.TestResult {
 	t := s.tests[i]
 	s.mu.Lock()
 	n := s.executed
@@ -375,7 +382,7 @@ func (s *scheduler) runTest(ctx context.Context, worker int, device string, i in
 	max := t.Retries + 1
 	var total int64
 	for a := 1; a <= max; a++ {
-		ar, infra := s.runAttempt(ctx, t, attemptInfo{worker: worker, device: device, attempt: a, max: max, n: n})
+		ar, infra := s.runAttempt(ctx, t, attemptInfo{worker: worker, device: device, attempt: a, max: max, n: n, ws: ws})
 		total += ar.DurationMs
 		tr.Attempts = append(tr.Attempts, ar)
 		if ctx.Err() != nil && ar.Status != runner.StatusPassed {
@@ -405,6 +412,7 @@ func (s *scheduler) runTest(ctx context.Context, worker int, device string, i in
 type attemptInfo struct {
 	worker, attempt, max, n int
 	device                  string
+	ws                      *workerState
 }
 
 func (s *scheduler) scope(t *Test, ai attemptInfo, artifacts string) *lang.Scope {
@@ -467,7 +475,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	if prov == nil {
 		ar = failedAttempt("INFRA", "no_driver", fmt.Sprintf("no driver for platform %q", t.Platform), "")
 		infra = true
-	} else if d, err := prov.NewSession(actx, drivers.SessionOptions{Worker: ai.worker, Device: ai.device}); err != nil {
+	} else if d, err := s.acquire(ctx, actx, prov, t.Platform, ai); err != nil {
 		ar = failedAttempt("INFRA", "session_start_failed", "could not start a session: "+err.Error(),
 			"the browser or device did not accept a new session; check it is running")
 		infra = errors.Is(err, drivers.ErrInfrastructure) || actx.Err() == nil
@@ -606,5 +614,85 @@ func failedAttempt(code, reason, msg, hint string) runner.AttemptResult {
 		Status: runner.StatusFailed,
 		Steps:  []runner.StepResult{},
 		Error:  &runner.ErrorInfo{Code: code, Reason: reason, Message: msg, Hint: hint},
+	}
+}
+
+// workerState is what a worker keeps between tests: the session it opened
+// ahead of time, when prefetching.
+type workerState struct {
+	next *prefetched
+}
+
+type prefetched struct {
+	platform string
+	done     chan struct{}
+	drv      drivers.Driver
+	err      error
+}
+
+// acquire returns a fresh session for an attempt: the worker's prefetched one
+// when there is one for this platform, else a new one. It then starts
+// opening the next session when more work may follow.
+func (s *scheduler) acquire(ctx, actx context.Context, prov drivers.Provider, platform string, ai attemptInfo) (drivers.Driver, error) {
+	opts := drivers.SessionOptions{Worker: ai.worker, Device: ai.device}
+	var d drivers.Driver
+	var err error
+	p := ai.ws.next
+	ai.ws.next = nil
+	if p != nil && p.platform == platform {
+		select {
+		case <-p.done:
+			d, err = p.drv, p.err
+		case <-actx.Done():
+			s.closeLater(p)
+			return nil, actx.Err()
+		}
+	} else if p != nil {
+		s.closeLater(p)
+	}
+	if p == nil || err != nil || d == nil {
+		d, err = prov.NewSession(actx, opts)
+	}
+	if err == nil && s.cfg.Prefetch[platform] && (ai.attempt < ai.max || s.moreQueued()) {
+		next := &prefetched{platform: platform, done: make(chan struct{})}
+		go func() {
+			defer close(next.done)
+			next.drv, next.err = prov.NewSession(ctx, opts)
+		}()
+		ai.ws.next = next
+	}
+	return d, err
+}
+
+func (s *scheduler) moreQueued() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.next < len(s.tests) && s.stopped == ""
+}
+
+// closeLater closes a prefetched session once it is ready, in the background.
+func (s *scheduler) closeLater(p *prefetched) {
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		timer := time.NewTimer(s.grace)
+		defer timer.Stop()
+		select {
+		case <-p.done:
+		case <-timer.C:
+			return // abandoned: a session that does not open in time
+		}
+		if p.drv != nil {
+			cctx, cancel := context.WithTimeout(context.Background(), s.grace)
+			defer cancel()
+			p.drv.Close(cctx)
+		}
+	}()
+}
+
+func (s *scheduler) dropPrefetched(ws *workerState) {
+	if ws.next != nil {
+		s.closeLater(ws.next)
+		ws.next = nil
 	}
 }

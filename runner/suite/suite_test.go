@@ -68,6 +68,7 @@ type world struct {
 	stuck    chan struct{} // closed at cleanup: releases "stuck" steps
 	barrier  *barrier
 	okRuns   int
+	created  int           // sessions handed out
 	gate     chan struct{} // closed after the 4th "ok" step
 	onStart  func(file string)
 }
@@ -106,6 +107,7 @@ func (w *world) NewSession(ctx context.Context, o drivers.SessionOptions) (drive
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.open++
+	w.created++
 	w.maxOpen = max(w.maxOpen, w.open)
 	return &fakeDriver{w: w}, nil
 }
@@ -574,6 +576,26 @@ func TestRunFasterWorkerTakesMore(t *testing.T) {
 		if tr.Attempts[0].Worker == slow {
 			t.Errorf("%s ran on the busy worker %d", tr.File, slow)
 		}
+	}
+}
+
+func TestRunPrefetch(t *testing.T) {
+	// With prefetching a worker opens its next session while a test runs;
+	// no session is opened after the last attempt, and none is left open.
+	w := newWorld(t)
+	res, _, _ := runSuite(t, w, map[string]string{
+		"a.ad": "context platform=web\nok\n",
+		"b.ad": "context platform=web retries=1\nflaky\n",
+		"c.ad": "context platform=web\nok\n",
+	}, Config{Workers: 1, Prefetch: map[string]bool{"web": true}}, DiscoverOptions{})
+	if got, want := statuses(res), "a.ad=passed/1 b.ad=flaky/2 c.ad=passed/1"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if w.created != 4 || w.open != 0 {
+		t.Errorf("sessions created %d (want 4: one per attempt), open after the run %d", w.created, w.open)
+	}
+	if w.maxOpen != 2 {
+		t.Errorf("max open sessions %d, want 2 (the running one and the next)", w.maxOpen)
 	}
 }
 
