@@ -208,7 +208,7 @@ func scanDQ(s string) int {
 	return -1
 }
 
-// scanSQ returns the length of the single-quoted token at s[0] == '\'' or -1
+// scanSQ returns the length of the single-quoted token starting at s[0] (an apostrophe), or -1
 // when it is not closed. Newest grammar: the only escape is \' (a backslash
 // before any other character is literal, and \' never closes the token).
 func scanSQ(s string) int {
