@@ -105,8 +105,10 @@ func (a *artifacts) write(name string, data []byte) string {
 func (a *artifacts) writeScript(src []byte) { a.write("script.ad", a.mask.Bytes(src)) }
 
 func (a *artifacts) writeResult(ar *runner.AttemptResult) {
+	// ar is already masked field by field; masking the encoded bytes could
+	// corrupt numbers that happen to contain a short secret.
 	b, _ := json.MarshalIndent(ar, "", "  ")
-	a.write("result.json", a.mask.Bytes(append(b, '\n')))
+	a.write("result.json", append(b, '\n'))
 }
 
 // evidence saves the failure screenshot, the last snapshot and the log tail.
@@ -130,8 +132,8 @@ func (a *artifacts) evidence(ctx context.Context, drv drivers.Driver, rep Replay
 	}
 	if snap != nil {
 		a.write("snapshot.txt", a.mask.Bytes([]byte(format(snap))))
-		b, _ := json.MarshalIndent(snap, "", "  ")
-		a.write("snapshot.json", a.mask.Bytes(append(b, '\n')))
+		b, _ := json.MarshalIndent(a.mask.Snapshot(snap), "", "  ")
+		a.write("snapshot.json", append(b, '\n'))
 	}
 	if lt, ok := drv.(drivers.LogTailer); ok {
 		lines := lt.LogTail(200)
@@ -164,8 +166,13 @@ func (tw *timingWriter) write(v map[string]any) {
 	if tw.f == nil {
 		return
 	}
+	for k, x := range v {
+		if str, ok := x.(string); ok {
+			v[k] = tw.mask.String(str)
+		}
+	}
 	b, _ := json.Marshal(v)
-	tw.f.Write(append(tw.mask.Bytes(b), '\n'))
+	tw.f.Write(append(b, '\n'))
 }
 
 func (tw *timingWriter) step(now time.Time, ev StepEvent) {

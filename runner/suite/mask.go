@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )
@@ -54,6 +55,21 @@ func (m *Masker) Bytes(b []byte) []byte {
 		return b
 	}
 	return []byte(m.r.Replace(string(b)))
+}
+
+// Snapshot returns a copy of snap with its texts masked.
+func (m *Masker) Snapshot(snap *drivers.Snapshot) *drivers.Snapshot {
+	if m == nil || m.r == nil || snap == nil {
+		return snap
+	}
+	c := *snap
+	c.URL, c.Title = m.String(c.URL), m.String(c.Title)
+	c.Nodes = make([]drivers.Node, len(snap.Nodes))
+	for i, n := range snap.Nodes {
+		n.Label, n.ID, n.Text, n.Value = m.String(n.Label), m.String(n.ID), m.String(n.Text), m.String(n.Value)
+		c.Nodes[i] = n
+	}
+	return &c
 }
 
 // Attempt masks every text field of an attempt result in place.

@@ -675,6 +675,35 @@ func TestArtifacts(t *testing.T) {
 	}
 }
 
+func TestArtifactsShortSecretKeepsJSONValid(t *testing.T) {
+	// A one-character secret must not corrupt numbers in JSON artifacts.
+	w := newWorld(t)
+	dir := t.TempDir()
+	runDir := filepath.Join(dir, "run")
+	runSuite(t, w, map[string]string{"a.ad": "context platform=web\nfail\n"},
+		Config{RunDir: runDir, CLIVars: map[string]string{"PIN": "1"}, MaskNames: []string{"PIN"}}, DiscoverOptions{})
+	n := 0
+	filepath.WalkDir(runDir, func(p string, d os.DirEntry, err error) error {
+		if d.IsDir() || !strings.HasSuffix(p, "json") {
+			return nil
+		}
+		b, _ := os.ReadFile(p)
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if strings.HasSuffix(p, ".ndjson") && !json.Valid([]byte(line)) {
+				t.Errorf("%s: invalid line %q", p, line)
+			}
+		}
+		if !strings.HasSuffix(p, ".ndjson") && !json.Valid(b) {
+			t.Errorf("%s is not valid JSON", p)
+		}
+		n++
+		return nil
+	})
+	if n != 3 {
+		t.Errorf("checked %d JSON files, want 3 (result, snapshot, timing)", n)
+	}
+}
+
 func TestShard(t *testing.T) {
 	var tests []*Test
 	for i := range 7 {
