@@ -251,3 +251,22 @@ func TestCompatJSONShape(t *testing.T) {
 		}
 	}
 }
+
+func TestParseReturnsPartialScriptWithFirstError(t *testing.T) {
+	t.Parallel()
+	s, err := Parse("p.ad", []byte("context platform=ios\ncontext platform=android\nopen x\nswipe 1 2 3 4 5 6\nclose\n"))
+	e, ok := AsError(err)
+	if !ok || !e.Metadata || e.Error() != `p.ad:2:18: Conflicting replay test metadata "platform" in context header: ios vs android.` {
+		t.Fatalf("error = %v", err)
+	}
+	var cmds []string
+	for _, a := range s.Actions {
+		cmds = append(cmds, a.Command)
+	}
+	if got := strings.Join(cmds, ","); got != "open,close" || s.Metadata.Platform != "ios" || len(s.Lines) != 6 {
+		t.Fatalf("partial script: actions %s, platform %q, %d lines", got, s.Metadata.Platform, len(s.Lines))
+	}
+	if s.Lines[3].Err == nil || s.Lines[3].Err.Message != "swipe accepts 4 arguments: x1 y1 x2 y2 (line 4)." {
+		t.Fatalf("line 4 error = %v", s.Lines[3].Err)
+	}
+}
