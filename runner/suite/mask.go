@@ -1,6 +1,8 @@
 package suite
 
 import (
+	"encoding/json"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -115,6 +117,22 @@ func (m *Masker) value(v any) any {
 			out[i] = m.String(e)
 		}
 		return out
+	case nil:
+		return nil
+	}
+	// Any other composite value (typed maps and slices, structs): mask its
+	// JSON form, the only form a report ever shows.
+	switch reflect.ValueOf(v).Kind() {
+	case reflect.Map, reflect.Slice, reflect.Array, reflect.Struct, reflect.Pointer:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return v
+		}
+		var generic any
+		if json.Unmarshal(b, &generic) != nil {
+			return v
+		}
+		return m.value(generic)
 	}
 	return v
 }

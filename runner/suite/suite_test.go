@@ -803,6 +803,12 @@ func TestMasker(t *testing.T) {
 			t.Errorf("%s should be secret", n)
 		}
 	}
+	details := map[string]any{"candidates": []map[string]any{{"label": "abcdef"}}, "n": 3}
+	got := m.value(details)
+	b, _ := json.Marshal(got)
+	if string(b) != `{"candidates":[{"label":"***"}],"n":3}` {
+		t.Errorf("details = %s", b)
+	}
 	if IsSecretName("USERNAME") {
 		t.Error("USERNAME is not secret")
 	}
