@@ -14,6 +14,7 @@ import (
 )
 
 func TestTapVariants(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		action func(n *drivers.Node) drivers.Action
@@ -55,6 +56,7 @@ func TestTapVariants(t *testing.T) {
 }
 
 func TestTapScrollsIntoView(t *testing.T) {
+	t.Parallel()
 	s := session(t, "scroll.html")
 	sn := snap(t, s, drivers.SnapshotOptions{})
 	item := find(t, sn, "listitem", "Item 150")
@@ -70,6 +72,7 @@ func TestTapScrollsIntoView(t *testing.T) {
 }
 
 func TestCoveredClickIsRefused(t *testing.T) {
+	t.Parallel()
 	s := session(t, "covered.html")
 	n := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Buy")
 	if n.Hittable {
@@ -103,6 +106,7 @@ func TestCoveredClickIsRefused(t *testing.T) {
 }
 
 func TestFill(t *testing.T) {
+	t.Parallel()
 	s := session(t, "basic.html")
 	sn := snap(t, s, drivers.SnapshotOptions{})
 	ctx := testCtx(t)
@@ -151,6 +155,7 @@ func TestFill(t *testing.T) {
 }
 
 func TestTypeKeyFocus(t *testing.T) {
+	t.Parallel()
 	s := session(t, "events.html")
 	ctx := testCtx(t)
 	field := find(t, snap(t, s, drivers.SnapshotOptions{}), "textbox", "Field")
@@ -180,6 +185,7 @@ func TestTypeKeyFocus(t *testing.T) {
 }
 
 func TestHoverLongPressPan(t *testing.T) {
+	t.Parallel()
 	s := session(t, "events.html")
 	ctx := testCtx(t)
 	sn := snap(t, s, drivers.SnapshotOptions{})
@@ -203,6 +209,7 @@ func TestHoverLongPressPan(t *testing.T) {
 }
 
 func TestAlerts(t *testing.T) {
+	t.Parallel()
 	s := session(t, "events.html")
 	ctx := testCtx(t)
 	sn := snap(t, s, drivers.SnapshotOptions{})
@@ -237,6 +244,7 @@ func TestAlerts(t *testing.T) {
 }
 
 func TestScroll(t *testing.T) {
+	t.Parallel()
 	s := session(t, "scroll.html")
 	ctx := testCtx(t)
 	y := func(role, name string) float64 {
@@ -283,6 +291,7 @@ func TestScroll(t *testing.T) {
 }
 
 func TestOpenBackViewportScreenshot(t *testing.T) {
+	t.Parallel()
 	s := session(t, "basic.html")
 	ctx := testCtx(t)
 	if err := s.Act(ctx, tap(find(t, snap(t, s, drivers.SnapshotOptions{}), "link", "Docs"))); err != nil {
@@ -338,6 +347,7 @@ func waitTitle(t *testing.T, s *Session, want string) {
 }
 
 func TestStaleHandleFailsCleanly(t *testing.T) {
+	t.Parallel()
 	s := session(t, "basic.html")
 	ctx := testCtx(t)
 	old := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Count")
@@ -356,6 +366,7 @@ func TestStaleHandleFailsCleanly(t *testing.T) {
 }
 
 func TestAttrsLogsUnsupported(t *testing.T) {
+	t.Parallel()
 	s := session(t, "events.html")
 	ctx := testCtx(t)
 	sn := snap(t, s, drivers.SnapshotOptions{})
@@ -387,6 +398,7 @@ func TestAttrsLogsUnsupported(t *testing.T) {
 }
 
 func TestSessionsAreIsolated(t *testing.T) {
+	t.Parallel()
 	first := session(t, "storage.html")
 	if got := textByID(t, first, "c"); got != "cookie=none local=none" {
 		t.Fatalf("first visit: %q", got)
@@ -417,6 +429,7 @@ func TestSessionsAreIsolated(t *testing.T) {
 }
 
 func TestPreflightHasNoSideEffects(t *testing.T) {
+	t.Parallel()
 	s := session(t, "basic.html")
 	ctx := testCtx(t)
 	sn := snap(t, s, drivers.SnapshotOptions{})
@@ -445,4 +458,17 @@ func TestPreflightHasNoSideEffects(t *testing.T) {
 	if got := textByID(t, s, "clicks"); got != "Clicked 0" {
 		t.Errorf("preflight clicked: %q", got)
 	}
+}
+
+func TestShadowDOMButton(t *testing.T) {
+	t.Parallel()
+	s := session(t, "shadow.html")
+	n := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Shadow buy")
+	if !n.Hittable {
+		t.Error("a button in an open shadow root is not hittable")
+	}
+	if err := s.Act(testCtx(t), tap(n)); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, s, "r", "Bought in shadow")
 }

@@ -195,9 +195,17 @@
   // hitsSelf reports whether the element at (x, y) is el, a descendant, or
   // the label of el.
   function hitsSelf(el, x, y) {
-    const h = document.elementFromPoint(x, y);
+    let h = document.elementFromPoint(x, y);
+    // Look through open shadow roots to the innermost element.
+    while (h && h.shadowRoot) {
+      const inner = h.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === h) break;
+      h = inner;
+    }
     if (!h) return { ok: false, hit: null };
-    if (h === el || el.contains(h)) return { ok: true, hit: h };
+    for (let n = h; n; n = n.parentNode || n.host) {
+      if (n === el) return { ok: true, hit: h };
+    }
     const l = h.closest('label');
     if (l && l.control === el) return { ok: true, hit: h };
     return { ok: false, hit: h };

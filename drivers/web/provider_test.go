@@ -50,6 +50,7 @@ func TestNoBrowser(t *testing.T) {
 // flight fails as infrastructure naming what happened, the next session gets
 // a new browser, and Close leaves no process or profile behind.
 func TestKillChromiumMidRun(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	p, err := NewProvider(Options{Logf: func(f string, a ...any) { t.Logf("%v "+f, append([]any{time.Since(start)}, a...)...) }})
 	if err != nil {
@@ -122,6 +123,7 @@ func fmtInt(n int) string {
 // TestRemoteCDP attaches to a Chromium started outside the provider with
 // --remote-debugging-port=0, by its http:// and its ws:// address.
 func TestRemoteCDP(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := exec.Command(prov.execPath, "--headless", "--disable-gpu", "--disable-background-networking",
 		"--disable-component-update", "--no-first-run", "--disable-sync", "--no-sandbox",
@@ -190,6 +192,7 @@ func TestRemoteCDP(t *testing.T) {
 }
 
 func TestBrowserPerWorker(t *testing.T) {
+	t.Parallel()
 	p, err := NewProvider(Options{BrowserPerWorker: true})
 	if err != nil {
 		t.Fatal(err)

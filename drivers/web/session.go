@@ -12,6 +12,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -74,12 +75,21 @@ func newSession(p *Provider, b *browserProc) *Session {
 	return &Session{p: p, b: b, dialogCh: make(chan struct{}, 1)}
 }
 
+// Default viewport of a session in CSS pixels (as Playwright's), so that
+// coordinates in scripts mean the same on every machine.
+const defaultWidth, defaultHeight = 1280, 720
+
 // start creates the browser context and its page.
 func (s *Session) start(ctx context.Context) error {
 	s.tabCtx, s.tabCancel = chromedp.NewContext(s.b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(s.onEvent))
 	stop := context.AfterFunc(ctx, s.tabCancel)
 	defer stop()
-	return chromedp.Do(s.tabCtx)
+	return chromedp.Do(s.tabCtx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+			Width: defaultWidth, Height: defaultHeight, DeviceScaleFactor: 1,
+		})
+		return err
+	}))
 }
 
 // onEvent runs in the tab's read loop: record, never block.

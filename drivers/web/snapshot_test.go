@@ -8,6 +8,7 @@ import (
 )
 
 func TestSnapshotGolden(t *testing.T) {
+	t.Parallel()
 	s := session(t, "basic.html")
 	g := goldie.New(t)
 	for _, tc := range []struct {
@@ -27,6 +28,7 @@ func TestSnapshotGolden(t *testing.T) {
 }
 
 func TestFilterNodes(t *testing.T) {
+	t.Parallel()
 	// a tree: 0 main > 1 text, 2 form > 3 button, 4 group > 5 textbox; 6 link
 	full := []drivers.Node{
 		{Role: "main", Parent: -1, Depth: 0},
@@ -73,6 +75,7 @@ func TestFilterNodes(t *testing.T) {
 }
 
 func TestSnapshotStaticTextAndRefsOrder(t *testing.T) {
+	t.Parallel()
 	s := session(t, "basic.html")
 	sn := snap(t, s, drivers.SnapshotOptions{})
 	p := find(t, sn, "text", "Hello Ada")
