@@ -67,36 +67,74 @@ func Format(s *Script) ([]byte, error) {
 			return nil, ln.Err
 		}
 	}
-	var out []string
+	// Lay out the non-blank lines, each with its printings from the most
+	// canonical to the most literal (the last one is always the line as
+	// written, or as safe as that).
+	var outs []*prOut
 	blank := false
 	for _, ln := range s.Lines {
 		if ln == nil {
 			continue
 		}
 		if ln.Kind == LineBlank {
-			if len(out) > 0 {
+			if len(outs) > 0 {
 				blank = true
 			}
 			continue
 		}
-		text := prLine(s.File, ln)
-		if blank {
-			out = append(out, "")
-			blank = false
+		o := &prOut{src: ln, blankBefore: blank}
+		blank = false
+		if ln.Kind == LineAction && ln.Action != nil {
+			o.cands = prDedupe(append(prCandidates(ln, ln.Action), ln.Text))
+		} else {
+			o.cands = []string{prLine(s.File, ln)}
 		}
-		out = append(out, text)
+		outs = append(outs, o)
 	}
-	var buf bytes.Buffer
-	for _, l := range out {
-		buf.WriteString(l)
-		buf.WriteByte('\n')
-	}
-	res := buf.Bytes()
-	again, err := Parse(s.File, res)
-	if err != nil {
-		return nil, &Error{Code: prCodeInternal,
-			Message: fmt.Sprintf("fmt: the formatted script no longer parses (%v); the file was left unchanged", err),
-			Hint:    "this is a bug in adtest fmt: please report it with the script"}
+	// Parse the whole output once and step back, line by line, wherever an
+	// action came out different (at most one round per kind of printing).
+	var res []byte
+	var again *Script
+	var err error
+	for round := 0; ; round++ {
+		res = prRender(outs)
+		again, err = Parse(s.File, res)
+		if err != nil {
+			if round == 0 {
+				// A line changed kind and upset its neighbours: choose
+				// every action line's printing on its own instead.
+				for _, o := range outs {
+					if len(o.cands) > 1 {
+						if i := prIndex(o.cands, prActionLine(s.File, o.src)); i >= 0 {
+							o.choice = i
+						} else {
+							o.choice = len(o.cands) - 1
+						}
+					}
+				}
+				continue
+			}
+			return nil, &Error{Code: prCodeInternal,
+				Message: fmt.Sprintf("fmt: the formatted script no longer parses (%v); the file was left unchanged", err),
+				Hint:    "this is a bug in adtest fmt: please report it with the script"}
+		}
+		retry := false
+		for _, o := range outs {
+			if len(o.cands) < 2 || o.choice == len(o.cands)-1 {
+				continue
+			}
+			var got *Action
+			if o.outLine-1 < len(again.Lines) && again.Lines[o.outLine-1].Pos.Line == o.outLine {
+				got = again.Lines[o.outLine-1].Action
+			}
+			if got == nil || prDiffAction(o.src.Action, got, false) != "" {
+				o.choice++
+				retry = true
+			}
+		}
+		if !retry {
+			break
+		}
 	}
 	if diff, at := prDiffScripts(s, again); diff != "" {
 		return nil, &Error{Pos: at, Code: prCodeInternal,
@@ -104,6 +142,50 @@ func Format(s *Script) ([]byte, error) {
 			Hint:    "this is a bug in adtest fmt: please report it with the script"}
 	}
 	return res, nil
+}
+
+// prOut is one non-blank output line.
+type prOut struct {
+	src         *Line
+	blankBefore bool
+	cands       []string
+	choice      int
+	outLine     int // 1-based line in the rendered output
+}
+
+func prRender(outs []*prOut) []byte {
+	var buf bytes.Buffer
+	n := 0
+	for _, o := range outs {
+		if o.blankBefore {
+			buf.WriteByte('\n')
+			n++
+		}
+		n++
+		o.outLine = n
+		buf.WriteString(o.cands[o.choice])
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes()
+}
+
+func prDedupe(list []string) []string {
+	var out []string
+	for _, x := range list {
+		if prIndex(out, x) < 0 {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func prIndex(list []string, x string) int {
+	for i, y := range list {
+		if y == x {
+			return i
+		}
+	}
+	return -1
 }
 
 // FormatSource parses src and prints it canonically. A script that does not
@@ -675,6 +757,9 @@ func prView(a *Action, evidence bool) string {
 // prDiffAction describes how two actions differ ("" when they are the same
 // as far as the compat JSON can tell).
 func prDiffAction(a, b *Action, evidence bool) string {
+	if prSameAction(a, b, evidence) {
+		return ""
+	}
 	va, vb := prView(a, evidence), prView(b, evidence)
 	if va != vb {
 		return va + " became " + vb
@@ -688,6 +773,24 @@ func prDiffAction(a, b *Action, evidence bool) string {
 		}
 	}
 	return ""
+}
+
+// prSameAction is the fast, strict path of prDiffAction: identical values
+// and types. When it says no, prDiffAction looks closer.
+func prSameAction(a, b *Action, evidence bool) bool {
+	if a.Command != b.Command || len(a.Positionals) != len(b.Positionals) ||
+		!reflect.DeepEqual(a.Flags, b.Flags) || !reflect.DeepEqual(a.Runtime, b.Runtime) {
+		return false
+	}
+	for i := range a.Positionals {
+		if a.Positionals[i] != b.Positionals[i] {
+			return false
+		}
+	}
+	if (a.RefLabel == nil) != (b.RefLabel == nil) || a.RefLabel != nil && *a.RefLabel != *b.RefLabel {
+		return false
+	}
+	return !evidence || reflect.DeepEqual(a.TargetEvidence, b.TargetEvidence) && reflect.DeepEqual(a.Targets, b.Targets)
 }
 
 func prDiffMetadata(a, b *Metadata) string {

@@ -420,3 +420,23 @@ func TestFormatGeneratedScripts(t *testing.T) {
 		t.Errorf("only %d of 3000 generated scripts parsed", parsed)
 	}
 }
+
+// BenchmarkFormatCorpus formats every corpus file that parses, once per op.
+func BenchmarkFormatCorpus(b *testing.B) {
+	var srcs [][]byte
+	size := 0
+	for _, src := range prCorpusFiles(b) {
+		if _, err := Parse("c.ad", src); err == nil {
+			srcs = append(srcs, src)
+			size += len(src)
+		}
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, src := range srcs {
+			if _, err := FormatSource("c.ad", src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
