@@ -472,3 +472,19 @@ func TestShadowDOMButton(t *testing.T) {
 	}
 	waitText(t, s, "r", "Bought in shadow")
 }
+
+func TestDialogWhileLoading(t *testing.T) {
+	t.Parallel()
+	s := session(t, "")
+	ctx := testCtx(t)
+	if err := s.Open(ctx, drivers.OpenRequest{Target: srv.URL + "/onload.html"}); err != nil {
+		t.Fatal(err)
+	}
+	if msg, open, err := s.AlertText(ctx); err != nil || !open || msg != "Allow notifications?" {
+		t.Fatalf("AlertText = %q %v %v", msg, open, err)
+	}
+	if err := s.AlertRespond(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, s, "r", "Allowed")
+}

@@ -305,7 +305,9 @@ func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 			return err
 		}
 	}
-	return s.do(ctx, "open "+url, func(ctx context.Context, t *chromedp.Target) error {
+	// A dialog opened while the page loads blocks the load event: the open
+	// has happened then, and the dialog is for the script to answer.
+	return s.input(ctx, "open "+url, func(ctx context.Context, t *chromedp.Target) error {
 		_, err := chromedp.Navigate(url)(ctx, t)
 		var le *chromedp.LoadError
 		if errors.As(err, &le) {
