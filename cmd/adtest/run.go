@@ -429,6 +429,8 @@ func exitCode(res *runner.Result, failOnFlaky, reportFailed bool) int {
 	switch {
 	case res.Interrupted:
 		return ExitInterrupted
+	case infrastructureFailed(res):
+		return ExitInfra
 	case res.Stats.Failed+res.Stats.TimedOut > 0:
 		return ExitFailed
 	case failOnFlaky && res.Stats.Flaky > 0:
@@ -437,6 +439,19 @@ func exitCode(res *runner.Result, failOnFlaky, reportFailed bool) int {
 		return ExitFailed
 	}
 	return ExitOK
+}
+
+// infrastructureFailed reports a run stopped because a session could not be
+// opened (the browser or device went away).
+func infrastructureFailed(res *runner.Result) bool {
+	for _, t := range res.Tests {
+		if n := len(t.Attempts); n > 0 {
+			if e := t.Attempts[n-1].Error; e != nil && e.Reason == suite.ReasonSessionStart {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func abs(cwd, p string) string {

@@ -103,6 +103,10 @@ type Config struct {
 	Grace time.Duration
 }
 
+// ReasonSessionStart is the typed reason of an attempt whose session could
+// not be opened: an infrastructure failure that stops the suite.
+const ReasonSessionStart = "session_start_failed"
+
 // ErrNoProvider wraps drivers.ErrInfrastructure for a platform without driver.
 var ErrNoProvider = fmt.Errorf("%w: no driver for platform", drivers.ErrInfrastructure)
 
@@ -350,6 +354,12 @@ func (s *scheduler) finish(i int, res runner.TestResult) {
 	s.results[i] = res
 	s.done[i] = true
 	s.finished++
+	if n := len(res.Attempts); n > 0 && s.stopped == "" {
+		if e := res.Attempts[n-1].Error; e != nil && e.Reason == ReasonSessionStart {
+			// The browser or device is gone: the rest cannot run either.
+			s.stopped = "not run: infrastructure failure: " + e.Message
+		}
+	}
 	if res.Status == runner.StatusFailed || res.Status == runner.StatusTimedOut {
 		s.failures++
 		if s.cfg.FailFast && s.stopped == "" {
@@ -476,7 +486,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		ar = failedAttempt("INFRA", "no_driver", fmt.Sprintf("no driver for platform %q", t.Platform), "")
 		infra = true
 	} else if d, err := s.acquire(ctx, actx, prov, t.Platform, ai); err != nil {
-		ar = failedAttempt("INFRA", "session_start_failed", "could not start a session: "+err.Error(),
+		ar = failedAttempt("INFRA", ReasonSessionStart, "could not start a session: "+err.Error(),
 			"the browser or device did not accept a new session; check it is running")
 		infra = errors.Is(err, drivers.ErrInfrastructure) || actx.Err() == nil
 	} else {
