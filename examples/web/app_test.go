@@ -91,8 +91,8 @@ func TestSuiteIsWellFormed(t *testing.T) {
 			used[a.Command] = true
 		}
 	}
-	want := []string{"alert", "back", "click", "close", "fill", "find", "focus", "gesture", "get", "hover",
-		"is", "keyboard", "open", "screenshot", "scroll", "snapshot", "swipe", "type", "viewport", "wait"}
+	want := []string{"alert", "appstate", "back", "click", "close", "fill", "find", "focus", "gesture", "get", "hover",
+		"is", "keyboard", "open", "press", "screenshot", "scroll", "snapshot", "swipe", "type", "viewport", "wait"}
 	var missing []string
 	for _, c := range want {
 		if !used[c] {
