@@ -287,3 +287,45 @@ func TestRunInterruptedExit130(t *testing.T) {
 		t.Errorf("console summary:\n%s", out.String())
 	}
 }
+
+// TestRunExitCodes checks design.md's exit codes exactly (testscript only
+// tells zero from non-zero).
+func TestRunExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"screens.txt": "open demo -> home\nscreen home\n  button \"Late\" id=late from-session=2\n",
+		"pass.ad":     "context platform=web\nopen demo\n",
+		"fail.ad":     "context platform=web\nopen demo\nclick \"id=nothere\"\n",
+		"flaky.ad":    "context platform=web retries=1\nopen demo\nclick \"id=late\"\n",
+		"bad.ad":      "context platform=web\nopen demo\nfrobnicate\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fakeRun := []string{"run", "--fake-device", "screens.txt", "--artifacts-dir", "art"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"all passed", append(fakeRun, "pass.ad"), ExitOK},
+		{"flaky counts as passed", append(fakeRun, "flaky.ad"), ExitOK},
+		{"--fail-on-flaky", append(fakeRun, "--fail-on-flaky", "flaky.ad"), ExitFailed},
+		{"a test failed", append(fakeRun, "pass.ad", "fail.ad"), ExitFailed},
+		{"parse error", append(fakeRun, "pass.ad", "bad.ad"), ExitUsage},
+		{"usage error", append(fakeRun, "--shard", "0/2", "pass.ad"), ExitUsage},
+		{"android not available", []string{"run", "--platform", "android", "pass.ad"}, ExitInfra},
+		{"no browser", []string{"run", "--browser", "/nonexistent/chromium", "pass.ad"}, ExitInfra},
+		{"browser does not start", []string{"run", "--browser", "/bin/true", "--artifacts-dir", "art", "pass.ad", "fail.ad"}, ExitInfra},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			env := &Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Environ: func() []string { return nil }, Cwd: dir}
+			if got := Main(context.Background(), tc.args, env); got != tc.want {
+				t.Errorf("exit = %d, want %d\nstdout:\n%s\nstderr:\n%s", got, tc.want, out.String(), errb.String())
+			}
+		})
+	}
+}
