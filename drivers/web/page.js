@@ -244,9 +244,9 @@
         if (isEditable(el, role)) f |= 2;
         if (isSelected(el)) f |= 4;
         if (isEnabled(el)) f |= 16;
-        if (isInteractive(el, role)) f |= 64;
       }
       if (role === 'text') f |= 16;
+      if (isInteractive(el, role)) f |= 64;
       const id = el.id || el.getAttribute('data-testid');
       if (id) n.i = id;
       if (vis) {
