@@ -108,7 +108,7 @@ func runUsage(w io.Writer, fs *flag.FlagSet) {
 		if len(f.Name) == 1 {
 			dash = "-"
 		}
-		fmt.Fprintf(w, "  %s%s %s\n      %s\n", dash, f.Name, name, usage)
+		fmt.Fprintf(w, "  %s\n      %s\n", strings.TrimSpace(dash+f.Name+" "+name), usage)
 	})
 	fmt.Fprintln(w, "\nexit codes: 0 all passed (flaky counts as passed unless --fail-on-flaky), 1 a test failed,")
 	fmt.Fprintln(w, "2 usage or parse error, 3 infrastructure unavailable, 130 interrupted")
