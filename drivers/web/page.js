@@ -107,7 +107,9 @@
     }
     return norm(s);
   }
-  function accName(el, role) {
+  // accName computes the accessible name; content is the element's text
+  // when the caller already has it (null: compute on demand).
+  function accName(el, role, content) {
     const lb = el.getAttribute('aria-labelledby');
     if (lb) { const n = byIds(lb); if (n) return n; }
     const al = el.getAttribute('aria-label');
@@ -127,7 +129,7 @@
       }
     }
     if (t === 'img' || t === 'area') { const a = el.getAttribute('alt'); if (a) return norm(a); }
-    if (NAMED.has(role) || t === 'button') { const s = norm(textOf(el)); if (s) return s; }
+    if (NAMED.has(role) || t === 'button') { const s = content !== null && content !== undefined ? content : norm(textOf(el)); if (s) return s; }
     const ti = el.getAttribute('title');
     if (ti) return norm(ti);
     const ph = el.getAttribute('placeholder');
@@ -182,8 +184,12 @@
     if (ti !== null && +ti >= 0 && role !== 'dialog') return true;
     return false;
   }
+  // Viewport size, read once per call of the library (reading innerWidth
+  // is not free).
+  let VW = 0, VH = 0;
+  function measure() { VW = innerWidth; VH = innerHeight; }
   function viewportBox(r) {
-    const vw = innerWidth, vh = innerHeight;
+    const vw = VW, vh = VH;
     const x1 = Math.max(r.left, 0), y1 = Math.max(r.top, 0);
     const x2 = Math.min(r.right, vw), y2 = Math.min(r.bottom, vh);
     if (x2 <= x1 || y2 <= y1) return null;
@@ -224,21 +230,24 @@
     const out = [];
     const raw = !!opts.raw;
     const active = document.activeElement;
-    const vw = innerWidth, vh = innerHeight;
+    measure();
+    const vw = VW, vh = VH;
     function emit(el, role, parent, depth) {
       const r = el.getBoundingClientRect();
-      const vis = shown(el, r) && viewportBox(r) !== null;
+      const box = viewportBox(r);
+      const vis = box !== null && shown(el, r);
       const n = { r: role, p: parent, d: depth, k: handle(el), x: r.left, y: r.top, w: r.width, h: r.height };
       let f = 0;
       if (role === 'text') {
         const s = norm(el.textContent);
         n.t = s; n.l = s;
       } else {
-        const name = accName(el, role);
-        if (name) n.l = name;
         // Name-from-content roles show their whole text; other roles
         // (status, alert, cell, ...) their own text when they have some.
-        if (NAMED.has(role) || hasDirectText(el)) { const s = norm(textOf(el)); if (s) n.t = s; }
+        const content = NAMED.has(role) || hasDirectText(el) ? norm(textOf(el)) : null;
+        if (content) n.t = content;
+        const name = accName(el, role, NAMED.has(role) ? content : null);
+        if (name) n.l = name;
         const v = valueOf(el, role);
         if (v) n.v = v;
         if (isEditable(el, role)) f |= 2;
@@ -251,8 +260,7 @@
       if (id) n.i = id;
       if (vis) {
         f |= 1;
-        const b = viewportBox(r);
-        if (hitsSelf(el, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2).ok) f |= 32;
+        if (hitsSelf(el, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2).ok) f |= 32;
       }
       if (el === active && active !== document.body) f |= 8;
       n.f = f;
@@ -288,10 +296,11 @@
   function target(h, scroll) {
     const el = lookup(h);
     if (!el) return { state: 'stale' };
+    measure();
     let r = el.getBoundingClientRect();
     if (!shown(el, r)) return { state: 'not_visible', desc: describe(el) };
     let b = viewportBox(r);
-    const inside = b && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight;
+    const inside = b && r.left >= 0 && r.top >= 0 && r.right <= VW && r.bottom <= VH;
     if (scroll && !inside) {
       el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
       r = el.getBoundingClientRect();
