@@ -488,3 +488,16 @@ func TestDialogWhileLoading(t *testing.T) {
 	}
 	waitText(t, s, "r", "Allowed")
 }
+
+func TestScrollFindsTheAppContainer(t *testing.T) {
+	t.Parallel()
+	s := session(t, "app-scroll.html")
+	before := find(t, snap(t, s, drivers.SnapshotOptions{}), "text", "Line 1").Rect.Y
+	if err := s.Act(testCtx(t), drivers.Action{Kind: drivers.ActScroll, Direction: "down", Amount: 0.25}); err != nil {
+		t.Fatal(err)
+	}
+	after := find(t, snap(t, s, drivers.SnapshotOptions{}), "text", "Line 1").Rect.Y
+	if got := before - after; got != 180 { // a quarter of the 720 px main container
+		t.Errorf("the main container scrolled %v px, want 180", got)
+	}
+}

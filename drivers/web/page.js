@@ -376,6 +376,23 @@
       s = scrollableFrom(el);
     } else {
       s = document.scrollingElement || document.documentElement;
+      const vertical = dir === 'up' || dir === 'down' || dir === 'top' || dir === 'bottom';
+      const canScroll = vertical ? s.scrollHeight > s.clientHeight : s.scrollWidth > s.clientWidth;
+      if (!canScroll) {
+        // An app-like page scrolls a container, not the document: use the
+        // largest visible container that can scroll that way.
+        let best = null, area = 0;
+        for (const e of document.querySelectorAll('*')) {
+          const fits = vertical ? e.scrollHeight > e.clientHeight : e.scrollWidth > e.clientWidth;
+          if (!fits || e.clientHeight === 0) continue;
+          const cs = getComputedStyle(e);
+          const o = vertical ? cs.overflowY : cs.overflowX;
+          if (o !== 'auto' && o !== 'scroll' && o !== 'overlay') continue;
+          const a = e.clientWidth * e.clientHeight;
+          if (a > area) { area = a; best = e; }
+        }
+        if (best) s = best;
+      }
     }
     const page = s === document.scrollingElement || s === document.documentElement;
     const w = page ? innerWidth : s.clientWidth, hh = page ? innerHeight : s.clientHeight;
