@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/inspector"
@@ -210,6 +211,11 @@ func (s *Session) classify(ctx context.Context, op string, err error) error {
 	var exc *chromedp.ExceptionError
 	if errors.As(err, &exc) {
 		return fmt.Errorf("web: %s: page script failed: %w", op, err)
+	}
+	var perr *cdproto.Error
+	if errors.As(err, &perr) && s.b.ctx.Err() == nil {
+		// The browser answered: it is alive, the command failed.
+		return fmt.Errorf("web: %s: %w", op, err)
 	}
 	if ctx.Err() != nil && s.b.ctx.Err() == nil && s.tabCtx.Err() == nil {
 		return fmt.Errorf("web: %s: %w", op, ctx.Err())
