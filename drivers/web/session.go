@@ -273,17 +273,29 @@ func libCall(ctx context.Context, t *chromedp.Target, call string) (string, erro
 
 // lib calls a page-library function whose result is JSON-encoded in the
 // page and decodes it into out.
+// A call that meets a document being replaced (a navigation in progress) is
+// retried a few times.
 func (s *Session) lib(ctx context.Context, op, call string, out any) error {
-	return s.do(ctx, op, func(ctx context.Context, t *chromedp.Target) error {
-		str, err := libCall(ctx, t, "JSON.stringify(window.__adtestLib."+call+")")
-		if err != nil {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		err = s.do(ctx, op, func(ctx context.Context, t *chromedp.Target) error {
+			str, err := libCall(ctx, t, "JSON.stringify(window.__adtestLib."+call+")")
+			if err != nil {
+				return err
+			}
+			if out == nil {
+				return nil
+			}
+			return json.Unmarshal([]byte(str), out)
+		})
+		if err == nil || !retryableEval(err) || ctx.Err() != nil {
 			return err
 		}
-		if out == nil {
-			return nil
+		if werr := wait(ctx, 50*time.Millisecond); werr != nil {
+			return err
 		}
-		return json.Unmarshal([]byte(str), out)
-	})
+	}
+	return err
 }
 
 // jsArgs renders Go values as a JavaScript argument list.
