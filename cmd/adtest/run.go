@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -201,7 +202,9 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 		if err != nil {
 			return usageErr(env, "%v", err)
 		}
-		p.specs = append(p.specs, s)
+		if !slices.Contains(p.specs, s) {
+			p.specs = append(p.specs, s)
+		}
 	}
 	if len(p.specs) == 0 {
 		p.specs = []reporters.Spec{{Name: "console"}}
