@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"strconv"
 	"testing"
 
 	"github.com/adtest/adtest/drivers"
@@ -23,7 +24,7 @@ func BenchmarkClick(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	if got, want := textByID(b, s, "clicks"), "Clicked "+fmtInt(b.N); got != want {
+	if got, want := textByID(b, s, "clicks"), "Clicked "+strconv.Itoa(b.N); got != want {
 		b.Fatalf("%q, want %q", got, want)
 	}
 }
