@@ -2,6 +2,7 @@ package web
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"os/exec"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/chromedp/chromedp"
 )
 
 func TestNoBrowser(t *testing.T) {
@@ -60,7 +62,7 @@ func TestKillChromiumMidRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := d.Open(ctx, drivers.OpenRequest{Target: srv.URL + "/basic.html"}); err != nil {
+	if err := d.Open(ctx, drivers.OpenRequest{Target: srv.URL + "/events.html"}); err != nil {
 		t.Fatal(err)
 	}
 	first := p.all[0]
@@ -68,15 +70,32 @@ func TestKillChromiumMidRun(t *testing.T) {
 	if first.pid == 0 || len(pids) < 2 {
 		t.Fatalf("browser pid %d, profile processes %v: want the main process and its children", first.pid, pids)
 	}
+	// A long press is in flight (the button is down) when Chromium dies.
+	hold := find(t, snap(t, d.(*Session), drivers.SnapshotOptions{}), "button", "Hold")
+	inFlight := make(chan error, 1)
+	go func() {
+		inFlight <- d.Act(ctx, drivers.Action{Kind: drivers.ActLongPress, Target: &drivers.Target{Node: hold}, Duration: 20 * time.Second})
+	}()
+	tick := time.NewTicker(10 * time.Millisecond)
+	for pressed := false; !pressed; <-tick.C {
+		d.(*Session).do(ctx, "probe", func(ctx context.Context, tg *chromedp.Target) error {
+			pressed, _ = chromedp.Evaluate[bool]("window.t0 !== undefined")(ctx, tg)
+			return nil
+		})
+	}
+	tick.Stop()
 	if err := syscall.Kill(first.pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	_, err = d.Snapshot(ctx, drivers.SnapshotOptions{})
+	err = <-inFlight
 	if !errors.Is(err, drivers.ErrInfrastructure) {
-		t.Fatalf("snapshot after the kill: %v, want an infrastructure error", err)
+		t.Fatalf("long press in flight when the browser died: %v, want an infrastructure error", err)
 	}
-	if want := "infrastructure failure: web: snapshot: Chromium (pid " + strconv.Itoa(first.pid) + ") exited or its CDP connection broke: "; !strings.HasPrefix(err.Error(), want) {
+	if want := "infrastructure failure: web: longpress: Chromium (pid " + strconv.Itoa(first.pid) + ") exited or its CDP connection broke: "; !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("error %q does not start with %q", err, want)
+	}
+	if _, err := d.Snapshot(ctx, drivers.SnapshotOptions{}); !errors.Is(err, drivers.ErrInfrastructure) {
+		t.Errorf("snapshot on the dead session: %v, want an infrastructure error", err)
 	}
 	d2, err := p.NewSession(ctx, drivers.SessionOptions{})
 	if err != nil {
