@@ -77,7 +77,7 @@ func TestKillChromiumMidRun(t *testing.T) {
 		inFlight <- d.Act(ctx, drivers.Action{Kind: drivers.ActLongPress, Target: &drivers.Target{Node: hold}, Duration: 20 * time.Second})
 	}()
 	tick := time.NewTicker(10 * time.Millisecond)
-	for pressed := false; !pressed; <-tick.C {
+	for pressed := false; !pressed && ctx.Err() == nil; <-tick.C {
 		d.(*Session).do(ctx, "probe", func(ctx context.Context, tg *chromedp.Target) error {
 			pressed, _ = chromedp.Evaluate[bool]("window.t0 !== undefined")(ctx, tg)
 			return nil
