@@ -3,7 +3,9 @@ package web
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
+	"net/http"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -184,6 +186,23 @@ func TestRemoteCDP(t *testing.T) {
 			}
 			if cmd.ProcessState != nil {
 				t.Fatal("closing an attached provider stopped the remote browser")
+			}
+			// Our tabs are gone from the remote browser; its own blank page stays.
+			resp, err := http.Get(httpURL + "/json/list")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var targets []struct{ Type, URL string }
+			err = json.NewDecoder(resp.Body).Decode(&targets)
+			resp.Body.Close()
+			var pages []string
+			for _, tg := range targets {
+				if tg.Type == "page" {
+					pages = append(pages, tg.URL)
+				}
+			}
+			if err != nil || len(pages) != 1 || pages[0] != "about:blank" {
+				t.Errorf("pages left on the remote browser: %v (%v)", pages, err)
 			}
 		})
 	}
