@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -69,11 +70,12 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"jsonq":     cmdJSONQ,
-			"waitfile":  cmdWaitFile,
-			"artifacts": cmdArtifacts,
-			"noleak":    cmdNoLeak,
-			"catglob":   cmdCatGlob,
+			"jsonq":      cmdJSONQ,
+			"waitfile":   cmdWaitFile,
+			"artifacts":  cmdArtifacts,
+			"noleak":     cmdNoLeak,
+			"catglob":    cmdCatGlob,
+			"junitcheck": cmdJUnitCheck,
 		},
 	})
 }
@@ -174,6 +176,117 @@ func cmdArtifacts(ts *testscript.TestScript, neg bool, args []string) {
 	for _, l := range out {
 		fmt.Fprintln(ts.Stdout(), l)
 	}
+}
+
+// junitcheck FILE: FILE is JUnit XML in the shape Jenkins' JUnit plugin and
+// Maven Surefire read: one <testsuites> with <testsuite> elements carrying
+// name/tests/failures/errors/skipped/time/timestamp, whose counts match their
+// <testcase> children (classname/name/file/time), each with at most one
+// failure, error or skipped, and nothing else but Surefire's rerun elements
+// and system-out. It prints "tests=T failures=F errors=E skipped=S flaky=K".
+func cmdJUnitCheck(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: junitcheck FILE")
+	}
+	var doc jenkinsSuites
+	if err := xml.Unmarshal([]byte(ts.ReadFile(args[0])), &doc); err != nil {
+		ts.Fatalf("junitcheck: not well-formed: %v", err)
+	}
+	if len(doc.Raw) == 0 {
+		ts.Fatalf("junitcheck: no <testsuite>")
+	}
+	var tests, failures, errs, skipped, flaky int
+	for _, su := range doc.Raw {
+		if su.Name == nil || su.Tests == nil || su.Failures == nil || su.Errors == nil || su.Skipped == nil || su.Time == nil || su.Timestamp == nil {
+			ts.Fatalf("junitcheck: <testsuite> lacks an attribute Jenkins reads")
+		}
+		if _, err := time.Parse("2006-01-02T15:04:05", *su.Timestamp); err != nil {
+			ts.Fatalf("junitcheck: timestamp %q is not ISO 8601", *su.Timestamp)
+		}
+		var f, e, sk int
+		for _, c := range su.Cases {
+			if c.Classname == nil || c.Name == nil || c.File == nil || c.Time == nil {
+				ts.Fatalf("junitcheck: <testcase> lacks classname/name/file/time")
+			}
+			if _, err := strconv.ParseFloat(*c.Time, 64); err != nil {
+				ts.Fatalf("junitcheck: time %q is not seconds", *c.Time)
+			}
+			if len(c.Failure)+len(c.Error)+len(c.Skipped) > 1 {
+				ts.Fatalf("junitcheck: %s has more than one outcome element", *c.Name)
+			}
+			for _, p := range append(c.Failure, c.Error...) {
+				if p.Message == nil || p.Type == nil {
+					ts.Fatalf("junitcheck: failure/error of %s lacks message or type", *c.Name)
+				}
+			}
+			for _, r := range append(c.Flaky, c.Rerun...) {
+				if r.Message == nil || r.Type == nil || r.StackTrace == nil {
+					ts.Fatalf("junitcheck: rerun element of %s lacks message, type or stackTrace", *c.Name)
+				}
+			}
+			if len(c.Other) > 0 {
+				ts.Fatalf("junitcheck: %s has an element Jenkins does not read: %s", *c.Name, c.Other[0].XMLName.Local)
+			}
+			f += len(c.Failure)
+			e += len(c.Error)
+			sk += len(c.Skipped)
+			if len(c.Flaky) > 0 {
+				flaky++
+			}
+		}
+		if *su.Tests != len(su.Cases) || *su.Failures != f || *su.Errors != e || *su.Skipped != sk {
+			ts.Fatalf("junitcheck: counts tests=%d failures=%d errors=%d skipped=%d do not match the testcases (%d, %d, %d, %d)",
+				*su.Tests, *su.Failures, *su.Errors, *su.Skipped, len(su.Cases), f, e, sk)
+		}
+		tests += *su.Tests
+		failures += f
+		errs += e
+		skipped += sk
+	}
+	fmt.Fprintf(ts.Stdout(), "tests=%d failures=%d errors=%d skipped=%d flaky=%d\n", tests, failures, errs, skipped, flaky)
+}
+
+// The JUnit schema Jenkins reads (with Surefire's rerun elements), declared
+// independently of the reporter's own types.
+type jenkinsSuites struct {
+	XMLName xml.Name `xml:"testsuites"`
+	Raw     []struct {
+		Name      *string       `xml:"name,attr"`
+		Tests     *int          `xml:"tests,attr"`
+		Failures  *int          `xml:"failures,attr"`
+		Errors    *int          `xml:"errors,attr"`
+		Skipped   *int          `xml:"skipped,attr"`
+		Time      *float64      `xml:"time,attr"`
+		Timestamp *string       `xml:"timestamp,attr"`
+		Cases     []jenkinsCase `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+type jenkinsCase struct {
+	Classname *string          `xml:"classname,attr"`
+	Name      *string          `xml:"name,attr"`
+	File      *string          `xml:"file,attr"`
+	Time      *string          `xml:"time,attr"`
+	Failure   []jenkinsProblem `xml:"failure"`
+	Error     []jenkinsProblem `xml:"error"`
+	Skipped   []struct{}       `xml:"skipped"`
+	Flaky     []jenkinsRerun   `xml:"flakyFailure"`
+	Rerun     []jenkinsRerun   `xml:"rerunFailure"`
+	SystemOut []string         `xml:"system-out"`
+	Other     []struct {
+		XMLName xml.Name
+	} `xml:",any"`
+}
+
+type jenkinsProblem struct {
+	Message *string `xml:"message,attr"`
+	Type    *string `xml:"type,attr"`
+}
+
+type jenkinsRerun struct {
+	Message    *string `xml:"message,attr"`
+	Type       *string `xml:"type,attr"`
+	StackTrace *string `xml:"stackTrace"`
 }
 
 // catglob GLOB: prints the content of the files matching GLOB (at least one).
