@@ -501,3 +501,29 @@ func TestScrollFindsTheAppContainer(t *testing.T) {
 		t.Errorf("the main container scrolled %v px, want 180", got)
 	}
 }
+
+func TestFillAndTypeVariants(t *testing.T) {
+	t.Parallel()
+	s := session(t, "basic.html")
+	ctx := testCtx(t)
+	sn := snap(t, s, drivers.SnapshotOptions{})
+	email := find(t, sn, "textbox", "Email")
+	for _, tc := range []struct {
+		name   string
+		action drivers.Action
+		want   string
+	}{
+		{"fill at a point", drivers.Action{Kind: drivers.ActFill, Target: &drivers.Target{Point: email.Rect.Center()}, Text: "point@example.com"}, "point@example.com"},
+		{"fill with a typing delay", drivers.Action{Kind: drivers.ActFill, Target: &drivers.Target{Node: email}, Text: "slow", DelayMs: 5}, "slow"},
+		{"fill empty clears", drivers.Action{Kind: drivers.ActFill, Target: &drivers.Target{Node: email}, Text: ""}, ""},
+		{"type appends with a delay", drivers.Action{Kind: drivers.ActType, Text: "ab", DelayMs: 5}, "ab"},
+		{"type appends", drivers.Action{Kind: drivers.ActType, Text: "c@d"}, "abc@d"},
+	} {
+		if err := s.Act(ctx, tc.action); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := find(t, snap(t, s, drivers.SnapshotOptions{}), "textbox", "Email").Value; got != tc.want {
+			t.Errorf("%s: value %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
