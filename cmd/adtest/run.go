@@ -197,6 +197,11 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	if n := btoi(f.serve != "") + btoi(f.webServer != "") + btoi(f.serveExample); n > 1 {
 		return usageErr(env, "use only one of --serve, --web-server, --serve-example")
 	}
+	if f.serve != "" {
+		if st, err := os.Stat(abs(env.Cwd, f.serve)); err != nil || !st.IsDir() {
+			return usageErr(env, "--serve %s: not a directory", f.serve)
+		}
+	}
 	for _, r := range f.reporters {
 		s, err := reporters.ParseSpec(r)
 		if err != nil {
