@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -84,11 +85,20 @@ func parseScript(t testing.TB, src string) *lang.Script {
 // run dispatches one script line on the session.
 func (e *env) run(t testing.TB, line string) (*Output, *ErrorInfo) {
 	t.Helper()
+	if strings.Contains(line, "~s") {
+		// Script parsing strips pins (spec §3.3); interactive input keeps them.
+		f := strings.Fields(line)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return e.sess.Dispatch(ctx, &lang.Action{Command: f[0], Positionals: f[1:]})
+	}
 	s := parseScript(t, line+"\n")
 	if len(s.Actions) != 1 {
 		t.Fatalf("%q: want one action, got %d", line, len(s.Actions))
 	}
-	return e.sess.Dispatch(context.Background(), s.Actions[0])
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return e.sess.Dispatch(ctx, s.Actions[0])
 }
 
 // must dispatches a line that has to succeed.

@@ -147,11 +147,12 @@ func (d *Device) FailOn(op string, times int, msg string) {
 	d.faults = append(d.faults, &faultState{Fault: Fault{Op: op, Times: times, Msg: msg}})
 }
 
-// HangOn makes operations of kind op block until their context ends.
-func (d *Device) HangOn(op string) {
+// HangOn makes the first times operations of kind op (0 = every one) block
+// until their context ends.
+func (d *Device) HangOn(op string, times int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.faults = append(d.faults, &faultState{Fault: Fault{Op: op, Hang: true}})
+	d.faults = append(d.faults, &faultState{Fault: Fault{Op: op, Hang: true, Times: times}})
 }
 
 // Ops returns a copy of every operation received, in order.
@@ -493,7 +494,7 @@ func (d *Device) Act(ctx context.Context, a drivers.Action) error {
 		d.apply(e, e.OnFill)
 	case drivers.ActType:
 		if d.focused == nil {
-			return fmt.Errorf("fake: no focused element to type into")
+			return nil // typing with nothing focused goes nowhere
 		}
 		v, ok := d.values[d.focused]
 		if !ok {
