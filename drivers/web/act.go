@@ -157,15 +157,22 @@ func (s *Session) input(ctx context.Context, op string, f func(ctx context.Conte
 	case <-s.dialogCh:
 	default:
 	}
-	bg := context.WithoutCancel(ctx)
+	// The input gets a context of its own: it ends with ctx, except once a
+	// dialog blocked it (it then completes when the dialog is answered).
+	ictx, icancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan error, 1)
-	go func() { done <- s.do(bg, op, f) }()
+	go func() {
+		done <- s.do(ictx, op, f)
+		icancel()
+	}()
 	select {
 	case err := <-done:
 		return err
 	case <-s.dialogCh:
 		return nil
 	case <-ctx.Done():
+		icancel()
+		<-done
 		return fmt.Errorf("web: %s: %w", op, ctx.Err())
 	}
 }

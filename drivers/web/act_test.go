@@ -527,3 +527,22 @@ func TestFillAndTypeVariants(t *testing.T) {
 		}
 	}
 }
+
+func TestInputEndsWithItsContext(t *testing.T) {
+	t.Parallel()
+	s := session(t, "events.html")
+	hold := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Hold")
+	ctx, cancel := context.WithTimeout(testCtx(t), 300*time.Millisecond)
+	defer cancel()
+	err := s.Act(ctx, drivers.Action{Kind: drivers.ActLongPress, Target: &drivers.Target{Node: hold}, Duration: 10 * time.Second})
+	if !errors.Is(err, context.DeadlineExceeded) || err.Error() != "web: longpress: context deadline exceeded" {
+		t.Fatalf("got %v, want the deadline", err)
+	}
+	if errors.Is(err, drivers.ErrInfrastructure) {
+		t.Fatal("a step timeout is not an infrastructure failure")
+	}
+	// the session still works
+	if err := s.Act(testCtx(t), tap(find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Events"))); err != nil {
+		t.Fatal(err)
+	}
+}
