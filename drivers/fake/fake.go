@@ -69,6 +69,9 @@ type Op struct {
 	Target string // the target description, open target, or key
 	Text   string
 	Screen string // the screen shown when the op arrived
+	// Element is the id (else label) of the element the op acted on, when
+	// the device resolved one.
+	Element string
 }
 
 // Options configure a Device.
@@ -470,6 +473,17 @@ func (d *Device) Act(ctx context.Context, a drivers.Action) error {
 	defer d.mu.Unlock()
 	if d.closed || d.screen == "" {
 		return fmt.Errorf("fake: no screen is open")
+	}
+	if e, _ := d.find(a.Target); e != nil {
+		for i := len(d.ops) - 1; i >= 0; i-- {
+			if d.ops[i].Kind == string(a.Kind) {
+				d.ops[i].Element = e.ID
+				if e.ID == "" {
+					d.ops[i].Element = e.Label
+				}
+				break
+			}
+		}
 	}
 	switch a.Kind {
 	case drivers.ActTap:
