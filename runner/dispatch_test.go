@@ -205,7 +205,9 @@ func TestScrollUntil(t *testing.T) {
 	}
 }
 
-func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+i/10)) + string(rune('0'+i%10))) }
+func itoa(i int) string {
+	return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+i/10)) + string(rune('0'+i%10)))
+}
 
 func TestScreenshotPaths(t *testing.T) {
 	e := newEnv(t, loginScreens)
