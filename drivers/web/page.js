@@ -22,6 +22,15 @@
   const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'spinbutton', 'checkbox', 'radio', 'combobox', 'listbox', 'option', 'slider', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem']);
   const TEXTLIKE = new Set(['text', 'email', 'password', 'search', 'tel', 'url', 'number', 'date', 'datetime-local', 'month', 'time', 'week']);
   const HEAD = { h1: 1, h2: 1, h3: 1, h4: 1, h5: 1, h6: 1 };
+  const CONTROLS = 'a[href],button,input,select,textarea,[tabindex],[role=button],[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem]';
+  // named reports whether a role takes its name from its content. A list
+  // item does only when it holds no control (its links and buttons carry
+  // the names then, and an item named like its only link would make
+  // label= selectors ambiguous).
+  function named(el, role) {
+    if (role === 'listitem') return !el.querySelector(CONTROLS);
+    return NAMED.has(role);
+  }
   function norm(s) { return (s || '').replace(/\s+/g, ' ').trim(); }
   function inputType(el) { return (el.getAttribute('type') || 'text').toLowerCase(); }
   function implicitRole(el) {
@@ -129,7 +138,7 @@
       }
     }
     if (t === 'img' || t === 'area') { const a = el.getAttribute('alt'); if (a) return norm(a); }
-    if (NAMED.has(role) || t === 'button') { const s = content !== null && content !== undefined ? content : norm(textOf(el)); if (s) return s; }
+    if (named(el, role) || t === 'button') { const s = content !== null && content !== undefined ? content : norm(textOf(el)); if (s) return s; }
     const ti = el.getAttribute('title');
     if (ti) return norm(ti);
     const ph = el.getAttribute('placeholder');
@@ -244,9 +253,10 @@
       } else {
         // Name-from-content roles show their whole text; other roles
         // (status, alert, cell, ...) their own text when they have some.
-        const content = NAMED.has(role) || hasDirectText(el) ? norm(textOf(el)) : null;
+        const byContent = named(el, role);
+        const content = byContent || hasDirectText(el) ? norm(textOf(el)) : null;
         if (content) n.t = content;
-        const name = accName(el, role, NAMED.has(role) ? content : null);
+        const name = accName(el, role, byContent ? content : null);
         if (name) n.l = name;
         const v = valueOf(el, role);
         if (v) n.v = v;
@@ -276,15 +286,18 @@
       let as = role;
       if (role === '' || role === 'none') {
         as = '';
-        if (!inNamed && hasDirectText(el) && !(t === 'label' && el.control)) as = 'text';
+        // Labels of controls and legends of fieldsets are the names of
+        // those; they are not shown again as text.
+        const naming = (t === 'label' && el.control) || (t === 'legend' && el.parentElement && el.parentElement.localName === 'fieldset');
+        if (!inNamed && hasDirectText(el) && !naming) as = 'text';
         else if (raw && role === '') as = 'generic';
       }
       let p = parent, d = depth;
       if (as) { p = emit(el, as, parent, depth); d = depth + 1; }
       if (t === 'select' || t === 'textarea') return;
-      const named = inNamed || NAMED.has(as);
-      for (let c = el.firstElementChild; c; c = c.nextElementSibling) walk(c, p, d, named);
-      if (el.shadowRoot) for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) walk(c, p, d, named);
+      const inside = inNamed || (as !== '' && named(el, as));
+      for (let c = el.firstElementChild; c; c = c.nextElementSibling) walk(c, p, d, inside);
+      if (el.shadowRoot) for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) walk(c, p, d, inside);
     }
     const root = document.body || document.documentElement;
     if (root) walk(root, -1, 0, false);
