@@ -514,7 +514,8 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 			timer.Stop()
 		}
 	}
-	timedOut := errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+	// A replay that passed just as the deadline fell has still passed.
+	timedOut := errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil && ar.Status != runner.StatusPassed
 	if timedOut {
 		steps := ar.Steps
 		ar = failedAttempt("COMMAND_FAILED", "timeout", fmt.Sprintf("TIMEOUT after %dms", t.TimeoutMs),
