@@ -125,7 +125,6 @@ func TestKillChromiumMidRun(t *testing.T) {
 	}
 }
 
-
 // TestRemoteCDP attaches to a Chromium started outside the provider with
 // --remote-debugging-port=0, by its http:// and its ws:// address.
 func TestRemoteCDP(t *testing.T) {
