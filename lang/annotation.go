@@ -66,13 +66,15 @@ func decodeTargetsV1(payload string) (*TargetsEvidence, string) {
 	return out, ""
 }
 
+// validJSON decodes payload as exactly one JSON value (numbers kept as
+// json.Number); trailing non-space text makes it invalid, as for JSON.parse.
 func validJSON(payload string, v *any) bool {
-	if !json.Valid([]byte(payload)) {
-		return false
-	}
 	dec := json.NewDecoder(strings.NewReader(payload))
 	dec.UseNumber()
-	return dec.Decode(v) == nil
+	if dec.Decode(v) != nil {
+		return false
+	}
+	return strings.TrimLeft(payload[dec.InputOffset():], " \t\r\n") == ""
 }
 
 func evidenceFromObject(obj map[string]any, prefix string) (*TargetEvidence, string) {
