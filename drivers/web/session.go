@@ -318,6 +318,7 @@ func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 	if url == "" {
 		return fmt.Errorf("web: open needs a URL")
 	}
+	url = normalizeURL(url)
 	if req.Relaunch {
 		if err := s.relaunch(ctx); err != nil {
 			return err
@@ -333,6 +334,20 @@ func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 		}
 		return err
 	})
+}
+
+// normalizeURL makes a bare host (example.com/path, localhost:8080) an
+// http:// address; URLs with a scheme are kept.
+func normalizeURL(u string) string {
+	if strings.Contains(u, "://") {
+		return u
+	}
+	for _, scheme := range []string{"about:", "data:", "javascript:", "file:", "blob:", "chrome:"} {
+		if strings.HasPrefix(u, scheme) {
+			return u
+		}
+	}
+	return "http://" + u
 }
 
 // relaunch replaces the page and its browser context with fresh ones.

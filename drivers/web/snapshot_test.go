@@ -107,3 +107,20 @@ func TestSnapshotStaticTextAndRefsOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestNormalizeURL(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"http://127.0.0.1:8080/a", "http://127.0.0.1:8080/a"},
+		{"https://example.com", "https://example.com"},
+		{"example.com/shop", "http://example.com/shop"},
+		{"localhost:8080/login.html", "http://localhost:8080/login.html"},
+		{"about:blank", "about:blank"},
+		{"data:text/html,<p>hi</p>", "data:text/html,<p>hi</p>"},
+		{"file:///tmp/x.html", "file:///tmp/x.html"},
+	} {
+		if got := normalizeURL(tc.in); got != tc.want {
+			t.Errorf("normalizeURL(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
