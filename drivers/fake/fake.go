@@ -103,7 +103,6 @@ type Device struct {
 
 	ops    []Op
 	faults []*faultState
-	logs   []string
 }
 
 type faultState struct {
@@ -224,7 +223,6 @@ func (d *Device) SetScreen(name string) error {
 func (d *Device) record(op Op) *faultState {
 	op.Screen = d.screen
 	d.ops = append(d.ops, op)
-	d.logs = append(d.logs, fmt.Sprintf("%s %s %s", op.Kind, op.Target, op.Text))
 	for _, f := range d.faults {
 		if f.Op != op.Kind {
 			continue
@@ -329,8 +327,8 @@ func (d *Device) layout() ([]drivers.Node, []*Element) {
 	if sc == nil {
 		return nil, nil
 	}
-	var nodes []drivers.Node
-	var els []*Element
+	nodes := make([]drivers.Node, 0, 16)
+	els := make([]*Element, 0, 16)
 	row := 0
 	var walk func(list []*Element, parent, depth int)
 	walk = func(list []*Element, parent, depth int) {
@@ -474,7 +472,8 @@ func (d *Device) Act(ctx context.Context, a drivers.Action) error {
 	if d.closed || d.screen == "" {
 		return fmt.Errorf("fake: no screen is open")
 	}
-	if e, _ := d.find(a.Target); e != nil {
+	target, _ := d.find(a.Target)
+	if e := target; e != nil {
 		for i := len(d.ops) - 1; i >= 0; i-- {
 			if d.ops[i].Kind == string(a.Kind) {
 				d.ops[i].Element = e.ID
@@ -487,7 +486,7 @@ func (d *Device) Act(ctx context.Context, a drivers.Action) error {
 	}
 	switch a.Kind {
 	case drivers.ActTap:
-		e, _ := d.find(a.Target)
+		e := target
 		if e == nil {
 			return nil // a tap on nothing does nothing
 		}
@@ -496,7 +495,7 @@ func (d *Device) Act(ctx context.Context, a drivers.Action) error {
 		}
 		d.apply(e, e.OnTap)
 	case drivers.ActFill:
-		e, _ := d.find(a.Target)
+		e := target
 		if e == nil {
 			return fmt.Errorf("fake: nothing to fill at %s", describe(a.Target))
 		}
@@ -516,7 +515,7 @@ func (d *Device) Act(ctx context.Context, a drivers.Action) error {
 		}
 		d.values[d.focused] = v + a.Text
 	case drivers.ActFocus:
-		e, _ := d.find(a.Target)
+		e := target
 		if e == nil {
 			return fmt.Errorf("fake: nothing to focus at %s", describe(a.Target))
 		}
@@ -645,10 +644,12 @@ func (d *Device) Attrs(ctx context.Context, n *drivers.Node) (map[string]string,
 func (d *Device) LogTail(n int) []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if n > len(d.logs) {
-		n = len(d.logs)
+	n = min(n, len(d.ops))
+	out := make([]string, 0, n)
+	for _, o := range d.ops[len(d.ops)-n:] {
+		out = append(out, fmt.Sprintf("%s %s %s", o.Kind, o.Target, o.Text))
 	}
-	return slices.Clone(d.logs[len(d.logs)-n:])
+	return out
 }
 
 // Provider hands out fresh devices over one screens file (ADR 0002 stand-in).
