@@ -212,7 +212,11 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 			e.Message = red.apply(e.Message)
 		} else {
 			ev.Positionals = red.all(ra.Positionals)
-			out, e = s.Dispatch(ctx, ra)
+			// Target-binding verification completes before dispatch (and so
+			// before the seam): a divergence here preserves the frame.
+			if e = s.verifyTarget(ctx, ra); e == nil {
+				out, e = s.Dispatch(ctx, ra)
+			}
 			if e != nil {
 				e = s.divergence(ctx, ra, step, total, e, res.Steps, red)
 			}
@@ -280,8 +284,13 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, step, total in
 		"action":  label,
 		"cause":   map[string]any{"code": cause.Code, "message": causeMsg, "hint": red.apply(cause.Hint)},
 	}
+	binding := bindingKind(cause.Reason)
 	if cause.Reason == "selector_not_found" {
 		div["kind"] = "selector-miss"
+	}
+	if binding != "" {
+		div["kind"] = binding
+		div["targetBinding"] = red.value(cause.Details["targetBinding"])
 	}
 	// A fresh digest of the screen, unless the context is already over.
 	var obs *observation
@@ -318,7 +327,14 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, step, total in
 			screen["truncated"] = true
 		}
 		div["screen"] = screen
-		div["repairHint"] = "record-and-heal"
+		switch binding {
+		case "identity-mismatch":
+			div["repairHint"] = "caution"
+		case "identity-unverifiable":
+			div["repairHint"] = "manual"
+		default:
+			div["repairHint"] = "record-and-heal"
+		}
 	}
 	want := failedTargetText(a)
 	sugg := suggest(obs, want)

@@ -1,0 +1,203 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/lang"
+)
+
+// Target-binding verification of target-v1 evidence (spec §4.2.2). It runs
+// before dispatch on an internal capture and never touches the ref frame: a
+// non-verified outcome ends the step before the side-effect seam, so the
+// frame is preserved (ADR 0014 evidence 2).
+
+// verifiedCommands are the element-targeting commands that are verified.
+var verifiedCommands = map[string]bool{
+	"click": true, "press": true, "fill": true, "longpress": true, "get": true,
+	"is": true, "focus": true, "hover": true,
+}
+
+// bindingSelector returns the selector of an annotated step, or nil when the
+// step is not verified (no evidence, a ref or point target, is exists/absent).
+func bindingSelector(a *lang.Action) *lang.SelectorChain {
+	if a.TargetEvidence == nil || !verifiedCommands[a.Command] {
+		return nil
+	}
+	pos, trailing := a.Positionals, 0
+	switch a.Command {
+	case "fill":
+		trailing = 1
+	case "get":
+		if len(pos) < 2 {
+			return nil
+		}
+		pos = pos[1:]
+	case "is":
+		if len(pos) < 2 {
+			return nil
+		}
+		pred, sel := pos[0], pos[1]
+		if !predicates[pred] && predicates[pos[1]] {
+			pred, sel = pos[1], pos[0]
+		}
+		if pred == "exists" || pred == "absent" {
+			return nil
+		}
+		c, err := lang.ParseSelectorChain(sel)
+		if err != nil {
+			return nil
+		}
+		return c
+	case "longpress":
+		if len(pos) > 1 {
+			if _, ok := lang.JSNumber(pos[len(pos)-1]); ok {
+				pos = pos[:len(pos)-1]
+			}
+		}
+	}
+	it, err := lang.DecodeTarget(pos, lang.TargetOptions{Trailing: trailing})
+	if err != nil || it.Kind != "selector" {
+		return nil
+	}
+	return it.Selector
+}
+
+// hasIdentity reports whether node i carries the recorded identity: the id
+// when recorded, else normalised role and label; and the recorded ancestry as
+// a leaf-anchored prefix of the node's ancestry.
+func hasIdentity(snap *drivers.Snapshot, i int, ev *lang.TargetEvidence) bool {
+	n := &snap.Nodes[i]
+	if ev.ID != "" {
+		if n.ID != ev.ID {
+			return false
+		}
+	} else if canonRole(n.Role) != canonRole(ev.Role) || normText(n.Label) != normText(ev.Label) {
+		return false
+	}
+	p := n.Parent
+	for _, want := range ev.Ancestry {
+		if p < 0 {
+			return false
+		}
+		an := &snap.Nodes[p]
+		if canonRole(an.Role) != canonRole(want.Role) || (want.Label != "" && normText(an.Label) != normText(want.Label)) {
+			return false
+		}
+		p = an.Parent
+	}
+	return true
+}
+
+// siblingIndex is node i's index among its parent's children.
+func siblingIndex(snap *drivers.Snapshot, i int) int {
+	p := snap.Nodes[i].Parent
+	k := 0
+	for j := p + 1; j < i; j++ {
+		if snap.Nodes[j].Parent == p {
+			k++
+		}
+	}
+	return k
+}
+
+// verifyTarget classifies an annotated step and returns a binding error for
+// anything but "verified" (or nil when the step is not verified at all).
+func (s *Session) verifyTarget(ctx context.Context, a *lang.Action) *ErrorInfo {
+	chain := bindingSelector(a)
+	if chain == nil {
+		return nil
+	}
+	ev := a.TargetEvidence
+	recorded := map[string]any{"role": ev.Role}
+	if ev.ID != "" {
+		recorded["id"] = ev.ID
+	}
+	if ev.Label != "" {
+		recorded["label"] = ev.Label
+	}
+	fail := func(kind, reason, msg string, matchCount int, obs *observation, cands []int) *ErrorInfo {
+		e := newErr(CodeCommandFailed, reason, "%s", msg)
+		e.Hint = "The recorded target is not the element on screen; re-record the step or repair the selector."
+		tb := map[string]any{"classification": kind, "recorded": recorded}
+		if matchCount >= 0 {
+			tb["matchCount"] = matchCount
+		}
+		if obs != nil && len(cands) > 0 {
+			var list []map[string]any
+			for _, i := range cands {
+				n := &obs.snap.Nodes[i]
+				list = append(list, map[string]any{"role": n.Role, "label": n.Label})
+				if len(list) == 5 {
+					break
+				}
+			}
+			tb["candidates"] = list
+		}
+		e.Details = map[string]any{"selector": chain.Raw, "targetBinding": tb}
+		return e
+	}
+	if ev.Verification == "unverifiable" {
+		return fail("identity-unverifiable", "identity_unverifiable", fmt.Sprintf("Target %s was recorded as unverifiable", chain.Raw), -1, nil, nil)
+	}
+	var obs *observation
+	var matches []int
+	check := func(o *observation) bool {
+		obs, matches = o, matchExists(o.snap, chain)
+		return len(matches) > 0
+	}
+	readiness := s.readiness()
+	if a.Command != "click" && a.Command != "press" && a.Command != "longpress" && a.Command != "fill" {
+		readiness = 0
+	}
+	if _, _, e := s.poll(ctx, readiness, check); e != nil {
+		return e
+	}
+	if len(matches) == 0 {
+		return fail("selector-miss", "selector_miss", fmt.Sprintf("Selector %s matched nothing (recorded target not on screen)", chain.Raw), 0, obs, nil)
+	}
+	var members []int
+	for _, i := range matches {
+		if hasIdentity(obs.snap, i, ev) {
+			members = append(members, i)
+		}
+	}
+	if len(members) == 0 {
+		return fail("identity-mismatch", "identity_mismatch", fmt.Sprintf("Selector %s matched %d element(s), none with the recorded identity", chain.Raw, len(matches)), len(matches), obs, matches)
+	}
+	mutating := a.Command != "get" && a.Command != "is"
+	res, rerr := resolveUnique(obs.snap, chain, mutating)
+	member := -1
+	if len(members) == 1 {
+		member = members[0]
+	} else {
+		var iso []int
+		for _, i := range members {
+			if siblingIndex(obs.snap, i) == ev.Sibling {
+				iso = append(iso, i)
+			}
+		}
+		if len(iso) != 1 {
+			return fail("identity-unverifiable", "identity_unverifiable", fmt.Sprintf("Selector %s matched %d elements with the recorded identity; none isolates the target", chain.Raw, len(members)), len(matches), obs, members)
+		}
+		member = iso[0]
+	}
+	if rerr != nil || res.node != member {
+		return fail("identity-mismatch", "identity_mismatch", fmt.Sprintf("Selector %s resolves to another element than the recorded target", chain.Raw), len(matches), obs, matches)
+	}
+	return nil
+}
+
+// bindingKind maps a binding reason to the divergence kind.
+func bindingKind(reason string) string {
+	switch reason {
+	case "selector_miss":
+		return "selector-miss"
+	case "identity_mismatch":
+		return "identity-mismatch"
+	case "identity_unverifiable":
+		return "identity-unverifiable"
+	}
+	return ""
+}
