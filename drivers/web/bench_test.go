@@ -92,3 +92,18 @@ func BenchmarkSnapshot1000AXTree(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSession is the cost of a fresh isolated session (browser context
+// and page) plus its teardown on the warm browser.
+func BenchmarkSession(b *testing.B) {
+	ctx := context.Background()
+	for i := 0; i < b.N; i++ {
+		d, err := prov.NewSession(ctx, drivers.SessionOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := d.Close(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -79,6 +79,9 @@ type Provider struct {
 	perWorker map[int]*browserProc
 	all       []*browserProc // every browser ever started, for Close
 	sessions  map[*Session]struct{}
+	warmers   sync.WaitGroup // background openings of spare sessions
+	warmCtx   context.Context
+	warmStop  context.CancelFunc
 }
 
 // browserProc is one browser generation: a Chromium process (or a CDP
@@ -91,6 +94,12 @@ type browserProc struct {
 	pid         int    // 0 for remote
 	remote      bool
 	gen         int
+
+	// spare is a session opened ahead of time (a fresh browser context
+	// nobody has used) so that NewSession does not wait for one; warming
+	// is set while it is being opened (both guarded by Provider.mu).
+	spare   chan *Session
+	warming bool
 }
 
 // NewProvider checks the options and returns a provider; the browser starts
@@ -104,6 +113,7 @@ func NewProvider(opts Options) (*Provider, error) {
 		opts.Logf = func(string, ...any) {}
 	}
 	p := &Provider{opts: opts, perWorker: map[int]*browserProc{}, sessions: map[*Session]struct{}{}}
+	p.warmCtx, p.warmStop = context.WithCancel(context.Background())
 	if opts.CDPURL != "" {
 		if !strings.HasPrefix(opts.CDPURL, "ws://") && !strings.HasPrefix(opts.CDPURL, "wss://") &&
 			!strings.HasPrefix(opts.CDPURL, "http://") && !strings.HasPrefix(opts.CDPURL, "https://") {
@@ -154,16 +164,19 @@ func (p *Provider) NewSession(ctx context.Context, o drivers.SessionOptions) (dr
 	if err != nil {
 		return nil, err
 	}
-	s := newSession(p, b)
-	if err := s.start(ctx); err != nil {
-		s.closeTab()
-		if b.ctx.Err() != nil {
-			return nil, fmt.Errorf("%w: web: the browser went away while opening a session: %v", drivers.ErrInfrastructure, err)
+	s := p.takeSpare(ctx, b)
+	if s == nil {
+		s = newSession(p, b)
+		if err := s.start(ctx); err != nil {
+			s.closeTab()
+			if b.ctx.Err() != nil {
+				return nil, fmt.Errorf("%w: web: the browser went away while opening a session: %v", drivers.ErrInfrastructure, err)
+			}
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("%w: web: could not open a browser context: %v", drivers.ErrInfrastructure, err)
 		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("%w: web: could not open a browser context: %v", drivers.ErrInfrastructure, err)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -172,7 +185,69 @@ func (p *Provider) NewSession(ctx context.Context, o drivers.SessionOptions) (dr
 		return nil, fmt.Errorf("%w: web: the provider is closed", drivers.ErrInfrastructure)
 	}
 	p.sessions[s] = struct{}{}
+	p.warm(b)
 	return s, nil
+}
+
+// takeSpare returns the session prepared ahead on b, waiting for one being
+// prepared, or nil.
+func (p *Provider) takeSpare(ctx context.Context, b *browserProc) *Session {
+	p.mu.Lock()
+	warming := b.warming
+	p.mu.Unlock()
+	var s *Session
+	if warming {
+		select {
+		case s = <-b.spare:
+		case <-ctx.Done():
+		case <-b.ctx.Done():
+		}
+	} else {
+		select {
+		case s = <-b.spare:
+		default:
+		}
+	}
+	if s == nil {
+		return nil
+	}
+	if s.tabCtx.Err() == nil && b.ctx.Err() == nil {
+		return s
+	}
+	s.tabCancel()
+	return nil
+}
+
+// warm opens the next session of b in the background, one at a time. It is
+// called with p.mu held.
+func (p *Provider) warm(b *browserProc) {
+	if p.closed || b.warming || len(b.spare) > 0 || b.ctx.Err() != nil {
+		return
+	}
+	b.warming = true
+	p.warmers.Add(1)
+	go func() {
+		defer p.warmers.Done()
+		ctx, cancel := context.WithTimeout(p.warmCtx, startTimeout)
+		defer cancel()
+		s := newSession(p, b)
+		err := s.start(ctx)
+		p.mu.Lock()
+		b.warming = false
+		closed := p.closed
+		p.mu.Unlock()
+		if err != nil || closed {
+			s.tabCancel()
+			s = nil // wakes a NewSession that waits for this one
+		}
+		select {
+		case b.spare <- s:
+		default:
+			if s != nil {
+				s.tabCancel()
+			}
+		}
+	}()
 }
 
 // browser returns the live browser for worker, starting a new one when there
@@ -212,7 +287,7 @@ func (p *Provider) browser(ctx context.Context, worker int) (*browserProc, error
 
 // start launches Chromium (or attaches over CDP) and connects to it.
 func (p *Provider) start(ctx context.Context) (*browserProc, error) {
-	b := &browserProc{}
+	b := &browserProc{spare: make(chan *Session, 1)}
 	var allocCtx context.Context
 	if p.opts.CDPURL != "" {
 		b.remote = true
@@ -288,6 +363,13 @@ func (p *Provider) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 // release stops a browser generation and removes its traces. It is safe to
 // call more than once.
 func (p *Provider) release(b *browserProc) {
+	select {
+	case s := <-b.spare:
+		if s != nil {
+			s.tabCancel()
+		}
+	default:
+	}
 	if b.cancel != nil {
 		b.cancel()
 	}
@@ -319,6 +401,8 @@ func (p *Provider) Close() error {
 	for _, s := range sessions {
 		s.closeTab()
 	}
+	p.warmStop()
+	p.warmers.Wait() // a session being warmed ends in the spare slot or closed
 	var errs []error
 	for _, b := range all {
 		p.release(b)
