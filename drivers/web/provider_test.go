@@ -236,3 +236,21 @@ func TestBrowserPerWorker(t *testing.T) {
 		t.Errorf("after Close: %s", left)
 	}
 }
+
+// TestSpareSessionsAreFreshContexts: sessions handed out (from the warm
+// spare or not) each have their own browser context.
+func TestSpareSessionsAreFreshContexts(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for i := 0; i < 4; i++ {
+		s := session(t, "storage.html")
+		id := string(chromedp.FromContext(s.tabCtx).BrowserContextID)
+		if id == "" || seen[id] {
+			t.Fatalf("session %d: browser context %q is empty or reused", i, id)
+		}
+		seen[id] = true
+		if got := textByID(t, s, "c"); got != "cookie=none local=none" {
+			t.Errorf("session %d sees state of another: %q", i, got)
+		}
+	}
+}
