@@ -75,7 +75,15 @@ func dispatchDecision(cmd string) string {
 // used by replay and by interactive commands. Variables must already be
 // resolved. It admits refs against the ref frame, runs pre-action guards,
 // crosses the side-effect seam for mutating commands, then calls the driver.
+//
+// Calls are serialised per session (the per-session request lock of ADR 0014).
 func (s *Session) Dispatch(ctx context.Context, a *lang.Action) (*Output, *ErrorInfo) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dispatch(ctx, a)
+}
+
+func (s *Session) dispatch(ctx context.Context, a *lang.Action) (*Output, *ErrorInfo) {
 	if _, known := lang.LookupCommand(a.Command); !known {
 		if _, ok := leaves[a.Command]; !ok {
 			return nil, newErr(CodeInvalidArgs, "unknown_command", "Unknown command %q", a.Command)
@@ -256,7 +264,14 @@ func (s *Session) resolveTarget(ctx context.Context, it *lang.InteractionTarget,
 		}
 		r.polls = polls
 		if !done && rerr != nil {
-			rerr.Details = map[string]any{"selector": it.Selector.Raw, "readiness": map[string]any{"waitedMs": readiness.Milliseconds(), "polls": polls, "end": "expired"}}
+			end := "expired"
+			if obs != nil && len(obs.snap.Nodes) == 0 {
+				// The app showed an empty tree the whole time.
+				end = "sparse"
+				rerr.Reason = "capture_sparse"
+				rerr.Message = fmt.Sprintf("The screen showed no elements while waiting for %s", it.Selector.Raw)
+			}
+			rerr.Details = map[string]any{"selector": it.Selector.Raw, "readiness": map[string]any{"waitedMs": readiness.Milliseconds(), "polls": polls, "end": end}}
 		}
 	} else {
 		o, e := s.observe(ctx, drivers.SnapshotOptions{})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -95,17 +96,22 @@ func TestEvidence03PostSeamFailuresExpire(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		setup  func(e *env)
-		ctx    func() (context.Context, context.CancelFunc)
+		ctx    func(e *env) (context.Context, context.CancelFunc)
 		reason string
 	}{
 		{"platform error", func(e *env) { e.dev.FailOn("tap", 1, "tap exploded") }, nil, "command_failed"},
 		{"connection loss", func(e *env) { e.dev.FailOn("tap", 1, "") }, nil, "command_failed"},
-		{"timeout", func(e *env) { e.dev.HangOn("tap", 1) }, func() (context.Context, context.CancelFunc) {
+		{"timeout", func(e *env) { e.dev.HangOn("tap", 1) }, func(*env) (context.Context, context.CancelFunc) {
 			return context.WithTimeout(context.Background(), 20*time.Millisecond)
 		}, "timeout"},
-		{"cancellation", func(e *env) { e.dev.HangOn("tap", 1) }, func() (context.Context, context.CancelFunc) {
+		{"cancellation", func(e *env) { e.dev.HangOn("tap", 1) }, func(e *env) (context.Context, context.CancelFunc) {
 			ctx, cancel := context.WithCancel(context.Background())
-			go func() { cancel() }()
+			go func() {
+				for e.dev.Count("tap") == 0 { // cancel once the tap is in flight
+					runtime.Gosched()
+				}
+				cancel()
+			}()
 			return ctx, cancel
 		}, "cancelled"},
 	} {
@@ -116,7 +122,7 @@ func TestEvidence03PostSeamFailuresExpire(t *testing.T) {
 			tc.setup(e)
 			ctx, cancel := context.Background(), context.CancelFunc(func() {})
 			if tc.ctx != nil {
-				ctx, cancel = tc.ctx()
+				ctx, cancel = tc.ctx(e)
 			}
 			defer cancel()
 			_, err := e.sess.Dispatch(ctx, parseScript(t, "click @e3\n").Actions[0])

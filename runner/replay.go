@@ -175,6 +175,8 @@ func actionLabel(a *lang.Action) string {
 // Replay runs a script's steps one at a time through Dispatch. The first
 // failing step ends the attempt with one REPLAY_DIVERGENCE error.
 func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOptions) AttemptResult {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	start := s.cfg.Clock.Now()
 	red := newRedactor(opts.Scope, opts.Secrets)
 	total := len(script.Actions)
@@ -215,7 +217,7 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 			// Target-binding verification completes before dispatch (and so
 			// before the seam): a divergence here preserves the frame.
 			if e = s.verifyTarget(ctx, ra); e == nil {
-				out, e = s.Dispatch(ctx, ra)
+				out, e = s.dispatch(ctx, ra)
 			}
 			if e != nil {
 				e = s.divergence(ctx, ra, step, total, e, res.Steps, red)

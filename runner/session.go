@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
@@ -39,6 +40,8 @@ type SessionConfig struct {
 // Session is one device session: the driver, the ref frame (ADR 0014) and
 // the latest operational observation, kept apart.
 type Session struct {
+	// mu is the per-session request lock: Dispatch and Replay hold it.
+	mu  sync.Mutex
 	drv drivers.Driver
 	cfg SessionConfig
 
@@ -88,6 +91,8 @@ func (s *Session) RefsGeneration() int64 { return s.frame.generation() }
 
 // Close ends the session: the driver is closed (idempotent) and the frame dropped.
 func (s *Session) Close(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.frame = s.frame.closeSession()
 	if s.closed {
 		return nil
