@@ -15,6 +15,8 @@ import (
 
 func TestTapVariants(t *testing.T) {
 	t.Parallel()
+	// One session per page; each case reloads the page for a clean state.
+	basic, events := session(t, ""), session(t, "")
 	for _, tc := range []struct {
 		name   string
 		action func(n *drivers.Node) drivers.Action
@@ -28,7 +30,8 @@ func TestTapVariants(t *testing.T) {
 		}, "clicks", "Clicked 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := session(t, "basic.html")
+			open(t, basic, "basic.html")
+			s := basic
 			n := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Count")
 			if err := s.Act(testCtx(t), tc.action(n)); err != nil {
 				t.Fatal(err)
@@ -45,7 +48,8 @@ func TestTapVariants(t *testing.T) {
 		{"secondary button", func(n *drivers.Node) drivers.Action { a := tap(n); a.Button = "secondary"; return a }, "context"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := session(t, "events.html")
+			open(t, events, "events.html")
+			s := events
 			n := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Events")
 			if err := s.Act(testCtx(t), tc.action(n)); err != nil {
 				t.Fatal(err)

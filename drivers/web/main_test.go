@@ -101,6 +101,14 @@ func session(t testing.TB, path string) *Session {
 	return s
 }
 
+// open (re)loads path of the test server in s.
+func open(t testing.TB, s *Session, path string) {
+	t.Helper()
+	if err := s.Open(testCtx(t), drivers.OpenRequest{Target: srv.URL + "/" + path}); err != nil {
+		t.Fatalf("Open %s: %v", path, err)
+	}
+}
+
 func snap(t testing.TB, s *Session, opts drivers.SnapshotOptions) *drivers.Snapshot {
 	t.Helper()
 	sn, err := s.Snapshot(testCtx(t), opts)
