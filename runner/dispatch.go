@@ -424,11 +424,15 @@ func (s *Session) scopedSnapshot(ctx context.Context, opts drivers.SnapshotOptio
 		return nil, badRef(opts.Scope)
 	}
 	lin, viaLineage := s.frame.lineageFor(ref)
+	warning := ""
 	if !viaLineage || pinned {
-		idx, e := s.frame.admitMutation(refFromParts(ref, pin, pinned))
+		// A read-only consumer: answered from the frame's retained tree, with a
+		// staleness warning when the frame has expired; no evidence fails.
+		idx, warn, e := s.frame.readRef(refFromParts(ref, pin, pinned))
 		if e != nil {
 			return nil, e
 		}
+		warning = warn
 		n := &s.frame.evidence().snap.Nodes[idx]
 		lin = scopeLineage{ref: ref, role: canonRole(n.Role), label: normText(n.Label), id: n.ID}
 	}
@@ -457,7 +461,7 @@ func (s *Session) scopedSnapshot(ctx context.Context, opts drivers.SnapshotOptio
 		return &Output{Warning: "The scoped capture printed no nodes; the ref frame is unchanged"}, nil
 	}
 	s.frame = s.frame.activateScoped(scoped, lin)
-	return s.snapshotOutput(scoped, ""), nil
+	return s.snapshotOutput(scoped, warning), nil
 }
 
 // subtreePrinted is printedNodes restricted to root's subtree.

@@ -19,6 +19,7 @@
 //     divergence suggestions.
 //   - render.go: snapshot text and JSON, ref numbering (e1..eN in document
 //     order over printed nodes).
+//   - verify.go: target-v1 binding verification before dispatch (§4.2.2).
 //   - replay.go: Replay, StepEvent/Observer, REPLAY_DIVERGENCE with its
 //     divergence report, variable resolution and redaction.
 //
@@ -28,7 +29,7 @@
 // mutation named in brackets), then restored.
 //
 //	 1 second bare/pinned mutation rejected   TestEvidence01SecondMutationRejected, TestDoneWhen, TestDoneWhenExact [crossSeam no-op; expired check removed]
-//	 2 pre-seam failures preserve the frame   TestEvidence02PreSeamFailuresPreserve [seam moved before Preflight]
+//	 2 pre-seam failures preserve the frame   TestEvidence02PreSeamFailuresPreserve, TestTargetVerification [seam moved before Preflight; verification skipped]
 //	 3 post-seam failures leave it expired    TestEvidence03PostSeamFailuresExpire [crossSeam no-op]
 //	 4 ref/selector/coordinate/provider/      TestEvidence04EveryPathCrossesTheSeam, TestEvidence04SeamBeforeDeviceOp [crossSeam no-op]
 //	   lifecycle paths cross one seam         (fake driver: ref, selector, point, find, open/close, keyboard, alert, gestures)
@@ -41,7 +42,7 @@
 //	14 scoped-snapshot lineage                TestEvidence14ScopeLineage [lineage disabled]
 //	15 fused keyboard/alert seams             TestEvidence15FusedAndSplitSeams [alert accept not crossing]
 //	16 failed/timed-out open expires          TestEvidence16FailedOpenExpires [seam after Open]
-//	17 stale reads warn, missing evidence     TestEvidence17StaleReads [stale read failing]
+//	17 stale reads warn, missing evidence     TestEvidence17StaleReads, TestEvidence14ScopeLineage [stale read failing]
 //	   fails
 //	18 no deep copy, bounded retention        TestEvidence18NoDeepCopy, BenchmarkActivateFrame10k [activation copying nodes]
 //	19 consistent enforcement and shapes      TestEvidence19ConsistentShapes [fill resolving as a read]

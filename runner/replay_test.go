@@ -366,3 +366,19 @@ func TestReplayTimeout(t *testing.T) {
 		})
 	}
 }
+
+// An empty tree for the whole readiness wait is capture_sparse, not a miss.
+func TestReadinessSparse(t *testing.T) {
+	e := newEnv(t, "open * -> blank\nscreen blank\nscreen full\n  button \"A\" id=a\n")
+	e.sess.cfg.ReadinessTimeout = 300 * time.Millisecond
+	res := e.replay(t, "open x\nclick id=a\n")
+	if res.Error == nil || res.Error.Reason != "capture_sparse" {
+		t.Fatalf("got %+v", res.Error)
+	}
+	if rd := res.Error.Details["readiness"].(map[string]any); rd["end"] != "sparse" {
+		t.Fatalf("readiness %v", rd)
+	}
+	if div := res.Error.Details["divergence"].(map[string]any); div["screen"].(map[string]any)["state"] != "unavailable" {
+		t.Fatalf("screen %v", div["screen"])
+	}
+}
