@@ -863,6 +863,7 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action) (*Output, *Error
 	}
 	var check func(*observation) bool
 	var what, reason, warning string
+	impostors := false
 	switch w.Kind {
 	case "text":
 		check = func(o *observation) bool { return containsText(o.snap, w.Text) }
@@ -870,6 +871,19 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action) (*Output, *Error
 	case "selector":
 		check = func(o *observation) bool { return len(matchExists(o.snap, w.Selector)) > 0 }
 		what, reason = w.Selector.Raw, "wait_target_absent"
+		if ev := a.TargetEvidence; ev != nil {
+			// Landmark semantics (§4.2.2): keep polling while only impostors
+			// match; at the deadline impostors make an identity mismatch.
+			check = func(o *observation) bool {
+				for _, i := range matchExists(o.snap, w.Selector) {
+					if hasIdentity(o.snap, i, ev) {
+						return true
+					}
+					impostors = true
+				}
+				return false
+			}
+		}
 	case "absent":
 		check = func(o *observation) bool { return len(matchExists(o.snap, w.Selector)) == 0 }
 		what, reason = w.Selector.Raw+" to disappear", "wait_target_present"
@@ -907,6 +921,12 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action) (*Output, *Error
 	}
 	polls, done, e := s.poll(ctx, timeout, check)
 	if e != nil {
+		return nil, e
+	}
+	if !done && impostors {
+		e := newErr(CodeCommandFailed, "wait_landmark_identity_mismatch", "Timed out after %dms waiting for %s: only elements without the recorded identity matched", timeout.Milliseconds(), what)
+		e.Hint = "The landmark on screen is not the recorded one; re-record the step or repair the selector."
+		e.Details = map[string]any{"timeoutMs": timeout.Milliseconds(), "polls": polls}
 		return nil, e
 	}
 	if !done {

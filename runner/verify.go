@@ -194,7 +194,7 @@ func bindingKind(reason string) string {
 	switch reason {
 	case "selector_miss":
 		return "selector-miss"
-	case "identity_mismatch":
+	case "identity_mismatch", "wait_landmark_identity_mismatch":
 		return "identity-mismatch"
 	case "identity_unverifiable":
 		return "identity-unverifiable"

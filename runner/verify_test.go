@@ -71,3 +71,33 @@ func TestTargetVerification(t *testing.T) {
 		})
 	}
 }
+
+// An annotated selector wait is a landmark: impostors keep it polling and
+// end it as an identity mismatch; a real match passes.
+func TestWaitLandmark(t *testing.T) {
+	for _, tc := range []struct {
+		name, annotation, step, kind string
+	}{
+		{"landmark present", `{"id":"checkout","role":"button","label":"Checkout","verification":"verified"}`, `wait "label=Checkout" 500`, ""},
+		{"only impostors", `{"id":"real-checkout","role":"button","label":"Checkout","verification":"verified"}`, `wait "label=Checkout" 500`, "identity-mismatch"},
+		{"nothing matched", `{"role":"button","label":"Pay","verification":"verified"}`, `wait "label=Pay" 500`, "action-failure"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, annotatedScreens)
+			e.must(t, "open shop")
+			res := e.replay(t, "# agent-device:target-v1 "+tc.annotation+"\n"+tc.step+"\n")
+			if tc.kind == "" {
+				if res.Status != StatusPassed {
+					t.Fatalf("%+v", res.Error)
+				}
+				return
+			}
+			if res.Error == nil {
+				t.Fatal("passed")
+			}
+			if div := res.Error.Details["divergence"].(map[string]any); div["kind"] != tc.kind {
+				t.Fatalf("kind %v (%s)", div["kind"], res.Error.Message)
+			}
+		})
+	}
+}
