@@ -284,7 +284,7 @@ func (s *Session) resolveTarget(ctx context.Context, it *lang.InteractionTarget,
 		if rerr.Details == nil {
 			rerr.Details = map[string]any{"selector": it.Selector.Raw}
 		}
-		if len(res.candidates) > 0 {
+		if len(res.candidates) > 0 && rerr.Code == CodeAmbiguousMatch {
 			s.publishCandidates(obs, res.candidates, rerr)
 		}
 		return nil, rerr
@@ -311,11 +311,9 @@ func (s *Session) publishCandidates(obs *observation, cands []int, e *ErrorInfo)
 	}
 	s.frame = s.frame.publishPartial(obs, nums)
 	gen := s.frame.generation()
-	i := 0
 	for j, idx := range cands {
-		if k, ok := refOf[idx]; ok && len(nums) > 0 {
+		if k, ok := refOf[idx]; ok {
 			list[j]["ref"] = fmt.Sprintf("@e%d~s%d", k, gen)
-			i++
 		}
 	}
 	e.Details["candidates"] = list
