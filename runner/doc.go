@@ -47,6 +47,10 @@
 //	18 no deep copy, bounded retention        TestEvidence18NoDeepCopy, BenchmarkActivateFrame10k [activation copying nodes]
 //	19 consistent enforcement and shapes      TestEvidence19ConsistentShapes [fill resolving as a read]
 //
+// The field-owner gate (no refFrame literal, field edit or foreign
+// assignment outside frame.go): TestFrameFieldOwnerGate [a literal frame in
+// the snapshot leaf].
+//
 // Items 5 and 13 (Android freshness and dialog recovery) come with the
 // Android driver; item 11 (recorded scripts hold selectors) belongs to the
 // recorder. Completeness of the classification: TestEveryCommandClassified
