@@ -406,7 +406,7 @@ func TestRunInterruptedExit130(t *testing.T) {
 func TestRunExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"screens.txt": "open demo -> home\nscreen home\n  button \"Late\" id=late from-session=2\n",
+		"screens.txt": "open demo -> home\nscreen home\n  heading \"Home\"\n  button \"Late\" id=late from-session=2\n",
 		"pass.ad":     "context platform=web\nopen demo\n",
 		"fail.ad":     "context platform=web\nopen demo\nclick \"id=nothere\"\n",
 		"flaky.ad":    "context platform=web retries=1\nopen demo\nclick \"id=late\"\n",
