@@ -179,42 +179,29 @@ func (p *Provider) NewSession(ctx context.Context, o drivers.SessionOptions) (dr
 		}
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.closed {
+		p.mu.Unlock()
 		s.closeTab()
 		return nil, fmt.Errorf("%w: web: the provider is closed", drivers.ErrInfrastructure)
 	}
 	p.sessions[s] = struct{}{}
 	p.warm(b)
+	p.mu.Unlock()
 	return s, nil
 }
 
-// takeSpare returns the session prepared ahead on b, waiting for one being
-// prepared, or nil.
+// takeSpare returns the session prepared ahead on b, or nil when none is
+// ready (it does not wait for one being prepared: concurrent workers then
+// open their own in parallel).
 func (p *Provider) takeSpare(ctx context.Context, b *browserProc) *Session {
-	p.mu.Lock()
-	warming := b.warming
-	p.mu.Unlock()
-	var s *Session
-	if warming {
-		select {
-		case s = <-b.spare:
-		case <-ctx.Done():
-		case <-b.ctx.Done():
+	select {
+	case s := <-b.spare:
+		if s.tabCtx.Err() == nil && b.ctx.Err() == nil {
+			return s
 		}
-	} else {
-		select {
-		case s = <-b.spare:
-		default:
-		}
+		s.tabCancel()
+	default:
 	}
-	if s == nil {
-		return nil
-	}
-	if s.tabCtx.Err() == nil && b.ctx.Err() == nil {
-		return s
-	}
-	s.tabCancel()
 	return nil
 }
 
@@ -236,17 +223,14 @@ func (p *Provider) warm(b *browserProc) {
 		b.warming = false
 		closed := p.closed
 		p.mu.Unlock()
-		if err != nil || closed {
-			s.tabCancel()
-			s = nil // wakes a NewSession that waits for this one
-		}
-		select {
-		case b.spare <- s:
-		default:
-			if s != nil {
-				s.tabCancel()
+		if err == nil && !closed {
+			select {
+			case b.spare <- s:
+				return
+			default:
 			}
 		}
+		s.tabCancel()
 	}()
 }
 
@@ -365,9 +349,7 @@ func (p *Provider) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 func (p *Provider) release(b *browserProc) {
 	select {
 	case s := <-b.spare:
-		if s != nil {
-			s.tabCancel()
-		}
+		s.tabCancel()
 	default:
 	}
 	if b.cancel != nil {

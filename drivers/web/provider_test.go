@@ -254,3 +254,35 @@ func TestSpareSessionsAreFreshContexts(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentSessions: workers open sessions at the same time on the
+// shared browser (and its warm spare) and each gets its own page.
+func TestConcurrentSessions(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	errs := make(chan error, 4)
+	for w := 0; w < 4; w++ {
+		go func() {
+			d, err := prov.NewSession(ctx, drivers.SessionOptions{Worker: w})
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer d.Close(ctx)
+			if err := d.Open(ctx, drivers.OpenRequest{Target: srv.URL + "/storage.html"}); err != nil {
+				errs <- err
+				return
+			}
+			sn, err := d.Snapshot(ctx, drivers.SnapshotOptions{})
+			if err == nil && (len(sn.Nodes) != 1 || sn.Nodes[0].Text != "cookie=none local=none") {
+				err = errors.New("worker " + strconv.Itoa(w) + " saw " + dump(sn))
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
