@@ -39,6 +39,11 @@ func benchSuite(b *testing.B, n int, body string) []*Test {
 // runBench runs tests once with a console and JSON reporter (to io.Discard)
 // and fails the benchmark unless every test passed.
 func runBench(b *testing.B, prov drivers.Provider, tests []*Test, workers int, baseURL string) time.Duration {
+	d, _ := runBenchResult(b, prov, tests, workers, baseURL)
+	return d
+}
+
+func runBenchResult(b *testing.B, prov drivers.Provider, tests []*Test, workers int, baseURL string) (time.Duration, *runner.Result) {
 	b.Helper()
 	console := reporters.NewConsole(io.Discard, false)
 	start := time.Now()
@@ -60,7 +65,22 @@ func runBench(b *testing.B, prov drivers.Provider, tests []*Test, workers int, b
 	if res.Stats.Passed != len(tests) {
 		b.Fatalf("stats %+v: %+v", res.Stats, res.Tests[0].Attempts)
 	}
-	return d
+	return d, res
+}
+
+// outsideSteps is the time of attempts not spent inside script steps:
+// session acquisition, artifacts, teardown and bookkeeping.
+func outsideSteps(r *runner.Result) time.Duration {
+	var ms int64
+	for _, t := range r.Tests {
+		for _, a := range t.Attempts {
+			ms += a.DurationMs
+			for _, st := range a.Steps {
+				ms -= st.DurationMs
+			}
+		}
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 // nopClose keeps a shared provider (one warm browser for the whole
@@ -113,10 +133,13 @@ func BenchmarkOverheadWeb(b *testing.B) {
 	tests := benchSuite(b, 10, "context platform=web\nopen ${AD_BASE_URL}/index.html\n")
 	runBench(b, prov, tests[:1], 1, url)
 	b.ResetTimer()
+	var outside time.Duration
 	for range b.N {
-		runBench(b, prov, tests, 1, url)
+		_, res := runBenchResult(b, prov, tests, 1, url)
+		outside += outsideSteps(res)
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N*len(tests)), "ms/test")
+	b.ReportMetric(float64(outside.Milliseconds())/float64(b.N*len(tests)), "ms/test-outside-steps")
 }
 
 // BenchmarkOverheadFake is the same on the in-memory device: the suite
