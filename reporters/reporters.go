@@ -59,6 +59,27 @@ func Render(name string, w io.Writer, r *runner.Result, color bool) error {
 	return fmt.Errorf("unknown reporter %q (known: %s)", name, strings.Join(Names, ", "))
 }
 
+// Listeners fans suite events out to several listeners, in order.
+type Listeners []runner.SuiteListener
+
+func (ls Listeners) SuiteStarted(e runner.SuiteStarted) {
+	for _, l := range ls {
+		l.SuiteStarted(e)
+	}
+}
+
+func (ls Listeners) AttemptFinished(e runner.AttemptFinished) {
+	for _, l := range ls {
+		l.AttemptFinished(e)
+	}
+}
+
+func (ls Listeners) TestFinished(e runner.TestFinished) {
+	for _, l := range ls {
+		l.TestFinished(e)
+	}
+}
+
 // WriteFileAtomic renders into a temporary file next to path and renames it
 // into place, so a reader never sees a half-written report.
 func WriteFileAtomic(path string, render func(io.Writer) error) error {

@@ -356,7 +356,8 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 			c.Close()
 		}
 	}()
-	var console *reporters.Console
+	consoles := map[reporters.Spec]*reporters.Console{}
+	var listeners reporters.Listeners
 	for _, s := range p.specs {
 		if s.Name != "console" {
 			continue
@@ -371,11 +372,8 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 			closers = append(closers, file)
 			w = file
 		}
-		console = reporters.NewConsole(w, p.color && s.Path == "")
-	}
-	var listener runner.SuiteListener
-	if console != nil {
-		listener = console
+		consoles[s] = reporters.NewConsole(w, p.color && s.Path == "")
+		listeners = append(listeners, consoles[s])
 	}
 
 	res, err := suite.Run(ctx, suite.Config{
@@ -387,14 +385,12 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 		Providers:      p.providers,
 		NewReplayer:    suite.RunnerReplayer,
 		FormatSnapshot: suite.FormatSnapshot,
-		Listener:       listener,
+		Listener:       listeners,
 		Prefetch:       map[string]bool{drivers.PlatformWeb: f.fakeDevice == ""},
 	}, p.tests)
 	if err != nil {
+		// The run could not start: a browser or device helper is missing.
 		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)
-		if errors.Is(err, drivers.ErrInfrastructure) {
-			return ExitInfra
-		}
 		return ExitInfra
 	}
 
@@ -407,7 +403,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 		failedReport = true
 	}
 	for _, s := range p.specs {
-		if err := p.writeReport(env, s, res, console); err != nil {
+		if err := p.writeReport(env, s, res, consoles[s]); err != nil {
 			fmt.Fprintf(env.Stderr, "adtest run: reporter %s: %v\n", s.Name, err)
 			failedReport = true
 		}
