@@ -164,6 +164,13 @@ func (d *Device) Ops() []Op {
 	return slices.Clone(d.ops)
 }
 
+// ResetOps forgets the operations received so far (long benchmarks).
+func (d *Device) ResetOps() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.ops = d.ops[:0]
+}
+
 // Counts returns the number of operations per kind.
 func (d *Device) Counts() map[string]int {
 	d.mu.Lock()
