@@ -395,6 +395,18 @@ func TestAttrsLogsUnsupported(t *testing.T) {
 	if got := s.LogTail(1); len(got) != 1 || !strings.HasPrefix(got[0], "uncaught:") {
 		t.Errorf("LogTail(1) = %q", got)
 	}
+	if err := s.Act(ctx, tap(find(t, sn, "button", "Image"))); err != nil {
+		t.Fatal(err)
+	}
+	want404 := "browser.error: Failed to load resource: the server responded with a status of 404 (Not Found) (" + srv.URL + "/missing.png)"
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); <-tick.C {
+		if got := s.LogTail(1); len(got) == 1 && got[0] == want404 {
+			break
+		}
+	}
+	if got := s.LogTail(1); len(got) != 1 || got[0] != want404 {
+		t.Errorf("LogTail(1) = %q, want %q", got, want404)
+	}
 	err = s.Act(ctx, drivers.Action{Kind: drivers.ActHome})
 	if !errors.Is(err, drivers.ErrUnsupported) || err.Error() != "unsupported operation: home is not supported on web" {
 		t.Errorf("home: %v", err)

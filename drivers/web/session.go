@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/inspector"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -121,6 +122,18 @@ func (s *Session) onEvent(ev any) {
 			msg = strings.SplitN(d.Exception.Description, "\n", 2)[0]
 		}
 		s.addLog(fmt.Sprintf("uncaught: %s (%s:%d)", msg, d.URL, d.LineNumber+1))
+	case *cdplog.EventEntryAdded:
+		// The browser's own messages (failed resource loads, violations);
+		// console calls arrive as Runtime events above.
+		// The favicon the browser asks for by itself and verbose notes
+		// (violations) are noise.
+		if e := ev.Entry; e != nil && e.Level != cdplog.EntryLevelVerbose && !strings.HasSuffix(e.URL, "/favicon.ico") {
+			line := fmt.Sprintf("browser.%s: %s", e.Level, e.Text)
+			if e.URL != "" {
+				line += " (" + e.URL + ")"
+			}
+			s.addLog(line)
+		}
 	case *inspector.EventTargetCrashed:
 		s.mu.Lock()
 		s.crashed = true
