@@ -34,7 +34,7 @@ var leaves map[string]leafFunc
 // unsupportedLeaves are commands a script can reach that this runner
 // deliberately answers with UNSUPPORTED_OPERATION (command and platform named).
 var unsupportedLeaves = map[string]bool{
-	"diff": true, "app-switcher": true, "orientation": true, "record": true, "trace": true,
+	"app-switcher": true, "orientation": true, "record": true, "trace": true,
 	"settings": true, "clipboard": true, "push": true, "trigger-app-event": true, "install": true,
 	"reinstall": true, "install-from-source": true, "react-native": true, "tv-remote": true,
 	"fold": true, "perf": true, "logs": true, "network": true, "audio": true, "events": true,
@@ -45,8 +45,8 @@ var unsupportedLeaves = map[string]bool{
 func init() {
 	leaves = map[string]leafFunc{
 		"open": (*Session).leafOpen, "close": (*Session).leafClose,
-		"snapshot": (*Session).leafSnapshot,
-		"click":    (*Session).leafClick, "press": (*Session).leafClick,
+		"snapshot": (*Session).leafSnapshot, "diff": (*Session).leafDiff,
+		"click": (*Session).leafClick, "press": (*Session).leafClick,
 		"longpress": (*Session).leafLongPress, "fill": (*Session).leafFill,
 		"type": (*Session).leafType, "focus": (*Session).leafFocus, "hover": (*Session).leafHover,
 		"get": (*Session).leafGet, "is": (*Session).leafIs, "find": (*Session).leafFind,
@@ -460,6 +460,76 @@ func (s *Session) scopedSnapshot(ctx context.Context, opts drivers.SnapshotOptio
 	}
 	s.frame = s.frame.activateScoped(scoped, lin)
 	return s.snapshotOutput(scoped, warning), nil
+}
+
+// nodeKey identifies a node across captures for diffs (not an identity:
+// equal keys are interchangeable in a diff).
+func nodeKey(n *drivers.Node) string {
+	return n.Role + "\x00" + n.Label + "\x00" + n.ID + "\x00" + n.Text + "\x00" + n.Value
+}
+
+// leafDiff is `diff snapshot`: the printed nodes added and removed since the
+// latest observation. The added refs are a partial publication (only when
+// there is at least one), rendered pinned in text.
+func (s *Session) leafDiff(ctx context.Context, a *lang.Action) (*Output, *ErrorInfo) {
+	if len(a.Positionals) == 0 || a.Positionals[0] != "snapshot" {
+		return nil, newErr(CodeInvalidArgs, "invalid_args", "diff supports only: diff snapshot")
+	}
+	prev := s.last
+	obs, e := s.observe(ctx, drivers.SnapshotOptions{})
+	if e != nil {
+		return nil, e
+	}
+	before := map[string]int{}
+	if prev != nil {
+		for _, idx := range prev.refs {
+			before[nodeKey(&prev.snap.Nodes[idx])]++
+		}
+	}
+	var added []int
+	for k, idx := range obs.refs {
+		key := nodeKey(&obs.snap.Nodes[idx])
+		if before[key] > 0 {
+			before[key]--
+			continue
+		}
+		added = append(added, k+1)
+	}
+	var removed []string
+	if prev != nil {
+		for _, idx := range prev.refs {
+			n := &prev.snap.Nodes[idx]
+			if before[nodeKey(n)] > 0 {
+				before[nodeKey(n)]--
+				var b strings.Builder
+				b.WriteString("- ")
+				writeNodeLine(&b, n, 0, "")
+				removed = append(removed, strings.Replace(b.String(), "@e0 ", "", 1))
+			}
+		}
+	}
+	s.frame = s.frame.publishPartial(obs, added)
+	out := &Output{Data: map[string]any{"added": len(added), "removed": len(removed)}}
+	var b strings.Builder
+	if len(added) > 0 {
+		gen := s.frame.generation()
+		out.Data["refsGeneration"] = gen
+		pin := "~s" + strconv.FormatInt(gen, 10)
+		for _, k := range added {
+			b.WriteString("+ ")
+			writeNodeLine(&b, &obs.snap.Nodes[obs.refs[k-1]], k, pin)
+			b.WriteByte('\n')
+		}
+	}
+	for _, r := range removed {
+		b.WriteString(r)
+		b.WriteByte('\n')
+	}
+	out.Text = b.String()
+	if out.Text == "" {
+		out.Text = "no changes\n"
+	}
+	return out, nil
 }
 
 // subtreePrinted is printedNodes restricted to root's subtree.

@@ -34,7 +34,7 @@
 //	 4 ref/selector/coordinate/provider/      TestEvidence04EveryPathCrossesTheSeam, TestEvidence04SeamBeforeDeviceOp [crossSeam no-op]
 //	   lifecycle paths cross one seam         (fake driver: ref, selector, point, find, open/close, keyboard, alert, gestures)
 //	 6 reads do not replace the frame         TestEvidence06ReadsDoNotReplaceFrame [internal capture activating]
-//	 7 partial publication / typed failures   TestEvidence07PartialPublication, TestEvidence07EmptyPartialKeepsFrame, TestAdmissionOrderAndShape [plain-on-partial check removed; empty publication superseding]
+//	 7 partial publication / typed failures   TestEvidence07PartialPublication, TestEvidence07EmptyPartialKeepsFrame, TestDiffSnapshotPublishesAddedRefs, TestAdmissionOrderAndShape [plain-on-partial check removed; empty publication superseding; diff not publishing]
 //	 8 complete admits, sparse does not       TestEvidence08CompleteVsSparse [sparse capture activating]
 //	 9 mutating find never publishes          TestEvidence09MutatingFindDoesNotPublish [mutating find publishing]
 //	10 replay delegates per step              TestEvidence10ReplayDelegates, TestDivergenceReport [Replay expiring at start; divergence not publishing]

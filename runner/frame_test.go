@@ -751,3 +751,35 @@ func TestEveryCommandClassified(t *testing.T) {
 		}
 	}
 }
+
+// Evidence 7 (diffs): `diff snapshot` publishes only the added refs, pinned
+// in text; no change publishes nothing.
+func TestDiffSnapshotPublishesAddedRefs(t *testing.T) {
+	e := newEnv(t, loginScreens)
+	e.must(t, "open demo")
+	e.must(t, "click id=signin")
+	e.must(t, "snapshot -i") // home: e1 Settings, e2 Log out (Late not yet there)
+	gen := e.sess.RefsGeneration()
+	if out := e.must(t, "diff snapshot"); out.Text != "+ @e1~s"+fmt.Sprint(gen+1)+" [text] \"Signed in\"\n" {
+		// the previous observation was -i; the diff is over full captures
+		t.Fatalf("first diff %q", out.Text)
+	}
+	gen = e.sess.RefsGeneration()
+	out := e.must(t, "diff snapshot")
+	if out.Text != "no changes\n" || e.sess.RefsGeneration() != gen {
+		t.Fatalf("unchanged screen: %q gen %d -> %d", out.Text, gen, e.sess.RefsGeneration())
+	}
+	e.must(t, "wait 1000") // Late appears
+	out = e.must(t, "diff snapshot")
+	want := fmt.Sprintf("+ @e4~s%d [button] \"Late\" id=\"late\"\n", gen+1)
+	if out.Text != want {
+		t.Fatalf("diff %q, want %q", out.Text, want)
+	}
+	if _, err := e.run(t, "click @e4"); err == nil || err.Reason != "plain_ref_requires_complete_frame" {
+		t.Fatalf("plain ref after diff: %+v", err)
+	}
+	if _, err := e.run(t, fmt.Sprintf("click @e2~s%d", gen+1)); err == nil || err.Reason != "ref_not_issued" {
+		t.Fatalf("unissued pinned ref after diff: %+v", err)
+	}
+	e.must(t, fmt.Sprintf("click @e4~s%d", gen+1))
+}
