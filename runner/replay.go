@@ -220,7 +220,7 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 				out, e = s.dispatch(ctx, ra)
 			}
 			if e != nil {
-				e = s.divergence(ctx, ra, step, total, e, res.Steps, red)
+				e = s.divergence(ctx, ra, file, step, total, e, res.Steps, red)
 			}
 		}
 		ev.Duration = s.cfg.Clock.Now().Sub(t0)
@@ -255,7 +255,7 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 // divergence wraps a step failure as REPLAY_DIVERGENCE with the divergence
 // report: a fresh screen digest (published as a partial frame) and ranked
 // selector suggestions for the failed target.
-func (s *Session) divergence(ctx context.Context, a *lang.Action, step, total int, cause *ErrorInfo, done []StepResult, red *redactor) *ErrorInfo {
+func (s *Session) divergence(ctx context.Context, a *lang.Action, file string, step, total int, cause *ErrorInfo, done []StepResult, red *redactor) *ErrorInfo {
 	label := red.apply(actionLabel(a))
 	causeMsg := red.apply(cause.Message)
 	hint := cause.Hint
@@ -269,6 +269,7 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, step, total in
 	details["reason"] = cause.Reason
 	details["causeCode"] = cause.Code
 	details["step"] = step
+	details["replayPath"] = file
 	details["action"] = a.Command
 	details["positionals"] = red.all(a.Positionals)
 	details["executed"] = len(done)
@@ -282,7 +283,7 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, step, total in
 	div := map[string]any{
 		"version": 1,
 		"kind":    "action-failure",
-		"step":    map[string]any{"index": step, "source": map[string]any{"path": s.cfg.File, "line": a.Line()}},
+		"step":    map[string]any{"index": step, "source": map[string]any{"path": file, "line": a.Line()}},
 		"action":  label,
 		"cause":   map[string]any{"code": cause.Code, "message": causeMsg, "hint": red.apply(cause.Hint)},
 	}
