@@ -12,10 +12,14 @@ build:
 setup:
 	@bash scripts/setup.sh
 
-# The main job: run the bundled example suite.
+# The main job: check, then run the bundled example suite headless against the
+# example app served by adtest on a loopback port, with JUnit and JSON reports.
 demo: setup
-	$(GO) run ./cmd/adtest check examples/
-	$(GO) run ./cmd/adtest parse --json examples/web/suite/login.ad >/dev/null
+	$(GO) build -o bin/adtest ./cmd/adtest
+	bin/adtest check examples/
+	bin/adtest run --serve-example -j 2 \
+	  --reporter console --reporter junit=.adtest/demo/junit.xml --reporter json=.adtest/demo/result.json \
+	  examples/web/suite
 
 # Every test, fuzz targets briefly included.
 test: setup vet unit fuzz
