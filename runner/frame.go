@@ -198,7 +198,7 @@ func (f refFrame) admitMutation(r refInput) (int, *ErrorInfo) {
 }
 
 func (f refFrame) lookup(r refInput) (int, *ErrorInfo) {
-	if r.N > len(f.obs.refs) {
+	if r.N < 1 || r.N > len(f.obs.refs) {
 		return -1, f.reject("ref_not_found", r, fmt.Sprintf("Ref %s was not found in the current ref frame (%d refs)", r.Body, len(f.obs.refs)))
 	}
 	return f.obs.refs[r.N-1], nil

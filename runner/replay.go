@@ -387,7 +387,9 @@ func rankDigest(obs *observation) []int {
 func failedTargetText(a *lang.Action) string {
 	var words []string
 	for _, p := range a.Positionals {
-		if chain, err := lang.ParseSelectorChain(p); err == nil && lang.LooksLikeSelector(strings.Fields(p)[0]) {
+		if f := strings.Fields(p); len(f) == 0 {
+			continue
+		} else if chain, err := lang.ParseSelectorChain(p); err == nil && lang.LooksLikeSelector(f[0]) {
 			for _, seg := range chain.Segments {
 				for _, t := range seg.Terms {
 					if !t.IsBool && t.Key != "role" {
