@@ -671,6 +671,20 @@ func TestEvidence18NoDeepCopy(t *testing.T) {
 	if e.sess.frame.evidence() != e.sess.last {
 		t.Fatal("snapshot's frame and observation are not the same capture")
 	}
+	// Bounded retention: however many reads run, the session holds at most
+	// two captures (the frame's evidence and the latest observation).
+	for i := 0; i < 5; i++ {
+		e.must(t, "is exists id=email")
+	}
+	retained := map[*drivers.Snapshot]bool{e.sess.frame.evidence().snap: true, e.sess.last.snap: true}
+	nodes := 0
+	for sn := range retained {
+		nodes += len(sn.Nodes)
+	}
+	if len(retained) != 2 || nodes != 8 {
+		t.Fatalf("retained %d captures with %d nodes, want 2 captures, 8 nodes", len(retained), nodes)
+	}
+	t.Logf("peak retained: %d captures, %d nodes", len(retained), nodes)
 }
 
 func bigSnapshot(n int) *drivers.Snapshot {

@@ -224,3 +224,26 @@ func TestProviderSessions(t *testing.T) {
 		t.Fatal("missing file loaded")
 	}
 }
+
+// FuzzParseScreens: the screens parser never panics, and every error names
+// the file and, for line errors, the line.
+func FuzzParseScreens(f *testing.F) {
+	f.Add(demo)
+	f.Add("screen a\n  button \"x\" rect=1,2,3,4 after=1s from-session=2 -> on fill goto a, set \"v\"\nfail tap times=1\n")
+	f.Add("open * -> a\nscreen a\n\tgroup\n\t\tbutton \"\\u00e9\"\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		sc, err := ParseScreens("f.txt", src)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.txt") {
+				t.Fatalf("error without file: %v", err)
+			}
+			return
+		}
+		d := New(sc, Options{})
+		ctx := context.Background()
+		_ = d.Open(ctx, drivers.OpenRequest{Target: "x"})
+		if _, err := d.Snapshot(ctx, drivers.SnapshotOptions{}); err != nil && d.Screen() != "" {
+			t.Fatal(err)
+		}
+	})
+}
