@@ -853,7 +853,18 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action) (*Output, *Error
 		case "type":
 			da.Kind, da.Text = drivers.ActType, strings.Join(p, " ")
 		}
-		if e := s.act(ctx, a, da); e != nil {
+		if action == "type" {
+			// type goes to the focused element: one logical command that
+			// focuses the found element, then types — one seam crossing.
+			focus := drivers.Action{Kind: drivers.ActFocus, Target: t}
+			if e := s.act(ctx, a, focus); e != nil {
+				return nil, e
+			}
+			da.Target = nil
+			if err := s.drv.Act(ctx, da); err != nil {
+				return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+			}
+		} else if e := s.act(ctx, a, da); e != nil {
 			return nil, e
 		}
 		data := map[string]any{"action": action}

@@ -167,6 +167,10 @@ func TestEvidence04EveryPathCrossesTheSeam(t *testing.T) {
 		{`keyboard dismiss`, "key"},
 		{`alert accept`, "alert-accept"},
 		{`find "Sign in" click`, "tap"},
+		{`find "Sign in"`, "tap"}, // default sub-action
+		{`find id email fill "x"`, "fill"},
+		{`find label Email type "x"`, "type"},
+		{`find "Email" focus`, "focus"},
 		{`open demo`, "open"},
 		{`close`, "close"},
 	} {
