@@ -1059,8 +1059,13 @@ func (s *Session) leafScroll(ctx context.Context, a *lang.Action) (*Output, *Err
 			e := newErr(CodeCommandFailed, "selector_not_found", "Scrolled %s %d times but %s never became visible", da.Direction, maxScrolls, until)
 			return nil, e
 		}
-		if e := s.act(ctx, a, da); e != nil {
-			return nil, e
+		// One logical command: the seam is crossed before the first scroll only.
+		if i == 0 {
+			if e := s.act(ctx, a, da); e != nil {
+				return nil, e
+			}
+		} else if err := s.drv.Act(ctx, da); err != nil {
+			return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 		}
 	}
 }
