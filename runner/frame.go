@@ -96,14 +96,17 @@ func (f refFrame) publishPartial(obs *observation, refs []int) refFrame {
 	return refFrame{present: true, epoch: f.epoch + 1, obs: obs, issued: issued}
 }
 
-// expire is the side-effect seam transition: active -> expired, once;
-// idempotent afterwards. It also ends any scope lineage.
+// expire is the side-effect seam transition: active -> expired, advancing
+// the epoch once (a pin of the expired frame then names a previous epoch, as
+// in ADR 0014's example: minted 42, current 43); idempotent afterwards. It
+// also ends any scope lineage.
 func (f refFrame) expire() refFrame {
-	if !f.present || (f.expired && f.lineage == nil) {
+	if !f.present || f.expired {
 		return f
 	}
 	g := f
 	g.expired = true
+	g.epoch++
 	g.lineage = nil
 	return g
 }

@@ -40,6 +40,13 @@ func TestEvidence01SecondMutationRejected(t *testing.T) {
 			if err == nil || err.Reason != "ref_frame_expired" || err.Code != CodeCommandFailed {
 				t.Fatalf("got %+v, want ref_frame_expired", err)
 			}
+			// ADR 0014's example: the expiry advanced the epoch past the mint.
+			if cur := err.Details["currentGeneration"]; cur != e.sess.RefsGeneration() || fmt.Sprint(cur) == pin {
+				t.Fatalf("currentGeneration %v (minted %s)", cur, pin)
+			}
+			if tc.name == "pinned" && fmt.Sprint(err.Details["mintedGeneration"]) != pin {
+				t.Fatalf("mintedGeneration %v, want %s", err.Details["mintedGeneration"], pin)
+			}
 			if after := len(e.dev.Mutations()); after != before {
 				t.Fatalf("a rejected mutation dispatched %d device ops", after-before)
 			}
@@ -402,8 +409,8 @@ func TestEvidence09MutatingFindDoesNotPublish(t *testing.T) {
 	if strings.Contains(out.Text, "~s") {
 		t.Fatalf("mutating find rendered a pin: %q", out.Text)
 	}
-	if e.sess.RefsGeneration() != gen {
-		t.Fatal("mutating find activated a frame")
+	if e.sess.frame.isActive() || e.sess.RefsGeneration() != gen+1 {
+		t.Fatal("mutating find activated a frame (or did not expire the old one)")
 	}
 	if _, err := e.run(t, "click @e3"); err == nil || err.Reason != "ref_frame_expired" {
 		t.Fatalf("after mutating find got %+v", err)
