@@ -225,43 +225,63 @@ func scanSQ(s string) int {
 	return -1
 }
 
-// splitTokens splits the trimmed text of an action or context line into raw
-// tokens and their byte offsets within text. When a quote is not closed the
-// last token is the rest of the line and bad is true.
-func splitTokens(text string, singleQuotes bool, emit func(typ lexer.TokenType, raw string, at int)) (bad bool) {
-	i := 0
+// nextToken finds the argument token at or after text[i] (skipping JS
+// whitespace) and returns its type and its span [start, end) in text; typ is 0
+// when only whitespace is left. An unclosed quote is a tokBadQuote token that
+// runs to the end of the line. It allocates nothing: the lexer calls it to
+// classify and count, the body builder to build the line's tokens in place.
+func nextToken(text string, i int, singleQuotes bool) (typ lexer.TokenType, start, end int) {
 	for i < len(text) {
-		if n := spaceAt(text, i); n > 0 {
-			i += n
+		n := spaceAt(text, i)
+		if n == 0 {
+			break
+		}
+		i += n
+	}
+	if i >= len(text) {
+		return 0, i, i
+	}
+	switch {
+	case text[i] == '"':
+		n := scanDQ(text[i:])
+		if n < 0 {
+			return tokBadQuote, i, len(text)
+		}
+		return tokDQ, i, i + n
+	case text[i] == '\'' && singleQuotes:
+		n := scanSQ(text[i:])
+		if n < 0 {
+			return tokBadQuote, i, len(text)
+		}
+		return tokSQ, i, i + n
+	}
+	j := i + 1
+	for j < len(text) {
+		if c := text[j]; c > ' ' && c < utf8.RuneSelf {
+			j++ // the common case: a printable ASCII byte is never a separator
 			continue
 		}
-		switch {
-		case text[i] == '"':
-			n := scanDQ(text[i:])
-			if n < 0 {
-				emit(tokBadQuote, text[i:], i)
-				return true
-			}
-			emit(tokDQ, text[i:i+n], i)
-			i += n
-		case text[i] == '\'' && singleQuotes:
-			n := scanSQ(text[i:])
-			if n < 0 {
-				emit(tokBadQuote, text[i:], i)
-				return true
-			}
-			emit(tokSQ, text[i:i+n], i)
-			i += n
-		default:
-			j := i
-			for j < len(text) && spaceAt(text, j) == 0 {
-				j++
-			}
-			emit(tokWord, text[i:j], i)
-			i = j
+		if spaceAt(text, j) > 0 {
+			break
 		}
+		j++
 	}
-	return false
+	return tokWord, i, j
+}
+
+// countTokens counts the argument tokens of a trimmed action or context line
+// and reports whether the first one is the bare word context.
+func countTokens(text string, singleQuotes bool) (n int, context bool) {
+	for i := 0; ; n++ {
+		typ, start, end := nextToken(text, i, singleQuotes)
+		if typ == 0 {
+			return n, context
+		}
+		if n == 0 {
+			context = typ == tokWord && text[start:end] == "context"
+		}
+		i = end
+	}
 }
 
 // adLexer is the participle lexer.Definition of the .ad language.
@@ -284,23 +304,26 @@ func (d adLexer) LexBytes(filename string, b []byte) (lexer.Lexer, error) {
 }
 
 func (d adLexer) LexString(filename string, s string) (lexer.Lexer, error) {
-	return newTokenStream(filename, splitLines(s), d.singleQuotes), nil
+	return lexLines(filename, splitLines(s), d.singleQuotes), nil
 }
 
-// tokenStream yields one token per pre-split line; args[i] holds the argument
-// tokens of line i+1 (context and action lines).
+// tokenStream yields one token per pre-split line. The argument tokens of
+// context and action lines are not materialised here: lexLines only counts
+// them (nArgs, so the body builder allocates its token pools once, exactly)
+// and the builder re-scans each line with nextToken. args is filled only by
+// newTokenStream, for tests and debugging.
 type tokenStream struct {
-	toks []lexer.Token
-	args [][]lexer.Token
-	pool []lexer.Token // backing store of args
-	i    int
-	eof  lexer.Position
+	toks  []lexer.Token
+	args  [][]lexer.Token // args[i]: the argument tokens of line i+1 (newTokenStream only)
+	nArgs int             // argument tokens of all context and action lines
+	nActs int             // action lines
+	i     int
+	eof   lexer.Position
 }
 
-func newTokenStream(filename string, lines []physLine, singleQuotes bool) *tokenStream {
-	ts := &tokenStream{toks: make([]lexer.Token, len(lines)), args: make([][]lexer.Token, len(lines)), pool: make([]lexer.Token, 0, 4*len(lines))}
-	type span struct{ line, start, end int }
-	var spans []span
+// lexLines classifies every line into one token and counts argument tokens.
+func lexLines(filename string, lines []physLine, singleQuotes bool) *tokenStream {
+	ts := &tokenStream{toks: make([]lexer.Token, len(lines))}
 	for i, l := range lines {
 		pos := lexer.Position{Filename: filename, Offset: l.offset, Line: l.num, Column: l.col}
 		t := l.text
@@ -316,26 +339,45 @@ func newTokenStream(filename string, lines []physLine, singleQuotes bool) *token
 		case isEnvLine(t):
 			typ = tokEnv
 		default:
-			start := len(ts.pool)
-			splitTokens(t, singleQuotes, func(at lexer.TokenType, raw string, off int) {
-				p := pos
-				p.Offset += off
-				p.Column += off
-				ts.pool = append(ts.pool, lexer.Token{Type: at, Value: raw, Pos: p})
-			})
-			if first := ts.pool[start]; first.Type == tokWord && first.Value == "context" {
+			n, context := countTokens(t, singleQuotes)
+			ts.nArgs += n
+			if context {
 				typ = tokContext
+			} else {
+				ts.nActs++
 			}
-			spans = append(spans, span{i, start, len(ts.pool)})
 		}
 		ts.toks[i] = lexer.Token{Type: typ, Value: t, Pos: pos}
 		ts.eof = pos
 		ts.eof.Offset += len(t)
 		ts.eof.Column += len(t)
 	}
-	// The pool may have moved while growing: slice it once it is complete.
-	for _, sp := range spans {
-		ts.args[sp.line] = ts.pool[sp.start:sp.end:sp.end]
+	return ts
+}
+
+// newTokenStream is lexLines plus the argument tokens of every context and
+// action line as participle tokens (args), the way the body builder sees them.
+func newTokenStream(filename string, lines []physLine, singleQuotes bool) *tokenStream {
+	ts := lexLines(filename, lines, singleQuotes)
+	ts.args = make([][]lexer.Token, len(lines))
+	pool := make([]lexer.Token, 0, ts.nArgs)
+	for i, lt := range ts.toks {
+		if lt.Type != tokAction && lt.Type != tokContext {
+			continue
+		}
+		from := len(pool)
+		for at := 0; ; {
+			typ, start, end := nextToken(lt.Value, at, singleQuotes)
+			if typ == 0 {
+				break
+			}
+			p := lt.Pos
+			p.Offset += start
+			p.Column += start
+			pool = append(pool, lexer.Token{Type: typ, Value: lt.Value[start:end], Pos: p})
+			at = end
+		}
+		ts.args[i] = pool[from:len(pool):len(pool)]
 	}
 	return ts
 }

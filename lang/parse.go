@@ -21,9 +21,11 @@ import (
 type scriptNode struct {
 	Pos lexer.Position
 	// Tokens is filled by participle with the tokens the node matched: one
-	// per line, in order.
+	// per line, in order. It is all the body builder needs, so the grammar
+	// captures nothing: a capture per line would cost participle a deferred
+	// reflect assignment per line (a third of its time on a 10,000-line script).
 	Tokens []lexer.Token
-	Lines  []string `parser:"(@(Action | Blank | Comment | Annotation | Context | Env))*"`
+	Lines  struct{} `parser:"(Action | Blank | Comment | Annotation | Context | Env)*"`
 }
 
 // argsEBNF is the token-level grammar of context and action lines.
@@ -85,7 +87,7 @@ func parseWith(filename string, src []byte, cfg parseConfig) (*Script, []*Error)
 	md, env, errs := readHeader(filename, lines)
 	s.Metadata, s.Env = md, env
 
-	ts := newTokenStream(filename, lines, !cfg.legacySingleQuote)
+	ts := lexLines(filename, lines, !cfg.legacySingleQuote)
 	peek, err := lexer.Upgrade(ts)
 	if err != nil {
 		return s, append(errs, &Error{Code: codeInvalidArgs, Message: err.Error()})
@@ -96,11 +98,10 @@ func parseWith(filename string, src []byte, cfg parseConfig) (*Script, []*Error)
 		// a programmer error, reported rather than panicking.
 		return s, append(errs, &Error{Code: codeInvalidArgs, Message: "internal grammar error: " + err.Error()})
 	}
-	b := &bodyBuilder{s: s, file: filename, lines: lines, args: ts.args, cfg: cfg,
-		tokPool: make([]Token, len(ts.pool)), ptrPool: make([]*Token, len(ts.pool)), linePool: make([]Line, len(lines))}
 	if len(tree.Tokens) != len(lines) {
 		return s, append(errs, &Error{Code: codeInvalidArgs, Message: fmt.Sprintf("internal grammar error: %d line tokens for %d lines", len(tree.Tokens), len(lines))})
 	}
+	b := newBodyBuilder(s, filename, lines, ts, cfg)
 	for i := range tree.Tokens {
 		b.line(i, &tree.Tokens[i])
 	}
@@ -115,18 +116,35 @@ type pendingAnnotation struct {
 	targets *TargetsEvidence
 }
 
+// bodyBuilder turns the classified lines into the Script. Everything a line
+// needs comes from pools sized exactly by the lexer's counts (one allocation
+// each per script, never regrown), so the cost is linear in the input and does
+// not depend on how the tokens are spread over lines.
 type bodyBuilder struct {
-	s        *Script
-	file     string
-	lines    []physLine
-	args     [][]lexer.Token
-	tokPool  []Token  // backing of every line's tokens, consumed in order
-	ptrPool  []*Token // backing of every line's Tokens slice
-	linePool []Line   // one Line per physical line
-	cfg      parseConfig
-	pending  *pendingAnnotation
-	seenAct  bool
-	errs     []*Error
+	s            *Script
+	file         string
+	lines        []physLine
+	singleQuotes bool
+	tokPool      []Token  // backing of every line's tokens
+	ptrPool      []*Token // backing of every line's Tokens slice (parallel to tokPool)
+	nextTok      int      // first unused entry of tokPool and ptrPool
+	linePool     []Line   // one Line per physical line
+	actPool      []Action // one Action per action line, consumed in order
+	strPool      []string // backing of the actions' Positionals
+	posPool      []Pos    // backing of the actions' ArgPos (parallel to strPool)
+	nextArg      int      // first unused entry of strPool and posPool
+	cfg          parseConfig
+	pending      *pendingAnnotation
+	seenAct      bool
+	errs         []*Error
+}
+
+func newBodyBuilder(s *Script, file string, lines []physLine, ts *tokenStream, cfg parseConfig) *bodyBuilder {
+	s.Actions = make([]*Action, 0, ts.nActs)
+	return &bodyBuilder{s: s, file: file, lines: lines, singleQuotes: !cfg.legacySingleQuote, cfg: cfg,
+		tokPool: make([]Token, ts.nArgs), ptrPool: make([]*Token, ts.nArgs),
+		linePool: make([]Line, len(lines)), actPool: make([]Action, ts.nActs),
+		strPool: make([]string, ts.nArgs), posPool: make([]Pos, ts.nArgs)}
 }
 
 func (b *bodyBuilder) fail(l *Line, p Pos, msg, hint string) {
@@ -169,12 +187,12 @@ func (b *bodyBuilder) line(i int, n *lexer.Token) {
 		}
 	case tokContext:
 		l.Kind = LineContext
-		if b.decodeTokens(l, b.args[i]) && b.pending != nil {
+		if b.decodeTokens(l) && b.pending != nil {
 			b.unbound(l, fmt.Sprintf("line %d did not parse as an action", pl.num))
 		}
 	case tokAction:
 		l.Kind = LineAction
-		b.action(l, b.args[i])
+		b.action(l)
 	default:
 		l.Kind = LineBlank
 		if b.pending != nil {
@@ -212,52 +230,67 @@ func (b *bodyBuilder) annotation(l *Line, pl physLine) {
 	b.pending = p
 }
 
-// token decodes one argument token into dst; it reports a lexical error on the line.
-func (b *bodyBuilder) token(l *Line, a *lexer.Token, dst *Token) (*Token, bool) {
-	switch a.Type {
+// token decodes the argument token raw at p into dst; it reports a lexical
+// error on the line and returns false.
+func (b *bodyBuilder) token(l *Line, typ lexer.TokenType, raw string, p Pos, dst *Token) bool {
+	switch typ {
 	case tokWord:
-		*dst = Token{Pos: a.Pos, Raw: a.Value, Value: a.Value}
+		*dst = Token{Pos: p, Raw: raw, Value: raw}
 	case tokDQ:
-		v, ok := decodeJSONString(a.Value)
+		v, ok := decodeJSONString(raw)
 		if !ok {
-			b.fail(l, a.Pos, fmt.Sprintf("Invalid quoted value %s in replay script line: %s", a.Value, l.Text), quotedHint)
-			return nil, true
-		}
-		*dst = Token{Pos: a.Pos, Raw: a.Value, Value: v, Quoted: '"'}
-	case tokSQ:
-		*dst = Token{Pos: a.Pos, Raw: a.Value, Value: decodeSingleQuoted(a.Value), Quoted: '\''}
-	default:
-		b.fail(l, l.Pos, "Invalid replay script line: "+l.Text, "")
-		return nil, true
-	}
-	return dst, false
-}
-
-// decodeTokens decodes the argument tokens of a line into the builder's pools.
-func (b *bodyBuilder) decodeTokens(l *Line, toks []lexer.Token) bool {
-	n := len(toks)
-	backing := b.tokPool[:n:n]
-	l.Tokens = b.ptrPool[:n:n]
-	b.tokPool, b.ptrPool = b.tokPool[n:], b.ptrPool[n:]
-	for i := range toks {
-		t, bad := b.token(l, &toks[i], &backing[i])
-		if bad {
-			l.Tokens = l.Tokens[:i]
+			b.fail(l, p, fmt.Sprintf("Invalid quoted value %s in replay script line: %s", raw, l.Text), quotedHint)
 			return false
 		}
-		l.Tokens[i] = t
+		*dst = Token{Pos: p, Raw: raw, Value: v, Quoted: '"'}
+	case tokSQ:
+		*dst = Token{Pos: p, Raw: raw, Value: decodeSingleQuoted(raw), Quoted: '\''}
+	default:
+		b.fail(l, l.Pos, "Invalid replay script line: "+l.Text, "")
+		return false
 	}
 	return true
 }
 
-func (b *bodyBuilder) action(l *Line, toks []lexer.Token) {
+// decodeTokens scans the line's argument tokens (the Args production) and
+// decodes them into the builder's pools; on a lexical error l.Tokens keeps the
+// tokens before the bad one and it returns false.
+func (b *bodyBuilder) decodeTokens(l *Line) bool {
+	from := b.nextTok
+	ok := true
+	for at := 0; ; {
+		typ, start, end := nextToken(l.Text, at, b.singleQuotes)
+		if typ == 0 {
+			break
+		}
+		at = end
+		p := l.Pos
+		p.Offset += start
+		p.Column += start
+		dst := &b.tokPool[b.nextTok]
+		if !b.token(l, typ, l.Text[start:end], p, dst) {
+			ok = false
+			break
+		}
+		b.ptrPool[b.nextTok] = dst
+		b.nextTok++
+	}
+	l.Tokens = b.ptrPool[from:b.nextTok:b.nextTok]
+	return ok
+}
+
+func (b *bodyBuilder) action(l *Line) {
 	b.seenAct = true
-	if !b.decodeTokens(l, toks) {
+	if !b.decodeTokens(l) {
 		b.dropPending()
 		return
 	}
-	act := &Action{Pos: l.Pos, Command: l.Tokens[0].Value, Tokens: l.Tokens[1:]}
-	if e := decodeArgs(act); e != nil {
+	act := &b.actPool[0]
+	b.actPool = b.actPool[1:]
+	*act = Action{Pos: l.Pos, Command: l.Tokens[0].Value, Tokens: l.Tokens[1:]}
+	n, at := len(act.Tokens), b.nextArg
+	b.nextArg += n
+	if e := decodeArgs(act, b.strPool[at:at:at+n], b.posPool[at:at:at+n]); e != nil {
 		b.fail(l, e.Pos, e.Message, e.Hint)
 		b.dropPending()
 		return

@@ -15,12 +15,14 @@ import (
 const codeInvalidArgs = "INVALID_ARGS"
 
 // decodeArgs fills a.Positionals, a.ArgPos, a.Flags, a.Runtime and a.RefLabel
-// from a.Tokens. It returns an *Error for the parse-time argument errors.
-func decodeArgs(a *Action) *Error {
+// from a.Tokens. It returns an *Error for the parse-time argument errors. pos
+// and argPos are empty with room for len(a.Tokens) entries (every token gives
+// at most one positional); they become a.Positionals and a.ArgPos, so the
+// parser hands out slices of one pool per script instead of two allocations
+// per action.
+func decodeArgs(a *Action, pos []string, argPos []Pos) *Error {
 	spec, _ := LookupCommand(a.Command)
 	toks := a.Tokens
-	pos := make([]string, 0, len(toks))
-	argPos := make([]Pos, 0, len(toks))
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		var f *FlagSpec
@@ -208,7 +210,8 @@ func shapePositionals(a *Action) {
 			if len(p) >= 3 {
 				setRefLabel(a, p[1])
 				a.Positionals = append(p[:1], strings.Join(p[2:], " "))
-				a.ArgPos = []Pos{a.ArgPos[0], a.ArgPos[2]}
+				a.ArgPos[1] = a.ArgPos[2]
+				a.ArgPos = a.ArgPos[:2]
 			}
 		default:
 			joinFrom(a, 1)
