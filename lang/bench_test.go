@@ -4,9 +4,107 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
+
+// The tests of this file guard the parser's performance properties (pooled
+// slices that must not alias, allocations independent of the token count);
+// the benchmarks below measure it.
+
+func TestHasLineTerminator(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   string
+		want bool
+	}{
+		{"empty", "", false},
+		{"ascii", `{"a":1}`, false},
+		{"CR", "{}\r{}", true},
+		{"line separator", "{}\u2028", true},
+		{"paragraph separator", "\u2029{}", true},
+		{"U+2027 shares the lead bytes", "a\u2027b", false},
+		{"euro sign shares the lead byte", "€ \u20AC", false},
+		{"separator after a false start", "€\u2028", true},
+		{"truncated sequence at the end", "a\xe2\x80", false},
+	}
+	for _, tt := range tests {
+		if got := hasLineTerminator(tt.in); got != tt.want {
+			t.Errorf("%s: hasLineTerminator(%q) = %v, want %v", tt.name, tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestPooledSlicesDoNotAlias: the parser hands out Positionals, ArgPos and
+// Tokens as slices of one pool per script; appending to one action's slices
+// must never overwrite the next action's (press fills its whole share of the
+// pools, so an uncapped slice would write into click's).
+func TestPooledSlicesDoNotAlias(t *testing.T) {
+	t.Parallel()
+	s, err := Parse("p.ad", []byte("press 10 20\nclick a b\nfill @e1 Email ada@example.com\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Actions) != 3 {
+		t.Fatalf("%d actions", len(s.Actions))
+	}
+	for _, a := range s.Actions {
+		a.Positionals = append(a.Positionals, "X")
+		a.ArgPos = append(a.ArgPos, Pos{Line: 99})
+		a.Tokens = append(a.Tokens, &Token{Value: "X"})
+	}
+	var got []string
+	for i, a := range s.Actions {
+		var toks, line []string
+		for _, tk := range a.Tokens {
+			toks = append(toks, tk.Value)
+		}
+		for _, tk := range s.Lines[i].Tokens {
+			line = append(line, tk.Value)
+		}
+		got = append(got, fmt.Sprintf("%s %q %d %q %q", a.Command, a.Positionals, a.ArgPos[0].Line, toks, line))
+	}
+	want := []string{
+		`press ["10" "20" "X"] 1 ["10" "20" "X"] ["press" "10" "20"]`,
+		`click ["a b" "X"] 2 ["a" "b" "X"] ["click" "a" "b"]`,
+		`fill ["@e1" "ada@example.com" "X"] 3 ["@e1" "Email" "ada@example.com" "X"] ["fill" "@e1" "Email" "ada@example.com"]`,
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("action %d:\n got %s\nwant %s", i+1, got[i], want[i])
+		}
+	}
+}
+
+// TestLongLineAllocations: parsing a line costs a fixed number of allocations
+// whatever its number of tokens (the pools are sized by the lexer's count, so
+// nothing is regrown), and a bounded number of bytes per input byte.
+func TestLongLineAllocations(t *testing.T) {
+	line := func(words int) []byte { return []byte("click " + strings.Repeat("x ", words) + "\n") }
+	small, big := line(1<<10), line(1<<17)
+	parse := func(src []byte) func() {
+		return func() {
+			if _, err := Parse("long.ad", src); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	a1 := testing.AllocsPerRun(3, parse(small))
+	a2 := testing.AllocsPerRun(3, parse(big))
+	if a1 != a2 {
+		t.Errorf("allocations grow with the tokens: %v for 1Ki words, %v for 128Ki words", a1, a2)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	parse(big)()
+	runtime.ReadMemStats(&after)
+	// Per 2-byte word: Token 80 + *Token 8 + positional 16 + Pos 40 bytes.
+	if perByte := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(big)); perByte > 90 {
+		t.Errorf("%.1f bytes allocated per input byte, want at most 90", perByte)
+	}
+}
 
 // BenchmarkParseCorpus parses every corpus file once per iteration.
 func BenchmarkParseCorpus(b *testing.B) {

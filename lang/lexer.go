@@ -15,8 +15,9 @@ import (
 // classifies it. The grammar sees exactly one token per physical line (blank,
 // comment, annotation, env, context or action); the argument tokens of
 // context and action lines (bare, "double-quoted", 'single-quoted', or an
-// unclosed quote) are kept beside the stream, one slice per line, and are
-// what the parser's Args production is made of.
+// unclosed quote) are the parser's Args production: the lexer counts them
+// beside the stream (nextToken, countTokens) and the body builder scans them
+// again into exactly sized pools, so no participle token is made per argument.
 const (
 	tokBlank      lexer.TokenType = iota + 1 // an empty line
 	tokComment                               // a whole-line # comment
@@ -182,7 +183,7 @@ func annotationKind(t string) (kind, payload string) {
 		if cut == 0 || p == "" {
 			return "", ""
 		}
-		if strings.ContainsAny(p, "\r\u2028\u2029") {
+		if hasLineTerminator(p) {
 			return "", ""
 		}
 		payload = p
@@ -191,6 +192,26 @@ func annotationKind(t string) (kind, payload string) {
 		return "", ""
 	}
 	return tag + "1", payload
+}
+
+// hasLineTerminator reports whether s contains a CR, U+2028 or U+2029 (the
+// line terminators JavaScript's . does not match; LF never occurs in a line).
+// strings.ContainsAny decodes every rune for a non-ASCII set: this looks for
+// the bytes instead (U+2028/U+2029 are E2 80 A8/A9 in UTF-8).
+func hasLineTerminator(s string) bool {
+	if strings.IndexByte(s, '\r') >= 0 {
+		return true
+	}
+	for {
+		i := strings.IndexByte(s, 0xE2)
+		if i < 0 || i+2 >= len(s) {
+			return false
+		}
+		if s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
+			return true
+		}
+		s = s[i+1:]
+	}
 }
 
 // scanDQ returns the length of the double-quoted token at s[0] == '"'
