@@ -47,6 +47,20 @@
 //	18 no deep copy, bounded retention        TestEvidence18NoDeepCopy, BenchmarkActivateFrame10k [activation copying nodes]
 //	19 consistent enforcement and shapes      TestEvidence19ConsistentShapes [fill resolving as a read]
 //
+//	web (real Chromium, examples/web app on loopback; web_evidence_test.go)
+//	 4 ref: click @eN then @eM: one click     TestWebEvidenceRefTarget [crossSeam no-op: the 2nd click lands or is target_stale; act crossing only for points]
+//	 4 selector click/fill/hover/focus expire TestWebEvidenceSelectorTarget [act crossing only for points; expired frame gating selectors]
+//	   and are never rejected themselves
+//	 4 coordinate click expires, never        TestWebEvidenceCoordinateTarget [act crossing only for node targets; expired frame gating points]
+//	   rejected itself
+//	15 alert accept/dismiss expire with no    TestWebEvidenceAlerts [accept/dismiss without crossSeam; alert get expiring]
+//	   alert open; alert get preserves
+//	15 keyboard dismiss/enter expire with     TestWebEvidenceKeyboard [key sent without crossSeam; keyboard status expiring]
+//	   nothing focused; status/get preserve
+//	16 open/open --relaunch expire first,     TestWebEvidenceOpenExpires [seam after Open]
+//	   unreachable URL stays expired
+//	 2 target_covered (Preflight) preserves   TestWebEvidenceCoveredPreservesFrame [seam moved before Preflight]
+//
 // The field-owner gate (no refFrame literal, field edit or foreign
 // assignment outside frame.go): TestFrameFieldOwnerGate [a literal frame in
 // the snapshot leaf].
