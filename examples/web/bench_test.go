@@ -1,0 +1,215 @@
+package web_test
+
+// The login flow end to end: suite/login.ad (11 steps) replayed through the
+// runner on the web driver against the embedded app on a loopback server.
+//
+//	go test -run '^$' -bench LoginFlow -benchtime 5x ./examples/web/
+//
+// BenchmarkLoginFlowEndToEnd starts a fresh browser every iteration
+// (web.NewProvider, first NewSession launches Chromium) and closes it at the
+// end of the iteration; BenchmarkLoginFlowWarm reuses one running browser and
+// opens a fresh browser context per iteration. Both report the median
+// iteration as median-ms next to the mean ns/op, and fail when a Chromium
+// process or profile directory survives its provider.
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+	webdrv "github.com/adtest/adtest/drivers/web"
+	web "github.com/adtest/adtest/examples/web"
+	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner"
+)
+
+// loginFlow parses suite/login.ad and builds its variable scope for baseURL.
+func loginFlow(b *testing.B, baseURL string) (*lang.Script, *lang.Scope) {
+	b.Helper()
+	src, err := os.ReadFile(filepath.Join("suite", "login.ad"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := lang.Parse("suite/login.ad", src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(s.Actions) != 11 {
+		b.Fatalf("login.ad has %d steps, want 11", len(s.Actions))
+	}
+	env := map[string]string{}
+	for _, e := range s.Env {
+		env[e.Key] = e.Value
+	}
+	return s, &lang.Scope{Script: env, BuiltIns: map[string]string{"AD_PLATFORM": drivers.PlatformWeb, "AD_BASE_URL": baseURL}}
+}
+
+// profileRecorder collects the Chromium profile directories a provider logs.
+type profileRecorder struct {
+	mu   sync.Mutex
+	dirs []string
+}
+
+var profileLog = regexp.MustCompile(`profile (\S+),`)
+
+func (r *profileRecorder) logf(format string, args ...any) {
+	if m := profileLog.FindStringSubmatch(fmt.Sprintf(format, args...)); m != nil {
+		r.mu.Lock()
+		r.dirs = append(r.dirs, m[1])
+		r.mu.Unlock()
+	}
+}
+
+// leaks reports processes or directories of the recorded profiles that are
+// still there (after the provider closed).
+func (r *profileRecorder) leaks() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.dirs) == 0 {
+		return fmt.Errorf("no browser profile in the provider's log: the leak check is blind")
+	}
+	var out []string
+	for _, dir := range r.dirs {
+		if pids := processesWithArg("--user-data-dir=" + dir); len(pids) > 0 {
+			out = append(out, fmt.Sprintf("processes %v of %s", pids, dir))
+		}
+		if _, err := os.Stat(dir); err == nil {
+			out = append(out, "directory "+dir)
+		}
+	}
+	if len(out) > 0 {
+		return fmt.Errorf("leak after the provider closed: %s", strings.Join(out, "; "))
+	}
+	return nil
+}
+
+// processesWithArg lists live processes that have arg on their command line.
+func processesWithArg(arg string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.FieldsFunc(string(raw), func(r rune) bool { return r == 0 || r == ' ' }) {
+			if f == arg {
+				pids = append(pids, pid)
+				break
+			}
+		}
+	}
+	return pids
+}
+
+// replayLogin runs the flow in a fresh session of prov and fails unless all
+// 11 steps pass.
+func replayLogin(ctx context.Context, b *testing.B, prov *webdrv.Provider, script *lang.Script, scope *lang.Scope) {
+	b.Helper()
+	d, err := prov.NewSession(ctx, drivers.SessionOptions{})
+	if err != nil {
+		b.Fatalf("NewSession (is Chromium installed? apt-get install chromium): %v", err)
+	}
+	sess := runner.NewSession(d, runner.SessionConfig{File: script.File, ArtifactsDir: b.TempDir()})
+	res := sess.Replay(ctx, script, runner.ReplayOptions{Scope: scope})
+	if err := sess.Close(ctx); err != nil {
+		b.Fatalf("session close: %v", err)
+	}
+	if res.Status != runner.StatusPassed || len(res.Steps) != 11 {
+		msg := ""
+		if res.Error != nil {
+			msg = res.Error.Message
+		}
+		b.Fatalf("login.ad: %s after %d steps: %s", res.Status, len(res.Steps), msg)
+	}
+}
+
+// median of the iteration times, in milliseconds.
+func medianMs(ds []time.Duration) float64 {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	m := s[n/2]
+	if n%2 == 0 {
+		m = (s[n/2-1] + s[n/2]) / 2
+	}
+	return float64(m) / float64(time.Millisecond)
+}
+
+// BenchmarkLoginFlowEndToEnd: browser start, the 11 steps and the browser
+// shutdown, every iteration.
+func BenchmarkLoginFlowEndToEnd(b *testing.B) {
+	srv := httptest.NewServer(web.Handler())
+	defer srv.Close()
+	script, scope := loginFlow(b, srv.URL)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	var times []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		rec := &profileRecorder{}
+		prov, err := webdrv.NewProvider(webdrv.Options{Logf: rec.logf})
+		if err != nil {
+			b.Fatalf("NewProvider (apt-get install chromium, or ADTEST_CHROME=PATH): %v", err)
+		}
+		replayLogin(ctx, b, prov, script, scope)
+		if err := prov.Close(); err != nil {
+			b.Fatalf("provider close: %v", err)
+		}
+		times = append(times, time.Since(t0))
+		b.StopTimer()
+		if err := rec.leaks(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(medianMs(times), "median-ms")
+}
+
+// BenchmarkLoginFlowWarm: the 11 steps in a fresh browser context of an
+// already running browser.
+func BenchmarkLoginFlowWarm(b *testing.B) {
+	srv := httptest.NewServer(web.Handler())
+	defer srv.Close()
+	script, scope := loginFlow(b, srv.URL)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	rec := &profileRecorder{}
+	prov, err := webdrv.NewProvider(webdrv.Options{Logf: rec.logf})
+	if err != nil {
+		b.Fatalf("NewProvider (apt-get install chromium, or ADTEST_CHROME=PATH): %v", err)
+	}
+	defer func() {
+		if err := prov.Close(); err != nil {
+			b.Errorf("provider close: %v", err)
+		}
+		if err := rec.leaks(); err != nil {
+			b.Error(err)
+		}
+	}()
+	replayLogin(ctx, b, prov, script, scope) // starts the browser
+	var times []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		replayLogin(ctx, b, prov, script, scope)
+		times = append(times, time.Since(t0))
+	}
+	b.ReportMetric(medianMs(times), "median-ms")
+}
