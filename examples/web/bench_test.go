@@ -9,8 +9,11 @@ package web_test
 // (web.NewProvider, first NewSession launches Chromium) and closes it at the
 // end of the iteration; BenchmarkLoginFlowWarm reuses one running browser and
 // opens a fresh browser context per iteration. Both report the median
-// iteration as median-ms next to the mean ns/op, and fail when a Chromium
-// process or profile directory survives its provider.
+// iteration as median-ms next to the mean ns/op, and the medians of its
+// phases: open-ms (NewSession, which starts Chromium when none runs),
+// steps-ms (the replay) and close-ms (session and, cold, browser shutdown).
+// Both fail when a Chromium process or profile directory survives its
+// provider.
 
 import (
 	"context"
@@ -116,19 +119,28 @@ func processesWithArg(arg string) []int {
 	return pids
 }
 
+// phases are the times of one iteration: the session opening (with the
+// browser start when there is none), the 11 steps, and the closing.
+type phases struct{ open, steps, close time.Duration }
+
 // replayLogin runs the flow in a fresh session of prov and fails unless all
 // 11 steps pass.
-func replayLogin(ctx context.Context, b *testing.B, prov *webdrv.Provider, script *lang.Script, scope *lang.Scope) {
+func replayLogin(ctx context.Context, b *testing.B, prov *webdrv.Provider, script *lang.Script, scope *lang.Scope) phases {
 	b.Helper()
+	var ph phases
+	t0 := time.Now()
 	d, err := prov.NewSession(ctx, drivers.SessionOptions{})
 	if err != nil {
 		b.Fatalf("NewSession (is Chromium installed? apt-get install chromium): %v", err)
 	}
+	t1 := time.Now()
 	sess := runner.NewSession(d, runner.SessionConfig{File: script.File, ArtifactsDir: b.TempDir()})
 	res := sess.Replay(ctx, script, runner.ReplayOptions{Scope: scope})
+	t2 := time.Now()
 	if err := sess.Close(ctx); err != nil {
 		b.Fatalf("session close: %v", err)
 	}
+	ph.open, ph.steps, ph.close = t1.Sub(t0), t2.Sub(t1), time.Since(t2)
 	if res.Status != runner.StatusPassed || len(res.Steps) != 11 {
 		msg := ""
 		if res.Error != nil {
@@ -136,6 +148,19 @@ func replayLogin(ctx context.Context, b *testing.B, prov *webdrv.Provider, scrip
 		}
 		b.Fatalf("login.ad: %s after %d steps: %s", res.Status, len(res.Steps), msg)
 	}
+	return ph
+}
+
+// report adds the medians of the iterations and of their phases.
+func report(b *testing.B, times []time.Duration, ph []phases) {
+	b.ReportMetric(medianMs(times), "median-ms")
+	var open, steps, closing []time.Duration
+	for _, p := range ph {
+		open, steps, closing = append(open, p.open), append(steps, p.steps), append(closing, p.close)
+	}
+	b.ReportMetric(medianMs(open), "open-ms")
+	b.ReportMetric(medianMs(steps), "steps-ms")
+	b.ReportMetric(medianMs(closing), "close-ms")
 }
 
 // median of the iteration times, in milliseconds.
@@ -162,6 +187,7 @@ func BenchmarkLoginFlowEndToEnd(b *testing.B) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var times []time.Duration
+	var ph []phases
 	for b.Loop() {
 		t0 := time.Now()
 		rec := &profileRecorder{}
@@ -169,18 +195,22 @@ func BenchmarkLoginFlowEndToEnd(b *testing.B) {
 		if err != nil {
 			b.Fatalf("NewProvider (apt-get install chromium, or ADTEST_CHROME=PATH): %v", err)
 		}
-		replayLogin(ctx, b, prov, script, scope)
+		p := replayLogin(ctx, b, prov, script, scope)
+		p.open += time.Since(t0) - p.open - p.steps - p.close // plus NewProvider
+		tc := time.Now()
 		if err := prov.Close(); err != nil {
 			b.Fatalf("provider close: %v", err)
 		}
+		p.close += time.Since(tc)
 		times = append(times, time.Since(t0))
+		ph = append(ph, p)
 		b.StopTimer()
 		if err := rec.leaks(); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
 	}
-	b.ReportMetric(medianMs(times), "median-ms")
+	report(b, times, ph)
 }
 
 // BenchmarkLoginFlowWarm: the 11 steps in a fresh browser context of an
@@ -206,10 +236,11 @@ func BenchmarkLoginFlowWarm(b *testing.B) {
 	}()
 	replayLogin(ctx, b, prov, script, scope) // starts the browser
 	var times []time.Duration
+	var ph []phases
 	for b.Loop() {
 		t0 := time.Now()
-		replayLogin(ctx, b, prov, script, scope)
+		ph = append(ph, replayLogin(ctx, b, prov, script, scope))
 		times = append(times, time.Since(t0))
 	}
-	b.ReportMetric(medianMs(times), "median-ms")
+	report(b, times, ph)
 }
