@@ -1,9 +1,11 @@
 package lang
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -35,6 +37,55 @@ func TestHasLineTerminator(t *testing.T) {
 			t.Errorf("%s: hasLineTerminator(%q) = %v, want %v", tt.name, tt.in, got, tt.want)
 		}
 	}
+}
+
+// decoderJSON is the reference validJSON must match: encoding/json's Decoder
+// with UseNumber, then only JSON whitespace after the value.
+func decoderJSON(payload string) (any, bool) {
+	var v any
+	dec := json.NewDecoder(strings.NewReader(payload))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return nil, false
+	}
+	return v, strings.TrimLeft(payload[dec.InputOffset():], " \t\r\n") == ""
+}
+
+var jsonSeeds = []string{
+	``, ` `, `{}`, `[]`, `{"a":1}`, ` {"a" : [1, -2.5e+3, true, false, null, "x"]} `,
+	`{"id":"add","role":"button","label":"Add to cart","ancestry":[{"role":"list"}],"sibling":1,"viewportOrder":0,"verification":"verified"}`,
+	`{"a":1,"a":2}`, `{"a":1,}`, `[1,]`, `01`, `-`, `-0`, `1.`, `.5`, `1e`, `1E+9`, `+1`, `1 2`, `{}}`, `{} x`,
+	`"\u00e9\ud83d\ude00"`, `"\ud83d"`, `"\ud83dx"`, `"\ude00\ud83d"`, `"\ud83d\u12"`, `"\ud83d\u0041"`,
+	`"\x"`, "\"a\tb\"", "\"\xff\xfe\"", "\"\xed\xa0\x80\"", `"\/\b\f\n\r\t\"\\"`, `truex`, `[true1]`, `nul`,
+	`{"a"}`, `{1:2}`, `[[[[]]]]`, "{\"k\":\"v\"}\u2028", "\"\x7f\"",
+}
+
+func TestValidJSONMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
+	for _, in := range jsonSeeds {
+		var got any
+		ok := validJSON(in, &got)
+		want, wantOK := decoderJSON(in)
+		if ok != wantOK || ok && !reflect.DeepEqual(got, want) {
+			t.Errorf("validJSON(%q) = %#v, %v; encoding/json gives %#v, %v", in, got, ok, want, wantOK)
+		}
+	}
+}
+
+// FuzzJSONMatchesEncodingJSON holds the annotation JSON parser to
+// encoding/json on any input.
+func FuzzJSONMatchesEncodingJSON(f *testing.F) {
+	for _, s := range jsonSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		var got any
+		ok := validJSON(in, &got)
+		want, wantOK := decoderJSON(in)
+		if ok != wantOK || ok && !reflect.DeepEqual(got, want) {
+			t.Fatalf("validJSON(%q) = %#v, %v; encoding/json gives %#v, %v", in, got, ok, want, wantOK)
+		}
+	})
 }
 
 // TestPooledSlicesDoNotAlias: the parser hands out Positionals, ArgPos and
