@@ -167,7 +167,9 @@ func (b *bodyBuilder) unbound(l *Line, why string) {
 func (b *bodyBuilder) line(i int, n *lexer.Token) {
 	pl := b.lines[i]
 	l := &b.linePool[i]
-	*l = Line{Pos: n.Pos, Text: pl.text}
+	// The pools are zeroed: set only the fields that are not (a whole-struct
+	// store would run the GC write barrier over every pointer field).
+	l.Pos, l.Text = n.Pos, pl.text
 	l.Pos.Column = pl.col
 	l.Pos.Offset = pl.offset
 	b.s.Lines = append(b.s.Lines, l)
@@ -289,7 +291,7 @@ func (b *bodyBuilder) action(l *Line) {
 	}
 	act := &b.actPool[0]
 	b.actPool = b.actPool[1:]
-	*act = Action{Pos: l.Pos, Command: l.Tokens[0].Value, Tokens: l.Tokens[1:]}
+	act.Pos, act.Command, act.Tokens = l.Pos, l.Tokens[0].Value, l.Tokens[1:]
 	n, at := len(act.Tokens), b.nextArg
 	b.nextArg += n
 	if e := decodeArgs(act, b.strPool[at:at:at+n], b.posPool[at:at:at+n]); e != nil {
