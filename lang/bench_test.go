@@ -88,6 +88,24 @@ func FuzzJSONMatchesEncodingJSON(f *testing.F) {
 	})
 }
 
+// TestFlagShortcutActive: decodeArgs looks a token up in the command's
+// flags only when it starts with '-', which is exact while every flag of the
+// table is spelt that way (otherwise the shortcut turns itself off).
+func TestFlagShortcutActive(t *testing.T) {
+	t.Parallel()
+	if !flagsAllDashed() {
+		t.Fatal("a flag spelling does not start with '-': mayBeFlag no longer spares any lookup")
+	}
+	for _, tc := range []struct {
+		tok  string
+		want bool
+	}{{"-i", true}, {"--count", true}, {"count", false}, {"@e1", false}, {"", false}} {
+		if got := mayBeFlag(tc.tok); got != tc.want {
+			t.Errorf("mayBeFlag(%q) = %v, want %v", tc.tok, got, tc.want)
+		}
+	}
+}
+
 // TestPooledSlicesDoNotAlias: the parser hands out Positionals, ArgPos and
 // Tokens as slices of one pool per script; appending to one action's slices
 // must never overwrite the next action's (press fills its whole share of the

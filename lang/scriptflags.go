@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Per-command decoding of a script line's argument tokens (spec §1.6, §2.2
@@ -26,7 +27,7 @@ func decodeArgs(a *Action, pos []string, argPos []Pos) *Error {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		var f *FlagSpec
-		if spec != nil && len(spec.Flags) > 0 && !(a.Command == "type" && t.Quoted != 0) {
+		if spec != nil && len(spec.Flags) > 0 && !(a.Command == "type" && t.Quoted != 0) && mayBeFlag(t.Value) {
 			f, _ = spec.Flag(t.Value)
 		}
 		if f == nil {
@@ -110,6 +111,28 @@ func decodeArgs(a *Action, pos []string, argPos []Pos) *Error {
 	a.Positionals, a.ArgPos = pos, argPos
 	shapePositionals(a)
 	return checkArity(a)
+}
+
+// flagsAllDashed reports whether every flag spelling of the command table
+// starts with '-' (read once, after the table's init).
+var flagsAllDashed = sync.OnceValue(func() bool {
+	for _, c := range Commands {
+		for _, f := range c.Flags {
+			for _, n := range f.Names {
+				if !strings.HasPrefix(n, "-") {
+					return false
+				}
+			}
+		}
+	}
+	return true
+})
+
+// mayBeFlag reports whether a token can name a flag: only a token starting
+// with '-' can, while the table spells every flag that way. It spares the
+// table walk for the other tokens (most of them).
+func mayBeFlag(tok string) bool {
+	return strings.HasPrefix(tok, "-") || !flagsAllDashed()
 }
 
 func positiveIntError(a *Action, f *FlagSpec, t *Token) *Error {
