@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // The tests of this file guard the parser's performance properties (pooled
@@ -104,6 +105,84 @@ func TestFlagShortcutActive(t *testing.T) {
 			t.Errorf("mayBeFlag(%q) = %v, want %v", tc.tok, got, tc.want)
 		}
 	}
+}
+
+// seqScanDQ and seqScanSQ are the byte-at-a-time definitions of the quoted
+// token scanners (spec §1.3): scanDQ and scanSQ find the quotes with
+// IndexByte and must agree with them.
+func seqScanDQ(s string) int {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+func seqScanSQ(s string) int {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if i+1 < len(s) && s[i+1] == '\'' {
+				i++
+			}
+		case '\'':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+var quotedSeeds = []string{
+	`"`, `""`, `"abc"`, `"a\"b" c`, `"a\\" c`, `"\\\"x"`, `"\"\\"`, `"\`, `"abc`, `"\\\\"`, `"a\\\\\"b"c"`,
+	`'`, `''`, `'abc'`, `'it\'s' x`, `'a\\'b'`, `'\'`, `'\''`, `'a\b'`, `'abc`,
+	`"ab\n ab\n "`, `"\u00e9\ud83d\ude00"`, `"\ud83d"`, `"\$"`, "\"a\tb\"", `"a"b"`, `"\u12g4"`, `"q\"\\\/\b\f\n\r\t"`,
+}
+
+// checkQuoted compares the scanners with their definitions and
+// decodeJSONString with encoding/json (which agrees with JSON.parse on valid
+// UTF-8; on invalid UTF-8 the parser keeps the bytes as written).
+func checkQuoted(t *testing.T, in string) {
+	t.Helper()
+	if in == "" {
+		return
+	}
+	if in[0] == '"' {
+		if got, want := scanDQ(in), seqScanDQ(in); got != want {
+			t.Errorf("scanDQ(%q) = %d, want %d", in, got, want)
+		}
+	}
+	if in[0] == '\'' {
+		if got, want := scanSQ(in), seqScanSQ(in); got != want {
+			t.Errorf("scanSQ(%q) = %d, want %d", in, got, want)
+		}
+	}
+	if !utf8.ValidString(in) {
+		return
+	}
+	got, ok := decodeJSONString(in)
+	var want string
+	wantOK := len(in) >= 2 && in[0] == '"' && in[len(in)-1] == '"' && json.Unmarshal([]byte(in), &want) == nil
+	if ok != wantOK || ok && got != want {
+		t.Errorf("decodeJSONString(%q) = %q, %v; encoding/json gives %q, %v", in, got, ok, want, wantOK)
+	}
+}
+
+func TestQuotedScannersMatchDefinitions(t *testing.T) {
+	t.Parallel()
+	for _, in := range quotedSeeds {
+		checkQuoted(t, in)
+	}
+}
+
+func FuzzQuotedScanners(f *testing.F) {
+	for _, in := range quotedSeeds {
+		f.Add(in)
+	}
+	f.Fuzz(checkQuoted)
 }
 
 // TestPooledSlicesDoNotAlias: the parser hands out Positionals, ArgPos and

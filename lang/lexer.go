@@ -216,32 +216,43 @@ func hasLineTerminator(s string) bool {
 
 // scanDQ returns the length of the double-quoted token at s[0] == '"'
 // (closing quote included), or -1 when it is not closed. The closing quote is
-// the next '"' not preceded by an odd run of backslashes (spec §1.3).
+// the next '"' not preceded by an odd run of backslashes (spec §1.3); the
+// quotes are found with IndexByte and the backslash run before each is
+// counted backwards (runs are disjoint, so the scan stays linear).
 func scanDQ(s string) int {
-	for i := 1; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++ // skip the escaped byte
-		case '"':
-			return i + 1
+	for from := 1; from < len(s); {
+		j := strings.IndexByte(s[from:], '"')
+		if j < 0 {
+			return -1
 		}
+		j += from
+		k := j
+		for k > 1 && s[k-1] == '\\' {
+			k--
+		}
+		if (j-k)%2 == 0 {
+			return j + 1
+		}
+		from = j + 1
 	}
 	return -1
 }
 
 // scanSQ returns the length of the single-quoted token starting at s[0] (an apostrophe), or -1
 // when it is not closed. Newest grammar: the only escape is \' (a backslash
-// before any other character is literal, and \' never closes the token).
+// before any other character is literal, and \' never closes the token), so
+// the closing quote is the next apostrophe not directly after a backslash.
 func scanSQ(s string) int {
-	for i := 1; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			if i+1 < len(s) && s[i+1] == '\'' {
-				i++
-			}
-		case '\'':
-			return i + 1
+	for from := 1; from < len(s); {
+		j := strings.IndexByte(s[from:], '\'')
+		if j < 0 {
+			return -1
 		}
+		j += from
+		if j < 2 || s[j-1] != '\\' {
+			return j + 1
+		}
+		from = j + 1
 	}
 	return -1
 }
@@ -432,15 +443,20 @@ func decodeJSONString(lit string) (string, bool) {
 	var b strings.Builder
 	b.Grow(len(body))
 	for i := 0; i < len(body); i++ {
-		c := body[i]
-		switch {
-		case c < 0x20:
+		// Copy the run of plain bytes up to the next backslash at once.
+		j := i
+		for j < len(body) && body[j] >= 0x20 && body[j] != '"' && body[j] != '\\' {
+			j++
+		}
+		if j > i {
+			b.WriteString(body[i:j])
+			i = j
+			if i >= len(body) {
+				break
+			}
+		}
+		if c := body[i]; c < 0x20 || c == '"' {
 			return "", false
-		case c == '"':
-			return "", false
-		case c != '\\':
-			b.WriteByte(c)
-			continue
 		}
 		i++
 		if i >= len(body) {
