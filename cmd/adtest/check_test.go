@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -12,36 +9,12 @@ import (
 // runCheckCLI runs `adtest check args...` in dir through Main.
 func runCheckCLI(t *testing.T, dir string, getenv map[string]string, environ []string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	env := &Env{
-		Stdout:  &out,
-		Stderr:  &errb,
-		Getenv:  func(k string) string { return getenv[k] },
-		Environ: func() []string { return environ },
-		Cwd:     dir,
-	}
-	code = Main(context.Background(), append([]string{"check"}, args...), env)
-	return code, out.String(), errb.String()
-}
-
-func writeCheckFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return runMainCall(context.Background(), t, cliCall{cwd: dir, getenv: getenv, environ: environ}, append([]string{"check"}, args...)...)
 }
 
 func TestCheckCommand(t *testing.T) {
 	t.Parallel()
-	dir := writeCheckFiles(t, map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"ok.ad":           "context platform=android\nopen com.example.app\nclose\n",
 		"suite/b.ad":      "context platform=web\nopen https://x.test\nhome\n",
 		"suite/a.ad":      "context platform=android\nopen ${APP}\nclick label=Sign in # tap\n",

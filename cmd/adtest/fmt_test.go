@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -12,33 +11,7 @@ import (
 // fmtRun runs `adtest fmt args...` in dir with stdin.
 func fmtRun(t *testing.T, dir, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	env := &Env{
-		Stdin:   strings.NewReader(stdin),
-		Stdout:  &out,
-		Stderr:  &errb,
-		Getenv:  func(string) string { return "" },
-		Environ: func() []string { return nil },
-		Cwd:     dir,
-	}
-	code = Main(context.Background(), append([]string{"fmt"}, args...), env)
-	return code, out.String(), errb.String()
-}
-
-// fmtTree writes files (relative path -> content) below a new temp dir.
-func fmtTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o640); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return runMainCall(context.Background(), t, cliCall{cwd: dir, stdin: stdin}, append([]string{"fmt"}, args...)...)
 }
 
 const (
@@ -88,7 +61,7 @@ func TestFmtCLI(t *testing.T) {
 		{"glob without matches", "", []string{"none/*.ad"}, 2, "", "adtest fmt: none/*.ad: no files match\n"},
 		{"unknown flag", "", []string{"-x"}, 2, "", ""},
 	}
-	dir := fmtTree(t, tree)
+	dir := writeFiles(t, tree)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -109,7 +82,7 @@ func TestFmtCLI(t *testing.T) {
 
 func TestFmtCLIWrite(t *testing.T) {
 	t.Parallel()
-	dir := fmtTree(t, map[string]string{"a.ad": fmtMessy, "b.ad": fmtClean})
+	dir := writeFiles(t, map[string]string{"a.ad": fmtMessy, "b.ad": fmtClean})
 	if err := os.Chmod(filepath.Join(dir, "a.ad"), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -338,20 +338,12 @@ func cmdNoLeak(ts *testscript.TestScript, neg bool, args []string) {
 // TestRunInterruptedExit130 cancels Main's context while a test hangs: the
 // run stops, reports are written with what finished, and the exit code is 130.
 func TestRunInterruptedExit130(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"screens.txt": "open demo -> home\nhang fill\nscreen home\n  textbox \"Email\" id=email editable\n",
 		"suite/a.ad":  "context platform=web\nopen demo\n",
 		"suite/b.ad":  "context platform=web\nopen demo\nfill \"id=email\" x\n",
 		"suite/c.ad":  "context platform=web\nopen demo\n",
-	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// Cancel as soon as b's attempt has started (its timing file exists).
@@ -368,11 +360,9 @@ func TestRunInterruptedExit130(t *testing.T) {
 			}
 		}
 	}()
-	var out, errb bytes.Buffer
-	env := &Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Environ: func() []string { return nil }, Cwd: dir}
-	code := Main(ctx, []string{"run", "--fake-device", "screens.txt", "--artifacts-dir", "art", "--reporter", "console", "--reporter", "json=r.json", "suite"}, env)
+	code, stdout, stderr := runMainCall(ctx, t, cliCall{cwd: dir}, "run", "--fake-device", "screens.txt", "--artifacts-dir", "art", "--reporter", "console", "--reporter", "json=r.json", "suite")
 	if code != ExitInterrupted {
-		t.Fatalf("exit = %d, want 130\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
+		t.Fatalf("exit = %d, want 130\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	var res struct {
 		Interrupted bool
@@ -396,27 +386,21 @@ func TestRunInterruptedExit130(t *testing.T) {
 	if !res.Interrupted || res.Stats.Passed != 1 || res.Stats.NotRun != 2 {
 		t.Errorf("result = %+v", res)
 	}
-	if !strings.HasSuffix(out.String(), "\n2 not run (interrupted)\n1 passed, 0 failed\n") {
-		t.Errorf("console summary:\n%s", out.String())
+	if !strings.HasSuffix(stdout, "\n2 not run (interrupted)\n1 passed, 0 failed\n") {
+		t.Errorf("console summary:\n%s", stdout)
 	}
 }
 
 // TestRunExitCodes checks design.md's exit codes exactly (testscript only
 // tells zero from non-zero).
 func TestRunExitCodes(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"screens.txt": "open demo -> home\nscreen home\n  heading \"Home\"\n  button \"Late\" id=late from-session=2\n",
 		"pass.ad":     "context platform=web\nopen demo\n",
 		"fail.ad":     "context platform=web\nopen demo\nclick \"id=nothere\"\n",
 		"flaky.ad":    "context platform=web retries=1\nopen demo\nclick \"id=late\"\n",
 		"bad.ad":      "context platform=web\nopen demo\nfrobnicate\n",
-	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	fakeRun := []string{"run", "--fake-device", "screens.txt", "--artifacts-dir", "art"}
 	for _, tc := range []struct {
 		name string
@@ -434,10 +418,8 @@ func TestRunExitCodes(t *testing.T) {
 		{"browser does not start", []string{"run", "--browser", "/bin/true", "--artifacts-dir", "art", "pass.ad", "fail.ad"}, ExitInfra},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var out, errb bytes.Buffer
-			env := &Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Environ: func() []string { return nil }, Cwd: dir}
-			if got := Main(context.Background(), tc.args, env); got != tc.want {
-				t.Errorf("exit = %d, want %d\nstdout:\n%s\nstderr:\n%s", got, tc.want, out.String(), errb.String())
+			if got, stdout, stderr := runMain(t, dir, tc.args...); got != tc.want {
+				t.Errorf("exit = %d, want %d\nstdout:\n%s\nstderr:\n%s", got, tc.want, stdout, stderr)
 			}
 		})
 	}

@@ -1,36 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
-
-func runMain(t *testing.T, cwd string, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	env := &Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader(""), Getenv: func(string) string { return "" }, Environ: func() []string { return nil }, Cwd: cwd}
-	code := Main(context.Background(), args, env)
-	return code, out.String(), errb.String()
-}
-
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
 
 func TestParseCommand(t *testing.T) {
 	t.Parallel()
