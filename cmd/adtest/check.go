@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -180,16 +179,7 @@ func expandCheckPaths(cwd string, paths []string) (files []string, problems []st
 		st, err := os.Stat(abs)
 		switch {
 		case err == nil && st.IsDir():
-			var found []string
-			werr := filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
-				if err != nil {
-					return err
-				}
-				if !d.IsDir() && strings.HasSuffix(d.Name(), ".ad") {
-					found = append(found, p)
-				}
-				return nil
-			})
+			found, werr := findScripts(abs, false)
 			if werr != nil {
 				problems = append(problems, fmt.Sprintf("%s: %v", in, werr))
 			}

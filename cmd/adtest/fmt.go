@@ -184,12 +184,6 @@ type fmtFile struct {
 // into every *.ad below it (sorted, hidden directories skipped), a glob into
 // its matches. It reports problems on stderr and returns bad=true for them.
 func fmtExpand(env *Env, args []string) (files []fmtFile, bad bool) {
-	resolve := func(p string) string {
-		if filepath.IsAbs(p) || env.Cwd == "" {
-			return p
-		}
-		return filepath.Join(env.Cwd, p)
-	}
 	seen := map[string]bool{}
 	add := func(display, path string) {
 		if !seen[path] {
@@ -199,29 +193,18 @@ func fmtExpand(env *Env, args []string) (files []fmtFile, bad bool) {
 	}
 	var walk func(display, path string)
 	walk = func(display, path string) {
-		err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
+		found, err := findScripts(path, true)
+		for _, p := range found {
 			rel, _ := filepath.Rel(path, p)
-			if d.IsDir() {
-				if p != path && strings.HasPrefix(d.Name(), ".") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if strings.HasSuffix(d.Name(), ".ad") && !strings.HasPrefix(d.Name(), ".") {
-				add(filepath.Join(display, rel), p)
-			}
-			return nil
-		})
+			add(filepath.Join(display, rel), p)
+		}
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "%s: %v\n", display, fmtPathErr(err))
 			bad = true
 		}
 	}
 	for _, arg := range args {
-		path := resolve(arg)
+		path := abs(env.Cwd, arg)
 		info, err := os.Stat(path)
 		if err != nil && strings.ContainsAny(arg, "*?[") {
 			matches, gerr := filepath.Glob(path)

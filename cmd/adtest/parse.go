@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -50,7 +49,7 @@ func runParse(ctx context.Context, env *Env) int {
 		if ctx.Err() != nil {
 			return ExitInterrupted
 		}
-		src, err := os.ReadFile(resolvePath(env, f))
+		src, err := os.ReadFile(abs(env.Cwd, f))
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest parse: %v\n", err)
 			failed = true
@@ -118,18 +117,11 @@ func parseSummary(name string, src []byte, c *lang.Compat) string {
 	return s
 }
 
-func resolvePath(env *Env, p string) string {
-	if filepath.IsAbs(p) || env.Cwd == "" {
-		return p
-	}
-	return filepath.Join(env.Cwd, p)
-}
-
 // expandScriptPaths turns files and directories (recursive *.ad, sorted) into
 // file paths as the user spelled them. failed is true when a path is missing.
 func expandScriptPaths(env *Env, paths []string) (files []string, failed bool) {
 	for _, p := range paths {
-		full := resolvePath(env, p)
+		full := abs(env.Cwd, p)
 		st, err := os.Stat(full)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest parse: %v\n", err)
@@ -140,23 +132,16 @@ func expandScriptPaths(env *Env, paths []string) (files []string, failed bool) {
 			files = append(files, p)
 			continue
 		}
-		var found []string
-		err = filepath.WalkDir(full, func(fp string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && strings.HasSuffix(d.Name(), ".ad") {
-				rel, _ := filepath.Rel(full, fp)
-				found = append(found, filepath.Join(p, rel))
-			}
-			return nil
-		})
+		found, err := findScripts(full, false)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest parse: %v\n", err)
 			failed = true
 		}
 		sort.Strings(found)
-		files = append(files, found...)
+		for _, fp := range found {
+			rel, _ := filepath.Rel(full, fp)
+			files = append(files, filepath.Join(p, rel))
+		}
 	}
 	return files, failed
 }

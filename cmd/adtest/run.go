@@ -458,13 +458,6 @@ func infrastructureFailed(res *runner.Result) bool {
 	return false
 }
 
-func abs(cwd, p string) string {
-	if filepath.IsAbs(p) || cwd == "" {
-		return p
-	}
-	return filepath.Join(cwd, p)
-}
-
 func btoi(b bool) int {
 	if b {
 		return 1
