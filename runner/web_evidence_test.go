@@ -19,9 +19,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -29,6 +27,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	webdrv "github.com/adtest/adtest/drivers/web"
+	"github.com/adtest/adtest/drivers/web/webtest"
 	exampleweb "github.com/adtest/adtest/examples/web"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
@@ -60,21 +59,12 @@ var webBrowser struct {
 	prov     *webdrv.Provider
 	srv      *httptest.Server
 	err      error
-	mu       sync.Mutex
-	profiles []string // Chromium profile directories, from the provider's log
+	profiles webtest.ProfileRecorder // Chromium profile directories, from the provider's log
 }
-
-var profileLog = regexp.MustCompile(`profile (\S+),`)
 
 func startWebBrowser() {
 	b := &webBrowser
-	b.prov, b.err = webdrv.NewProvider(webdrv.Options{Logf: func(format string, args ...any) {
-		if m := profileLog.FindStringSubmatch(fmt.Sprintf(format, args...)); m != nil {
-			b.mu.Lock()
-			b.profiles = append(b.profiles, m[1])
-			b.mu.Unlock()
-		}
-	}})
+	b.prov, b.err = webdrv.NewProvider(webdrv.Options{Logf: b.profiles.Logf})
 	mux := http.NewServeMux()
 	mux.Handle("/", exampleweb.Handler())
 	mux.HandleFunc("/evidence/covered.html", func(w http.ResponseWriter, r *http.Request) {
@@ -106,47 +96,13 @@ func stopWebBrowser() error {
 	if err := b.prov.Close(); err != nil {
 		return fmt.Errorf("web provider close: %v", err)
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if len(b.profiles) == 0 && b.err == nil {
-		return fmt.Errorf("web provider: no browser profile seen in its log, so the leak check is blind")
+	if b.err != nil {
+		return nil
 	}
-	var leaks []string
-	for _, dir := range b.profiles {
-		if pids := processesWithArg("--user-data-dir=" + dir); len(pids) > 0 {
-			leaks = append(leaks, fmt.Sprintf("processes %v of %s", pids, dir))
-		}
-		if _, err := os.Stat(dir); err == nil {
-			leaks = append(leaks, "directory "+dir)
-		}
-	}
-	if len(leaks) > 0 {
-		return fmt.Errorf("leak after the web provider closed: %s", strings.Join(leaks, "; "))
+	if err := b.profiles.Leaks(); err != nil {
+		return fmt.Errorf("web provider: %w", err)
 	}
 	return nil
-}
-
-// processesWithArg lists live processes that have arg on their command line.
-func processesWithArg(arg string) []int {
-	entries, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		raw, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.FieldsFunc(string(raw), func(r rune) bool { return r == 0 || r == ' ' }) {
-			if f == arg {
-				pids = append(pids, pid)
-				break
-			}
-		}
-	}
-	return pids
 }
 
 // webEnv is one runner session on a fresh browser context.

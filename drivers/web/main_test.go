@@ -48,19 +48,11 @@ func TestMain(m *testing.M) {
 // leftovers describes processes or profile directories of the given browsers
 // that still exist.
 func leftovers(all []*browserProc) string {
-	var out []string
-	for _, b := range all {
-		if b.dataDir == "" {
-			continue
-		}
-		if pids := profileProcesses(b.dataDir); len(pids) > 0 {
-			out = append(out, fmt.Sprintf("processes %v of %s", pids, b.dataDir))
-		}
-		if _, err := os.Stat(b.dataDir); err == nil {
-			out = append(out, "directory "+b.dataDir)
-		}
+	dirs := make([]string, len(all))
+	for i, b := range all {
+		dirs[i] = b.dataDir
 	}
-	return strings.Join(out, "; ")
+	return ProfileLeftovers(dirs)
 }
 
 // manyHandler serves a page with n buttons (default 1000).

@@ -17,20 +17,16 @@ package web_test
 
 import (
 	"context"
-	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
 	webdrv "github.com/adtest/adtest/drivers/web"
+	"github.com/adtest/adtest/drivers/web/webtest"
 	web "github.com/adtest/adtest/examples/web"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
@@ -55,68 +51,6 @@ func loginFlow(b *testing.B, baseURL string) (*lang.Script, *lang.Scope) {
 		env[e.Key] = e.Value
 	}
 	return s, &lang.Scope{Script: env, BuiltIns: map[string]string{"AD_PLATFORM": drivers.PlatformWeb, "AD_BASE_URL": baseURL}}
-}
-
-// profileRecorder collects the Chromium profile directories a provider logs.
-type profileRecorder struct {
-	mu   sync.Mutex
-	dirs []string
-}
-
-var profileLog = regexp.MustCompile(`profile (\S+),`)
-
-func (r *profileRecorder) logf(format string, args ...any) {
-	if m := profileLog.FindStringSubmatch(fmt.Sprintf(format, args...)); m != nil {
-		r.mu.Lock()
-		r.dirs = append(r.dirs, m[1])
-		r.mu.Unlock()
-	}
-}
-
-// leaks reports processes or directories of the recorded profiles that are
-// still there (after the provider closed).
-func (r *profileRecorder) leaks() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.dirs) == 0 {
-		return fmt.Errorf("no browser profile in the provider's log: the leak check is blind")
-	}
-	var out []string
-	for _, dir := range r.dirs {
-		if pids := processesWithArg("--user-data-dir=" + dir); len(pids) > 0 {
-			out = append(out, fmt.Sprintf("processes %v of %s", pids, dir))
-		}
-		if _, err := os.Stat(dir); err == nil {
-			out = append(out, "directory "+dir)
-		}
-	}
-	if len(out) > 0 {
-		return fmt.Errorf("leak after the provider closed: %s", strings.Join(out, "; "))
-	}
-	return nil
-}
-
-// processesWithArg lists live processes that have arg on their command line.
-func processesWithArg(arg string) []int {
-	entries, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		raw, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.FieldsFunc(string(raw), func(r rune) bool { return r == 0 || r == ' ' }) {
-			if f == arg {
-				pids = append(pids, pid)
-				break
-			}
-		}
-	}
-	return pids
 }
 
 // phases are the times of one iteration: the session opening (with the
@@ -190,8 +124,8 @@ func BenchmarkLoginFlowEndToEnd(b *testing.B) {
 	var ph []phases
 	for b.Loop() {
 		t0 := time.Now()
-		rec := &profileRecorder{}
-		prov, err := webdrv.NewProvider(webdrv.Options{Logf: rec.logf})
+		rec := &webtest.ProfileRecorder{}
+		prov, err := webdrv.NewProvider(webdrv.Options{Logf: rec.Logf})
 		if err != nil {
 			b.Fatalf("NewProvider (apt-get install chromium, or ADTEST_CHROME=PATH): %v", err)
 		}
@@ -205,7 +139,7 @@ func BenchmarkLoginFlowEndToEnd(b *testing.B) {
 		times = append(times, time.Since(t0))
 		ph = append(ph, p)
 		b.StopTimer()
-		if err := rec.leaks(); err != nil {
+		if err := rec.Leaks(); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
@@ -221,8 +155,8 @@ func BenchmarkLoginFlowWarm(b *testing.B) {
 	script, scope := loginFlow(b, srv.URL)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	rec := &profileRecorder{}
-	prov, err := webdrv.NewProvider(webdrv.Options{Logf: rec.logf})
+	rec := &webtest.ProfileRecorder{}
+	prov, err := webdrv.NewProvider(webdrv.Options{Logf: rec.Logf})
 	if err != nil {
 		b.Fatalf("NewProvider (apt-get install chromium, or ADTEST_CHROME=PATH): %v", err)
 	}
@@ -230,7 +164,7 @@ func BenchmarkLoginFlowWarm(b *testing.B) {
 		if err := prov.Close(); err != nil {
 			b.Errorf("provider close: %v", err)
 		}
-		if err := rec.leaks(); err != nil {
+		if err := rec.Leaks(); err != nil {
 			b.Error(err)
 		}
 	}()
