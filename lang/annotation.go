@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -285,46 +284,12 @@ func (p *jsonParser) str() (any, bool) {
 		case c < 0x20:
 			return nil, false
 		case c == '\\':
-			if i+1 >= len(s) {
+			r, n, ok := decodeEscape(s[i:])
+			if !ok {
 				return nil, false
 			}
-			switch e := s[i+1]; e {
-			case '"', '\\', '/':
-				b.WriteByte(e)
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'u':
-				r, ok := hex4(s[i+2:])
-				if !ok {
-					return nil, false
-				}
-				i += 6
-				if utf16.IsSurrogate(r) {
-					if i+1 < len(s) && s[i] == '\\' && s[i+1] == 'u' {
-						if r2, ok := hex4(s[i+2:]); ok {
-							if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-								b.WriteRune(d)
-								i += 6
-								continue
-							}
-						}
-					}
-					r = utf8.RuneError
-				}
-				b.WriteRune(r)
-				continue
-			default:
-				return nil, false
-			}
-			i += 2
+			b.WriteRune(r)
+			i += n
 		case c < utf8.RuneSelf:
 			b.WriteByte(c)
 			i++

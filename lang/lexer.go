@@ -458,45 +458,55 @@ func decodeJSONString(lit string) (string, bool) {
 		if c := body[i]; c < 0x20 || c == '"' {
 			return "", false
 		}
-		i++
-		if i >= len(body) {
+		r, n, ok := decodeEscape(body[i:])
+		if !ok {
 			return "", false
 		}
-		switch body[i] {
-		case '"':
-			b.WriteByte('"')
-		case '\\':
-			b.WriteByte('\\')
-		case '/':
-			b.WriteByte('/')
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'u':
-			r, ok := hex4(body[i+1:])
-			if !ok {
-				return "", false
-			}
-			i += 4
-			if r >= 0xD800 && r < 0xDC00 && i+6 < len(body) && strings.HasPrefix(body[i+1:], "\\u") {
-				if r2, ok := hex4(body[i+3:]); ok && r2 >= 0xDC00 && r2 < 0xE000 {
-					r = 0x10000 + (r-0xD800)<<10 + (r2 - 0xDC00)
-					i += 6
-				}
-			}
-			b.WriteRune(r) // a lone surrogate becomes U+FFFD
-		default:
-			return "", false
-		}
+		b.WriteRune(r)
+		i += n - 1 // the loop's i++ moves past the escape
 	}
 	return b.String(), true
+}
+
+// decodeEscape decodes the escape sequence at the start of s (s[0] == '\\')
+// the way JSON does: \" \\ \/ \b \f \n \r \t and \uXXXX, a high surrogate
+// followed by a \uXXXX low one combining into one rune and any other
+// surrogate decoding to U+FFFD. It returns the rune and the length of the
+// sequence; ok is false for any other sequence (unknown, or a truncated or
+// non-hex \u), which JSON strings reject and selector values keep literally.
+func decodeEscape(s string) (r rune, n int, ok bool) {
+	if len(s) < 2 {
+		return 0, 0, false
+	}
+	switch s[1] {
+	case '"', '\\', '/':
+		return rune(s[1]), 2, true
+	case 'b':
+		return '\b', 2, true
+	case 'f':
+		return '\f', 2, true
+	case 'n':
+		return '\n', 2, true
+	case 'r':
+		return '\r', 2, true
+	case 't':
+		return '\t', 2, true
+	case 'u':
+		r, ok := hex4(s[2:])
+		if !ok {
+			return 0, 0, false
+		}
+		if r >= 0xD800 && r < 0xDC00 && len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
+			if lo, ok := hex4(s[8:]); ok && lo >= 0xDC00 && lo < 0xE000 {
+				return 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00), 12, true
+			}
+		}
+		if r >= 0xD800 && r < 0xE000 {
+			r = utf8.RuneError // a lone surrogate
+		}
+		return r, 6, true
+	}
+	return 0, 0, false
 }
 
 func hex4(s string) (rune, bool) {

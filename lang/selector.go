@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -227,44 +226,21 @@ func unquoteSelectorValue(v string) string {
 			b.WriteByte(c)
 			continue
 		}
-		n := inner[i+1]
-		switch n {
-		case '"', '\'', '\\', '/':
-			b.WriteByte(n)
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'u':
-			if i+6 <= len(inner) {
-				if code, err := strconv.ParseUint(inner[i+2:i+6], 16, 32); err == nil {
-					r := rune(code)
-					i += 6
-					// Combine a UTF-16 surrogate pair when one follows.
-					if r >= 0xD800 && r < 0xDC00 && i+6 <= len(inner) && inner[i] == '\\' && inner[i+1] == 'u' {
-						if lo, err := strconv.ParseUint(inner[i+2:i+6], 16, 32); err == nil && lo >= 0xDC00 && lo < 0xE000 {
-							r = (r-0xD800)<<10 + (rune(lo) - 0xDC00) + 0x10000
-							i += 6
-						}
-					}
-					b.WriteRune(r)
-					i-- // the loop's i++ moves past the escape
-					continue
-				}
-			}
-			b.WriteByte(c)
-			b.WriteByte(n)
-		default:
-			b.WriteByte(c)
-			b.WriteByte(n)
+		if inner[i+1] == '\'' {
+			b.WriteByte('\'')
+			i++
+			continue
 		}
-		i++
+		r, n, ok := decodeEscape(inner[i:])
+		if !ok {
+			// Unknown sequences stay as written.
+			b.WriteByte(c)
+			b.WriteByte(inner[i+1])
+			i++
+			continue
+		}
+		b.WriteRune(r)
+		i += n - 1 // the loop's i++ moves past the escape
 	}
 	return b.String()
 }
