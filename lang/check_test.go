@@ -34,25 +34,6 @@ func TestCheckGolden(t *testing.T) {
 	}
 }
 
-// vtCorpusRoot is ../shared/corpus/agent-device relative to the module root.
-func vtCorpusRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "corpus", "agent-device")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-}
-
 // checkCorpusExpectedErrors lists corpus files (relative to the corpus root)
 // that parse but that Check rejects on purpose, with the rule that fires.
 var checkCorpusExpectedErrors = map[string]string{
@@ -63,7 +44,7 @@ var checkCorpusExpectedErrors = map[string]string{
 // TestCheckCorpus checks every corpus script that parses: none may produce an
 // error diagnostic, except the listed files, which must produce theirs.
 func TestCheckCorpus(t *testing.T) {
-	root := vtCorpusRoot(t)
+	root := corpusDir(t)
 	var files []string
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil {

@@ -67,19 +67,32 @@ type parseCase struct {
 	Expect json.RawMessage `json:"expect_v0_20_3"`
 }
 
-func loadParseCases(t testing.TB) []parseCase {
+// parseCaseSections loads fixtures/parse-cases.json of the corpus as its
+// top-level sections ("scripts", "selectors", "vars", ...).
+func parseCaseSections(t testing.TB) map[string]json.RawMessage {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(corpusDir(t), "fixtures", "parse-cases.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc struct {
-		Scripts []parseCase `json:"scripts"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
 		t.Fatal(err)
 	}
-	return doc.Scripts
+	return all
+}
+
+// loadParseCases is the "scripts" section of parse-cases.json (never empty).
+func loadParseCases(t testing.TB) []parseCase {
+	t.Helper()
+	var scripts []parseCase
+	if err := json.Unmarshal(parseCaseSections(t)["scripts"], &scripts); err != nil {
+		t.Fatal(err)
+	}
+	if len(scripts) == 0 {
+		t.Fatal("parse-cases.json has no scripts")
+	}
+	return scripts
 }
 
 // newestDeviations are the corpus entries where adtest deliberately follows

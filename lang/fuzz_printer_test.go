@@ -10,7 +10,7 @@ func FuzzFormatRoundTrip(f *testing.F) {
 	for _, src := range prCorpusFiles(f) {
 		f.Add(string(src))
 	}
-	for _, c := range prParseCases(f) {
+	for _, c := range loadParseCases(f) {
 		f.Add(c.Script)
 	}
 	f.Fuzz(func(t *testing.T, src string) {

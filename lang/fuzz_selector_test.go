@@ -15,7 +15,7 @@ func FuzzSelector(f *testing.F) {
 	var cases []struct {
 		Input string `json:"input"`
 	}
-	if err := json.Unmarshal(vtParseCases(f)["selectors"], &cases); err == nil {
+	if err := json.Unmarshal(parseCaseSections(f)["selectors"], &cases); err == nil {
 		for _, c := range cases {
 			f.Add(c.Input)
 		}

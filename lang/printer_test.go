@@ -13,36 +13,11 @@ import (
 	"github.com/sebdah/goldie/v2"
 )
 
-// prCorpusDir locates ../shared/corpus/agent-device relative to the module
-// root (the directory holding go.mod).
-func prCorpusDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpus", "agent-device")
-	if _, err := os.Stat(c); err != nil {
-		t.Fatalf("corpus not found: %v", err)
-	}
-	return c
-}
-
 // prCorpusFiles returns every .ad file of the corpus, keyed by its path
 // relative to the corpus directory.
 func prCorpusFiles(t testing.TB) map[string][]byte {
 	t.Helper()
-	root := prCorpusDir(t)
+	root := corpusDir(t)
 	files := map[string][]byte{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".ad") {
@@ -63,29 +38,6 @@ func prCorpusFiles(t testing.TB) map[string][]byte {
 		t.Fatal("the corpus has no .ad files")
 	}
 	return files
-}
-
-type prParseCase struct {
-	ID     string `json:"id"`
-	Script string `json:"script"`
-}
-
-func prParseCases(t testing.TB) []prParseCase {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(prCorpusDir(t), "fixtures", "parse-cases.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Scripts []prParseCase `json:"scripts"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
-	if len(doc.Scripts) == 0 {
-		t.Fatal("parse-cases.json has no scripts")
-	}
-	return doc.Scripts
 }
 
 // prNonBlankIndex maps each line number to its index among the non-blank
@@ -332,7 +284,7 @@ func TestFormatCorpusRoundTrip(t *testing.T) {
 func TestFormatParseCasesRoundTrip(t *testing.T) {
 	t.Parallel()
 	parsed := 0
-	for _, c := range prParseCases(t) {
+	for _, c := range loadParseCases(t) {
 		src := []byte(c.Script)
 		if _, err := Parse(c.ID, src); err != nil {
 			if out, ferr := FormatSource(c.ID, src); ferr == nil || ferr.Error() != err.Error() || out != nil {

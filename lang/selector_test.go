@@ -3,40 +3,9 @@ package lang
 import (
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 )
-
-// vtParseCases loads ../shared/corpus/agent-device/fixtures/parse-cases.json,
-// located relative to the directory that holds go.mod.
-func vtParseCases(t testing.TB) map[string]json.RawMessage {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "..", "shared", "corpus", "agent-device", "fixtures", "parse-cases.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(data, &all); err != nil {
-		t.Fatal(err)
-	}
-	return all
-}
 
 type vtFixtureError struct {
 	Code    string `json:"code"`
@@ -89,7 +58,7 @@ func TestParseSelectorChainCorpus(t *testing.T) {
 		Chain json.RawMessage `json:"chain"`
 		Error *vtFixtureError `json:"error"`
 	}
-	if err := json.Unmarshal(vtParseCases(t)["selectors"], &cases); err != nil {
+	if err := json.Unmarshal(parseCaseSections(t)["selectors"], &cases); err != nil {
 		t.Fatal(err)
 	}
 	if len(cases) != 25 {

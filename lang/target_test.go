@@ -32,7 +32,7 @@ func TestDecodeInteractionTargetCorpus(t *testing.T) {
 		Target      map[string]any  `json:"target"`
 		Error       *vtFixtureError `json:"error"`
 	}
-	if err := json.Unmarshal(vtParseCases(t)["interactionTargets"], &cases); err != nil {
+	if err := json.Unmarshal(parseCaseSections(t)["interactionTargets"], &cases); err != nil {
 		t.Fatal(err)
 	}
 	if len(cases) != 9 {
@@ -150,7 +150,7 @@ func TestDecodeWaitCorpus(t *testing.T) {
 		Positionals []string       `json:"positionals"`
 		Parsed      map[string]any `json:"parsed"`
 	}
-	if err := json.Unmarshal(vtParseCases(t)["waitPositionals"], &cases); err != nil {
+	if err := json.Unmarshal(parseCaseSections(t)["waitPositionals"], &cases); err != nil {
 		t.Fatal(err)
 	}
 	if len(cases) != 12 {

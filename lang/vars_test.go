@@ -15,7 +15,7 @@ func TestInterpolateCorpus(t *testing.T) {
 		Output *string           `json:"output"`
 		Error  *vtFixtureError   `json:"error"`
 	}
-	if err := json.Unmarshal(vtParseCases(t)["vars"], &cases); err != nil {
+	if err := json.Unmarshal(parseCaseSections(t)["vars"], &cases); err != nil {
 		t.Fatal(err)
 	}
 	if len(cases) != 16 {
