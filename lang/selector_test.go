@@ -51,6 +51,27 @@ func vtAsError(t *testing.T, err error) *Error {
 	return e
 }
 
+// vtWantFixtureError holds err to a fixture case's expected outcome: with
+// want set, err must be a *lang.Error with want's code and message (got is
+// shown when there is none) and it reports true, the case being done; without
+// want, err must be nil.
+func vtWantFixtureError(t *testing.T, got any, err error, want *vtFixtureError) bool {
+	t.Helper()
+	if want == nil {
+		if err != nil {
+			t.Fatalf("error %v", err)
+		}
+		return false
+	}
+	if err == nil {
+		t.Fatalf("got %+v, want error %q", got, want.Message)
+	}
+	if e := vtAsError(t, err); e.Code != want.Code || e.Message != want.Message {
+		t.Fatalf("error = %s %q\nwant    %s %q", e.Code, e.Message, want.Code, want.Message)
+	}
+	return true
+}
+
 func TestParseSelectorChainCorpus(t *testing.T) {
 	t.Parallel()
 	var cases []struct {
@@ -67,18 +88,8 @@ func TestParseSelectorChainCorpus(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.Input, func(t *testing.T) {
 			chain, err := ParseSelectorChain(tc.Input)
-			if tc.Error != nil {
-				if err == nil {
-					t.Fatalf("parsed %+v, want error %q", chain, tc.Error.Message)
-				}
-				e := vtAsError(t, err)
-				if e.Code != tc.Error.Code || e.Message != tc.Error.Message {
-					t.Fatalf("error = %s %q, want %s %q", e.Code, e.Message, tc.Error.Code, tc.Error.Message)
-				}
+			if vtWantFixtureError(t, chain, err, tc.Error) {
 				return
-			}
-			if err != nil {
-				t.Fatalf("error %v", err)
 			}
 			var want any
 			if err := json.Unmarshal(tc.Chain, &want); err != nil {

@@ -41,18 +41,8 @@ func TestDecodeInteractionTargetCorpus(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.Positionals, "|"), func(t *testing.T) {
 			got, err := DecodeInteractionTarget(tc.Positionals)
-			if tc.Error != nil {
-				if err == nil {
-					t.Fatalf("decoded %+v, want error %q", got, tc.Error.Message)
-				}
-				e := vtAsError(t, err)
-				if e.Code != tc.Error.Code || e.Message != tc.Error.Message {
-					t.Fatalf("error = %s %q\nwant    %s %q", e.Code, e.Message, tc.Error.Code, tc.Error.Message)
-				}
+			if vtWantFixtureError(t, got, err, tc.Error) {
 				return
-			}
-			if err != nil {
-				t.Fatalf("error %v", err)
 			}
 			if g := vtJSON(t, vtTargetJSON(got)); !reflect.DeepEqual(g, vtJSON(t, tc.Target)) {
 				t.Fatalf("target = %v, want %v", g, tc.Target)

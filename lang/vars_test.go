@@ -25,18 +25,8 @@ func TestInterpolateCorpus(t *testing.T) {
 		t.Run(tc.ID, func(t *testing.T) {
 			s := &Scope{Script: tc.Scope}
 			got, err := s.Interpolate(tc.Input, "flow.ad", 7)
-			if tc.Error != nil {
-				if err == nil {
-					t.Fatalf("got %q, want error %q", got, tc.Error.Message)
-				}
-				e := vtAsError(t, err)
-				if e.Code != tc.Error.Code || e.Message != tc.Error.Message {
-					t.Fatalf("error = %s %q, want %s %q", e.Code, e.Message, tc.Error.Code, tc.Error.Message)
-				}
+			if vtWantFixtureError(t, got, err, tc.Error) {
 				return
-			}
-			if err != nil {
-				t.Fatalf("error %v", err)
 			}
 			if got != *tc.Output {
 				t.Fatalf("got %q, want %q", got, *tc.Output)
