@@ -745,20 +745,11 @@ func (s *Session) leafIs(ctx context.Context, a *lang.Action) (*Output, *ErrorIn
 			return nil, rerr
 		}
 		n := &obs.snap.Nodes[res.node]
-		switch pred {
-		case "visible":
-			pass = nodeVisible(n)
-		case "hidden":
-			pass = !nodeVisible(n)
-		case "editable":
-			pass = n.Editable
-		case "selected":
-			pass = n.Selected
-		case "focused":
-			pass = n.Focused
-		case "text":
+		if pred == "text" {
 			got = readText(n)
 			pass = normText(got) == normText(want)
+		} else {
+			pass, _ = nodeState(n, pred)
 		}
 	}
 	if !pass {

@@ -56,28 +56,32 @@ func nodeVisible(n *drivers.Node) bool {
 	return n.Hittable || (!n.Rect.Empty() && !n.Hidden)
 }
 
+// nodeState is n's boolean state named key, as a selector's boolean term and
+// the is command's predicates spell it; known is false for any other key.
+func nodeState(n *drivers.Node, key string) (v, known bool) {
+	switch key {
+	case "visible":
+		return nodeVisible(n), true
+	case "hidden":
+		return !nodeVisible(n), true
+	case "editable":
+		return n.Editable, true
+	case "selected":
+		return n.Selected, true
+	case "focused":
+		return n.Focused, true
+	case "enabled":
+		return n.Enabled, true
+	case "hittable":
+		return n.Hittable, true
+	}
+	return false, false
+}
+
 func termMatches(n *drivers.Node, t lang.SelectorTerm) bool {
 	if t.IsBool {
-		var v bool
-		switch t.Key {
-		case "visible":
-			v = nodeVisible(n)
-		case "hidden":
-			v = !nodeVisible(n)
-		case "editable":
-			v = n.Editable
-		case "selected":
-			v = n.Selected
-		case "focused":
-			v = n.Focused
-		case "enabled":
-			v = n.Enabled
-		case "hittable":
-			v = n.Hittable
-		default:
-			return false
-		}
-		return v == t.Bool
+		v, known := nodeState(n, t.Key)
+		return known && v == t.Bool
 	}
 	want := normText(t.Value)
 	switch t.Key {
