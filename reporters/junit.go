@@ -200,16 +200,17 @@ func reasonOf(e *runner.ErrorInfo) string {
 func failureBody(file string, e *runner.ErrorInfo, a runner.AttemptResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n", location(file, e), describe(e))
-	if e.Code != "" {
-		fmt.Fprintf(&b, "code: %s\n", e.Code)
-	}
-	if e.Hint != "" {
-		fmt.Fprintf(&b, "hint: %s\n", e.Hint)
-	}
-	if a.ArtifactsDir != "" {
-		fmt.Fprintf(&b, "artifacts: %s\n", a.ArtifactsDir)
-	}
+	writeField(&b, "code", e.Code)
+	writeField(&b, "hint", e.Hint)
+	writeField(&b, "artifacts", a.ArtifactsDir)
 	return b.String()
+}
+
+// writeField writes the line "key: value" to b unless value is empty.
+func writeField(b *strings.Builder, key, value string) {
+	if value != "" {
+		fmt.Fprintf(b, "%s: %s\n", key, value)
+	}
 }
 
 func systemOut(t runner.TestResult) string {
@@ -218,21 +219,13 @@ func systemOut(t runner.TestResult) string {
 	if t.Status == runner.StatusFlaky {
 		b.WriteString("flaky: true\n")
 	}
-	if t.Reason != "" {
-		fmt.Fprintf(&b, "reason: %s\n", t.Reason)
-	}
+	writeField(&b, "reason", t.Reason)
 	if n := len(t.Attempts); n > 0 {
 		a := t.Attempts[n-1]
 		fmt.Fprintf(&b, "worker: %d\n", a.Worker)
-		if a.Device != "" {
-			fmt.Fprintf(&b, "device: %s\n", a.Device)
-		}
-		if a.Shard != "" {
-			fmt.Fprintf(&b, "shard: %s\n", a.Shard)
-		}
-		if a.ArtifactsDir != "" {
-			fmt.Fprintf(&b, "artifacts: %s\n", a.ArtifactsDir)
-		}
+		writeField(&b, "device", a.Device)
+		writeField(&b, "shard", a.Shard)
+		writeField(&b, "artifacts", a.ArtifactsDir)
 		for _, w := range a.Warnings {
 			fmt.Fprintf(&b, "warning: %s\n", w)
 		}
