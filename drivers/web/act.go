@@ -77,6 +77,15 @@ func describeTarget(tg *drivers.Target) string {
 	return fmt.Sprintf("point %g %g", tg.Point.X, tg.Point.Y)
 }
 
+// nodeHandle is the page handle of a node target, "" for a point target (or
+// none).
+func nodeHandle(tg *drivers.Target) string {
+	if tg == nil || tg.Node == nil {
+		return ""
+	}
+	return tg.Node.Handle
+}
+
 // check inspects the element of a node target. With scroll it first scrolls
 // the element into view (the action's own side effect); without, it changes
 // nothing (Preflight). needEnabled refuses disabled elements.
@@ -115,7 +124,7 @@ func (s *Session) point(ctx context.Context, op string, tg *drivers.Target, need
 	if tg == nil {
 		return drivers.Point{}, fmt.Errorf("web: %s needs a target", op)
 	}
-	if tg.Node == nil || tg.Node.Handle == "" {
+	if nodeHandle(tg) == "" {
 		return tg.Point, nil
 	}
 	ti, err := s.check(ctx, op, tg, true, needEnabled)
@@ -129,7 +138,7 @@ func (s *Session) point(ctx context.Context, op string, tg *drivers.Target, need
 // visible, not covered at its centre (when in view) and enabled for taps,
 // fills and long presses. An element out of view passes: Act scrolls it in.
 func (s *Session) Preflight(ctx context.Context, a drivers.Action) error {
-	if a.Target == nil || a.Target.Node == nil || a.Target.Node.Handle == "" {
+	if nodeHandle(a.Target) == "" {
 		return nil
 	}
 	if err := s.refuseWithDialog(string(a.Kind)); err != nil {
@@ -301,7 +310,7 @@ func (s *Session) focus(ctx context.Context, a drivers.Action) error {
 	if a.Target == nil {
 		return fmt.Errorf("web: focus needs a target")
 	}
-	if a.Target.Node == nil || a.Target.Node.Handle == "" {
+	if nodeHandle(a.Target) == "" {
 		return s.tap(ctx, drivers.Action{Kind: drivers.ActTap, Target: a.Target})
 	}
 	if _, err := s.check(ctx, "focus", a.Target, true, false); err != nil {
@@ -328,12 +337,11 @@ func (s *Session) fill(ctx context.Context, a drivers.Action) error {
 		return fmt.Errorf("web: fill needs a target")
 	}
 	desc := describeTarget(a.Target)
-	handle := ""
-	if a.Target.Node != nil && a.Target.Node.Handle != "" {
+	handle := nodeHandle(a.Target)
+	if handle != "" {
 		if _, err := s.point(ctx, "fill", a.Target, true); err != nil {
 			return err
 		}
-		handle = a.Target.Node.Handle
 	} else {
 		// A point: click it, then fill whatever took the focus.
 		if err := s.tap(ctx, drivers.Action{Kind: drivers.ActTap, Target: a.Target}); err != nil {
@@ -472,8 +480,8 @@ func (s *Session) scroll(ctx context.Context, a drivers.Action) error {
 		amount = 0.5
 	}
 	var handle any
-	if a.Target != nil && a.Target.Node != nil && a.Target.Node.Handle != "" {
-		handle = a.Target.Node.Handle
+	if h := nodeHandle(a.Target); h != "" {
+		handle = h
 	}
 	if err := s.refuseWithDialog("scroll"); err != nil {
 		return err
