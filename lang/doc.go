@@ -16,11 +16,15 @@
 // only at the start of a line, "double quotes" are JSON string literals with
 // agent-device's exact errors, and the closing quote ends a token even when
 // text follows ("a""b" is two tokens). It yields one token per physical line
-// (blank, comment, annotation, env, context, action); the argument tokens of
-// context and action lines are kept beside the stream. The participle grammar
-// (parse.go, EBNF in testdata/grammar.ebnf.golden) classifies the lines; the
-// per-command rules of the command table (registry.go, scriptflags.go) turn an
-// action's tokens into positionals, flags, runtime hints and a ref label.
+// (blank, comment, annotation, env, context, action) and makes no token per
+// argument: it only counts the argument tokens of context and action lines
+// (nextToken, countTokens) to size the parser's pools. The participle grammar
+// (parse.go, EBNF in testdata/grammar.ebnf.golden) classifies the lines and
+// captures nothing; the body builder then scans each context and action line
+// again with nextToken (the grammar's Args production) and decodes its tokens
+// straight into those pools. The per-command rules of the command table
+// (registry.go, scriptflags.go) turn an action's tokens into positionals,
+// flags, runtime hints and a ref label.
 // Script.Lines has one entry per physical line, so a file ending in "\n" has a
 // final blank line.
 //
