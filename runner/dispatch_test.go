@@ -167,19 +167,7 @@ func TestFind(t *testing.T) {
 		t.Run(tc.line, func(t *testing.T) {
 			e := newEnv(t, richScreens)
 			e.must(t, "open shop")
-			out, err := e.run(t, tc.line)
-			if tc.reason != "" {
-				if err == nil || err.Reason != tc.reason {
-					t.Fatalf("got %+v", err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(out.Text, tc.want) {
-				t.Fatalf("text %q, want %q", out.Text, tc.want)
-			}
+			e.expect(t, tc.line, tc.want, tc.reason)
 		})
 	}
 }
@@ -254,19 +242,7 @@ func TestMiscLeaves(t *testing.T) {
 		t.Run(tc.line, func(t *testing.T) {
 			e := newEnv(t, loginScreens)
 			e.must(t, "open demo")
-			out, err := e.run(t, tc.line)
-			if tc.reason != "" {
-				if err == nil || err.Reason != tc.reason {
-					t.Fatalf("got %+v", err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(out.Text, tc.text) {
-				t.Fatalf("text %q, want %q", out.Text, tc.text)
-			}
+			e.expect(t, tc.line, tc.text, tc.reason)
 		})
 	}
 	e := newEnv(t, loginScreens)

@@ -111,6 +111,25 @@ func (e *env) must(t testing.TB, line string) *Output {
 	return out
 }
 
+// expect dispatches line as one case of a dispatch table: with reason set it
+// must fail with that reason, otherwise succeed with text containing want.
+func (e *env) expect(t testing.TB, line, want, reason string) {
+	t.Helper()
+	out, err := e.run(t, line)
+	if reason != "" {
+		if err == nil || err.Reason != reason {
+			t.Fatalf("got %+v", err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.Text, want) {
+		t.Fatalf("text %q, want %q", out.Text, want)
+	}
+}
+
 func (e *env) replay(t testing.TB, src string) AttemptResult {
 	t.Helper()
 	return e.sess.Replay(context.Background(), parseScript(t, src), ReplayOptions{})
