@@ -22,32 +22,35 @@ const (
 
 // decodeTargetV1 decodes and validates a target-v1 payload.
 func decodeTargetV1(payload string) (*TargetEvidence, string) {
-	if len(payload) > maxTargetPayload {
-		return nil, fmt.Sprintf("target-v1 annotation exceeds %d bytes.", maxTargetPayload)
-	}
-	var raw any
-	if !validJSON(payload, &raw) {
-		return nil, "target-v1 annotation is not valid JSON."
-	}
-	obj, ok := raw.(map[string]any)
-	if !ok {
-		return nil, "target-v1 annotation must be a JSON object."
+	obj, msg := annotationObject(payload, "target-v1", maxTargetPayload)
+	if msg != "" {
+		return nil, msg
 	}
 	return evidenceFromObject(obj, "target-v1")
 }
 
-// decodeTargetsV1 decodes a targets-v1 payload (two endpoints).
-func decodeTargetsV1(payload string) (*TargetsEvidence, string) {
-	if len(payload) > maxTargetsPayload {
-		return nil, fmt.Sprintf("targets-v1 annotation exceeds %d bytes.", maxTargetsPayload)
+// annotationObject decodes the JSON object payload of a tag annotation of at
+// most limit bytes, or returns the message that rejects it.
+func annotationObject(payload, tag string, limit int) (map[string]any, string) {
+	if len(payload) > limit {
+		return nil, fmt.Sprintf("%s annotation exceeds %d bytes.", tag, limit)
 	}
 	var raw any
 	if !validJSON(payload, &raw) {
-		return nil, "targets-v1 annotation is not valid JSON."
+		return nil, tag + " annotation is not valid JSON."
 	}
 	obj, ok := raw.(map[string]any)
 	if !ok {
-		return nil, "targets-v1 annotation must be a JSON object."
+		return nil, tag + " annotation must be a JSON object."
+	}
+	return obj, ""
+}
+
+// decodeTargetsV1 decodes a targets-v1 payload (two endpoints).
+func decodeTargetsV1(payload string) (*TargetsEvidence, string) {
+	obj, msg := annotationObject(payload, "targets-v1", maxTargetsPayload)
+	if msg != "" {
+		return nil, msg
 	}
 	out := &TargetsEvidence{}
 	for _, end := range []struct {
