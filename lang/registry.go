@@ -365,24 +365,24 @@ func FindAction(positionals []string) string {
 	return "click"
 }
 
+// firstOr is the first positional (a sub-command), or def when there is none.
+func firstOr(positionals []string, def string) string {
+	if len(positionals) > 0 {
+		return positionals[0]
+	}
+	return def
+}
+
 // SubEffect resolves the effect of a conditional command's sub-action.
 func SubEffect(command string, positionals []string) Effect {
 	switch command {
 	case "keyboard":
-		sub := "status"
-		if len(positionals) > 0 {
-			sub = positionals[0]
-		}
-		if sub == "status" || sub == "get" {
+		if sub := firstOr(positionals, "status"); sub == "status" || sub == "get" {
 			return EffectPreserve
 		}
 		return EffectMayInvalidate
 	case "alert":
-		sub := "get"
-		if len(positionals) > 0 {
-			sub = positionals[0]
-		}
-		if sub == "get" || sub == "wait" {
+		if sub := firstOr(positionals, "get"); sub == "get" || sub == "wait" {
 			return EffectPreserve
 		}
 		return EffectMayInvalidate
