@@ -75,15 +75,24 @@ func testCtx(t testing.TB) context.Context {
 	return ctx
 }
 
-// session opens a fresh session on path of the test server.
+// session opens a fresh session of the shared provider on path of the test
+// server and closes it when the test ends.
 func session(t testing.TB, path string) *Session {
 	t.Helper()
+	s := openSession(t, prov, path)
+	t.Cleanup(func() { s.Close(context.Background()) })
+	return s
+}
+
+// openSession opens a fresh session of p, on path of the test server unless
+// path is "". Closing it is left to the caller (or to p.Close).
+func openSession(t testing.TB, p *Provider, path string) *Session {
+	t.Helper()
 	ctx := testCtx(t)
-	d, err := prov.NewSession(ctx, drivers.SessionOptions{})
+	d, err := p.NewSession(ctx, drivers.SessionOptions{})
 	if err != nil {
 		t.Fatalf("NewSession: %v", err)
 	}
-	t.Cleanup(func() { d.Close(context.Background()) })
 	s := d.(*Session)
 	if path != "" {
 		if err := s.Open(ctx, drivers.OpenRequest{Target: srv.URL + "/" + path}); err != nil {

@@ -60,27 +60,21 @@ func TestKillChromiumMidRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := testCtx(t)
-	d, err := p.NewSession(ctx, drivers.SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Open(ctx, drivers.OpenRequest{Target: srv.URL + "/events.html"}); err != nil {
-		t.Fatal(err)
-	}
+	d := openSession(t, p, "events.html")
 	first := p.all[0]
 	pids := profileProcesses(first.dataDir)
 	if first.pid == 0 || len(pids) < 2 {
 		t.Fatalf("browser pid %d, profile processes %v: want the main process and its children", first.pid, pids)
 	}
 	// A long press is in flight (the button is down) when Chromium dies.
-	hold := find(t, snap(t, d.(*Session), drivers.SnapshotOptions{}), "button", "Hold")
+	hold := find(t, snap(t, d, drivers.SnapshotOptions{}), "button", "Hold")
 	inFlight := make(chan error, 1)
 	go func() {
 		inFlight <- d.Act(ctx, drivers.Action{Kind: drivers.ActLongPress, Target: &drivers.Target{Node: hold}, Duration: 20 * time.Second})
 	}()
 	tick := time.NewTicker(10 * time.Millisecond)
 	for pressed := false; !pressed && ctx.Err() == nil; <-tick.C {
-		d.(*Session).do(ctx, "probe", func(ctx context.Context, tg *chromedp.Target) error {
+		d.do(ctx, "probe", func(ctx context.Context, tg *chromedp.Target) error {
 			pressed, _ = chromedp.Evaluate[bool]("window.t0 !== undefined")(ctx, tg)
 			return nil
 		})
@@ -99,13 +93,7 @@ func TestKillChromiumMidRun(t *testing.T) {
 	if _, err := d.Snapshot(ctx, drivers.SnapshotOptions{}); !errors.Is(err, drivers.ErrInfrastructure) {
 		t.Errorf("snapshot on the dead session: %v, want an infrastructure error", err)
 	}
-	d2, err := p.NewSession(ctx, drivers.SessionOptions{})
-	if err != nil {
-		t.Fatalf("NewSession after the kill: %v", err)
-	}
-	if err := d2.Open(ctx, drivers.OpenRequest{Target: srv.URL + "/basic.html"}); err != nil {
-		t.Fatal(err)
-	}
+	openSession(t, p, "basic.html") // a new browser after the kill
 	if len(p.all) != 2 || p.all[1].pid == first.pid {
 		t.Fatalf("browsers %d, want a second browser", len(p.all))
 	}
@@ -168,13 +156,7 @@ func TestRemoteCDP(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx := testCtx(t)
-			d, err := p.NewSession(ctx, drivers.SessionOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := d.Open(ctx, drivers.OpenRequest{Target: srv.URL + "/basic.html"}); err != nil {
-				t.Fatal(err)
-			}
+			d := openSession(t, p, "basic.html")
 			sn, err := d.Snapshot(ctx, drivers.SnapshotOptions{})
 			if err != nil {
 				t.Fatal(err)
