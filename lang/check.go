@@ -49,6 +49,10 @@ type CheckOptions struct {
 	Vars map[string]string
 	// Platform is the --platform the script will run on ("" = its own).
 	Platform string
+	// Compat also reports what only matters when the same script is replayed
+	// by agent-device (e.g. that it drops context platform=web, which adtest
+	// runs). Off by default: a web suite should check clean under --strict.
+	Compat bool
 }
 
 // DiagnosticsFromErrors turns parse errors into error diagnostics.
@@ -117,10 +121,21 @@ type checker struct {
 }
 
 func (c *checker) add(p Pos, sev Severity, rule, msg, hint string) {
+	if compatOnlyRules[rule] && !c.opts.Compat {
+		return
+	}
 	if p.Filename == "" {
 		p.Filename = c.s.File
 	}
 	c.out = append(c.out, Diagnostic{Pos: p, Severity: sev, Rule: rule, Message: msg, Hint: hint})
+}
+
+// compatOnlyRules are diagnostics about agent-device's own versions (what it
+// drops or does not know yet) that do not change what adtest runs; they are
+// reported only with CheckOptions.Compat (adtest check --compat).
+var compatOnlyRules = map[string]bool{
+	"context-platform": true, // agent-device drops platform=web; adtest runs it
+	"newest-only":      true, // a command or flag v0.20 lacks; adtest has it
 }
 
 // at is the position of byte offset off of a line's trimmed text.

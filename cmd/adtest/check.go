@@ -12,13 +12,15 @@ import (
 	"github.com/adtest/adtest/lang"
 )
 
-const checkUsage = `usage: adtest check [--strict] [--platform P] [-e KEY=VALUE]... PATH...
+const checkUsage = `usage: adtest check [--strict] [--compat] [--platform P] [-e KEY=VALUE]... PATH...
 
 Parses and statically checks .ad scripts without a device. PATH is a file, a
 directory (searched recursively for *.ad) or a glob. Diagnostics are printed as
 file:line:col: error|warning: message, sorted, with a hint line where useful.
 
   --strict        treat warnings as errors
+  --compat        also warn about what only agent-device misreads in a script
+                  adtest runs (e.g. it ignores context platform=web)
   --platform P    check against platform P instead of the script's own
   -e KEY=VALUE    a variable the run will supply (repeatable; AD_VAR_* too)
 
@@ -28,6 +30,7 @@ With GITHUB_ACTIONS=true, ::error / ::warning workflow commands are printed too.
 
 type checkArgs struct {
 	strict   bool
+	compat   bool
 	platform string
 	vars     []string
 	paths    []string
@@ -53,6 +56,8 @@ func parseCheckArgs(args []string) (*checkArgs, error) {
 			return ca, nil
 		case a == "--strict":
 			ca.strict = true
+		case a == "--compat":
+			ca.compat = true
 		case a == "-e" || a == "--env" || strings.HasPrefix(a, "-e=") || strings.HasPrefix(a, "--env="):
 			name := "-e"
 			if strings.HasPrefix(a, "--env") {
@@ -126,7 +131,7 @@ func runCheck(ctx context.Context, env *Env) int {
 			nErr++
 			continue
 		}
-		_, ds := lang.CheckSource(shown, src, lang.CheckOptions{Vars: vars, Platform: ca.platform})
+		_, ds := lang.CheckSource(shown, src, lang.CheckOptions{Vars: vars, Platform: ca.platform, Compat: ca.compat})
 		for i := range ds {
 			if ca.strict {
 				ds[i].Severity = lang.SeverityError

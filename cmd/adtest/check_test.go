@@ -40,7 +40,6 @@ suite/a.ad:3:7: error: Target "label=Sign in # tap" is not a @ref, selector, or 
 	hint: # starts a comment only at the beginning of a line; here it became part of the target
 suite/a.ad:3:21: warning: "#" is not a comment: # starts a comment only at the beginning of a line, so it is passed to click as an argument
 	hint: put the comment on its own line above
-suite/b.ad:1:18: warning: agent-device ignores context platform=web (it accepts ios, android, macos, linux, apple, vega); adtest runs the script on web
 suite/b.ad:3:1: error: home is not supported on platform web
 	hint: home exists on ios, android, vega
 suite/deep/w.ad:3:6: warning: @e2 is used before any snapshot: refs exist only after a snapshot in the same run
@@ -48,7 +47,13 @@ suite/deep/w.ad:3:6: warning: @e2 is used before any snapshot: refs exist only a
 suite/deep/w.ad:3:6: warning: fill @e2 hello world types only "world": the token after the ref is read as its label
 	hint: quote the text: fill @e2 "hello world"
 `,
-			stderr: "3 errors, 4 warnings in 3 files\n"},
+			stderr: "3 errors, 3 warnings in 3 files\n"},
+		{name: "compat adds agent-device-only warnings", args: []string{"--compat", "suite/b.ad"}, code: 2,
+			stdout: `suite/b.ad:1:18: warning: agent-device ignores context platform=web (it accepts ios, android, macos, linux, apple, vega); adtest runs the script on web
+suite/b.ad:3:1: error: home is not supported on platform web
+	hint: home exists on ios, android, vega
+`,
+			stderr: "1 error, 1 warning in 1 file\n"},
 		{name: "-e supplies a variable", args: []string{"-e", "APP=com.x", "vars/needs.ad"}, code: 0},
 		{name: "AD_VAR_ supplies a variable", args: []string{"vars/needs.ad"}, environ: []string{"AD_VAR_APP=com.x"}, code: 0},
 		{name: "warnings alone pass", args: []string{"quirk"}, code: 0,
