@@ -38,6 +38,7 @@
 //	 8 complete admits, sparse does not       TestEvidence08CompleteVsSparse [sparse capture activating]
 //	 9 mutating find never publishes          TestEvidence09MutatingFindDoesNotPublish [mutating find publishing]
 //	10 replay delegates per step              TestEvidence10ReplayDelegates, TestDivergenceReport [Replay expiring at start; divergence not publishing]
+//	11 scripts carry no generation pins      TestEvidence11ScriptsCarryNoPins [printer keeping the pin as written]
 //	12 series resolve and expire once         TestEvidence12SeriesExpireOnce [swipe expiring per repetition]
 //	14 scoped-snapshot lineage                TestEvidence14ScopeLineage [lineage disabled]
 //	15 fused keyboard/alert seams             TestEvidence15FusedAndSplitSeams [alert accept not crossing]
@@ -66,7 +67,7 @@
 // the snapshot leaf].
 //
 // Items 5 and 13 (Android freshness and dialog recovery) come with the
-// Android driver; item 11 (recorded scripts hold selectors) belongs to the
-// recorder. Completeness of the classification: TestEveryCommandClassified
+// Android driver. Item 11 is covered for the scripts adtest writes (fmt);
+// the recorder's refs-to-selectors rewrite comes with the recorder. Completeness of the classification: TestEveryCommandClassified
 // [a command without a decision].
 package runner
