@@ -353,14 +353,6 @@ func (p *Provider) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 		noSandbox = *p.opts.NoSandbox
 	}
 	opts = append(opts, chromedp.Flag("no-sandbox", noSandbox))
-	for _, f := range strings.Fields(os.Getenv("H10_FLAGS")) { // TEMP experiment
-		k, v, ok := strings.Cut(strings.TrimPrefix(f, "--"), "=")
-		if ok {
-			opts = append(opts, chromedp.Flag(k, v))
-		} else {
-			opts = append(opts, chromedp.Flag(k, true))
-		}
-	}
 	return opts
 }
 
