@@ -323,6 +323,9 @@ func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 var disabledFeatures = []string{
 	"site-per-process", "Translate", "BlinkGenPropertyTrees", // chromedp's defaults
 	"WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup",
+	// A spare renderer is started ahead for each browser context (profile)
+	// and is thrown away unused when the session's context is disposed.
+	"SpareRendererForSitePerProcess",
 }
 
 // allocatorOptions are the Chromium flags: quiet on a closed network, a fresh
