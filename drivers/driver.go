@@ -119,9 +119,9 @@ const (
 	ActType      ActionKind = "type"      // type Text into the focused element
 	ActFocus     ActionKind = "focus"
 	ActHover     ActionKind = "hover"
-	ActScroll    ActionKind = "scroll"  // Direction + Amount (viewport fraction), or to an edge (top/bottom)
-	ActSwipe     ActionKind = "swipe"   // From -> To, quick fling
-	ActPan       ActionKind = "pan"     // From -> To over Duration (gesture pan / drag)
+	ActScroll    ActionKind = "scroll" // Direction + Amount (viewport fraction), or to an edge (top/bottom)
+	ActSwipe     ActionKind = "swipe"  // From -> To, quick fling
+	ActPan       ActionKind = "pan"    // From -> To over Duration (gesture pan / drag)
 	ActBack      ActionKind = "back"
 	ActHome      ActionKind = "home"
 	ActKey       ActionKind = "key"      // Key: "enter", "dismiss", "Tab", ...
