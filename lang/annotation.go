@@ -174,20 +174,28 @@ func (p *jsonParser) object(depth int) (any, bool) {
 			return nil, false
 		}
 		m[k.(string)] = v
-		p.space()
-		if p.i >= len(p.s) {
-			return nil, false
-		}
-		switch p.s[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
-			return m, true
-		default:
-			return nil, false
+		if done, ok := p.separator('}'); !ok || done {
+			return m, ok
 		}
 	}
+}
+
+// separator reads what follows a member or element: ',' (more follow),
+// or the closing byte (done). Anything else is malformed (ok false).
+func (p *jsonParser) separator(closing byte) (done, ok bool) {
+	p.space()
+	if p.i >= len(p.s) {
+		return false, false
+	}
+	switch p.s[p.i] {
+	case ',':
+		p.i++
+		return false, true
+	case closing:
+		p.i++
+		return true, true
+	}
+	return false, false
 }
 
 func (p *jsonParser) array(depth int) (any, bool) {
@@ -204,18 +212,8 @@ func (p *jsonParser) array(depth int) (any, bool) {
 			return nil, false
 		}
 		a = append(a, v)
-		p.space()
-		if p.i >= len(p.s) {
-			return nil, false
-		}
-		switch p.s[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
-			return a, true
-		default:
-			return nil, false
+		if done, ok := p.separator(']'); !ok || done {
+			return a, ok
 		}
 	}
 }
