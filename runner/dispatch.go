@@ -241,12 +241,15 @@ func (s *Session) resolveTarget(ctx context.Context, it *lang.InteractionTarget,
 		if e != nil {
 			return nil, e
 		}
-		n := s.frame.evidence().snap.Nodes[idx]
+		tree := s.frame.evidence().snap
+		n := tree.Nodes[idx]
 		r.node = &n
 		r.target = &drivers.Target{Node: r.node, Point: n.Rect.Center(), Describe: describeNode(ref, &n)}
+		s.resolvedAt("ref", ref, "", tree, idx, r.target.Point)
 		return r, nil
 	case "point":
 		r.target = &drivers.Target{Point: drivers.Point{X: it.X, Y: it.Y}, Describe: fmt.Sprintf("%g %g", it.X, it.Y)}
+		s.resolvedAt("point", "", "", nil, -1, r.target.Point)
 		return r, nil
 	}
 	var res resolution
@@ -292,6 +295,7 @@ func (s *Session) resolveTarget(ctx context.Context, it *lang.InteractionTarget,
 	n := obs.snap.Nodes[res.node]
 	r.node = &n
 	r.target = &drivers.Target{Node: r.node, Point: n.Rect.Center(), Describe: it.Selector.Raw}
+	s.resolvedAt("selector", "", it.Selector.Raw, obs.snap, res.node, r.target.Point)
 	return r, nil
 }
 

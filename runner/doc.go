@@ -20,8 +20,11 @@
 //   - render.go: snapshot text and JSON, ref numbering (e1..eN in document
 //     order over printed nodes).
 //   - verify.go: target-v1 binding verification before dispatch (§4.2.2).
-//   - replay.go: Replay, StepEvent/Observer, REPLAY_DIVERGENCE with its
-//     divergence report, variable resolution and redaction.
+//   - step.go: Session.Step, the one path of a command (interpolate, bind,
+//     verify, dispatch), and the Journal that hears every step.
+//   - replay.go: Replay (a loop over Step), StepEvent/Observer,
+//     REPLAY_DIVERGENCE with its divergence report, variable resolution and
+//     redaction.
 //
 // # ADR 0014 required evidence → tests
 //

@@ -35,6 +35,8 @@ type SessionConfig struct {
 	Seed int64
 	// PollInterval is the interval of internal polling captures (default 100ms).
 	PollInterval time.Duration
+	// Journal hears every step of Step and Replay (nil = none).
+	Journal Journal
 }
 
 // Session is one device session: the driver, the ref frame (ADR 0014) and
@@ -49,6 +51,9 @@ type Session struct {
 	frame refFrame
 	// last is the latest operational observation (selectors, diagnostics).
 	last *observation
+
+	// resolution is how the step in progress resolved its target (journal).
+	resolution *Resolution
 
 	opened bool
 	closed bool
