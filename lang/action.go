@@ -67,6 +67,7 @@ func ActionFromArgv(command string, argv []string, opts ArgvOptions) (*Action, e
 // its tokens, so a built action prints the same as a parsed one.
 func FormatAction(a *Action) string {
 	var b strings.Builder
+	b.Grow(64)
 	if ann := formatEvidence(a); ann != "" {
 		b.WriteString(ann)
 		b.WriteByte('\n')
@@ -83,7 +84,7 @@ func FormatAction(a *Action) string {
 		b.WriteString(formatPositional(p))
 		if i == label && a.RefLabel != nil {
 			b.WriteByte(' ')
-			b.WriteString(prJSON(*a.RefLabel))
+			b.WriteString(jsonString(*a.RefLabel))
 		}
 	}
 	if spec, ok := LookupCommand(a.Command); ok {
@@ -134,7 +135,18 @@ func formatPositional(p string) string {
 	if prPositionalBare(p) {
 		return p
 	}
-	return prJSON(p)
+	return jsonString(p)
+}
+
+// jsonString is prJSON with a fast path for printable ASCII that needs no
+// escape (most script values).
+func jsonString(v string) string {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return prJSON(v)
+		}
+	}
+	return `"` + v + `"`
 }
 
 func formatFlagValue(f *FlagSpec, v any) string {

@@ -209,7 +209,7 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 		if opts.Observer != nil {
 			opts.Observer.StepStarted(ev)
 		}
-		r := s.step(ctx, a, StepOptions{Scope: opts.Scope, Secrets: opts.Secrets, File: file, Step: step, Total: total}, red)
+		r := s.step(ctx, a, StepOptions{Scope: opts.Scope, Secrets: opts.Secrets, File: file, Step: step, Total: total}, red, ev.Action)
 		e := r.err
 		if e != nil && r.bound != nil {
 			e = s.divergence(ctx, r.bound, file, step, total, e, res.Steps, red)

@@ -67,7 +67,7 @@ type Resolution struct {
 func (s *Session) Step(ctx context.Context, a *lang.Action, opts StepOptions) (*Output, *ErrorInfo) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := s.step(ctx, a, opts, newRedactor(opts.Scope, opts.Secrets))
+	r := s.step(ctx, a, opts, newRedactor(opts.Scope, opts.Secrets), "")
 	return r.out, r.err
 }
 
@@ -80,7 +80,9 @@ type stepResult struct {
 	dur   time.Duration
 }
 
-func (s *Session) step(ctx context.Context, a *lang.Action, opts StepOptions, red *redactor) stepResult {
+// step is Step without the lock. written is the masked text of a when the
+// caller has it already ("" = not yet).
+func (s *Session) step(ctx context.Context, a *lang.Action, opts StepOptions, red *redactor, written string) stepResult {
 	file := opts.File
 	if file == "" {
 		file = s.cfg.File
@@ -107,7 +109,11 @@ func (s *Session) step(ctx context.Context, a *lang.Action, opts StepOptions, re
 	if shown == nil {
 		shown = a
 	}
-	r.text = red.actionText(shown)
+	if shown == a && written != "" {
+		r.text = written
+	} else {
+		r.text = red.actionText(shown)
+	}
 	if j := s.cfg.Journal; j != nil {
 		j.Record(JournalEntry{
 			Step: opts.Step, Line: a.Line(), Written: a, Bound: r.bound, Text: r.text,
@@ -144,6 +150,9 @@ func effectName(a *lang.Action) string {
 // resolvedAt records how the current step resolved its target (the journal's
 // Resolution); the last resolution of a step wins.
 func (s *Session) resolvedAt(kind, ref, selector string, tree *drivers.Snapshot, idx int, pt drivers.Point) {
+	if s.cfg.Journal == nil {
+		return
+	}
 	r := &Resolution{Kind: kind, Ref: ref, Selector: selector, Index: idx, Tree: tree, Point: pt}
 	if tree != nil && idx >= 0 && idx < len(tree.Nodes) {
 		r.Node = &tree.Nodes[idx]
