@@ -57,8 +57,6 @@ type Session struct {
 
 	opened bool
 	closed bool
-	// seams counts side-effect seam crossings (tests assert "expired once").
-	seams int
 	shots int
 }
 
