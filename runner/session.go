@@ -57,7 +57,7 @@ type Session struct {
 
 	opened bool
 	closed bool
-	shots int
+	shots  int
 }
 
 // NewSession wraps a driver in a session.
