@@ -183,7 +183,7 @@ func TestScrollUntil(t *testing.T) {
 	e.must(t, "snapshot")
 	gen := e.sess.RefsGeneration()
 	out := e.must(t, `scroll down --until "label=\"Row 30\""`)
-	if e.sess.RefsGeneration() != gen+1 || e.sess.frame.isActive() {
+	if e.sess.RefsGeneration() != gen+1 || e.sess.frame.IsActive() {
 		t.Fatalf("scroll --until: epoch %d -> %d, want one expiry", gen, e.sess.RefsGeneration())
 	}
 	if out.Text != `Scrolled down 2 time(s) until label="Row 30"` || e.dev.Count("scroll") != 2 {

@@ -5,10 +5,13 @@
 // # Shape
 //
 //   - session.go: Session, SessionConfig, Clock.
-//   - frame.go: the ref frame. Only this file constructs, activates,
-//     publishes or expires a refFrame; its fields are unexported and every
-//     transition returns a new value. The session keeps the frame apart from
-//     its latest observation; both share one immutable capture (no copy).
+//   - internal/frame: the ref frame. Its fields are unexported, so only that
+//     package constructs, activates, publishes or expires a frame.Frame, and
+//     every transition returns a new value; the compiler holds it. refs.go
+//     is the session's side (captures, admission errors); the one thing the
+//     type cannot judge, an assignment of the session's frame, is held by
+//     TestFrameAssignmentGate. The session keeps the frame apart from its
+//     latest observation; both share one immutable capture (no copy).
 //   - dispatch.go: Session.Dispatch, the single leaf path for replay and
 //     interactive commands, and the leaf table built with add (a panic at
 //     start-up for an unknown or duplicate command, or a command of
@@ -73,9 +76,10 @@
 //	   unreachable URL stays expired
 //	 2 target_covered (Preflight) preserves   TestWebEvidenceCoveredPreservesFrame [seam moved before Preflight]
 //
-// The field-owner gate (no refFrame literal, field edit or foreign
-// assignment outside frame.go): TestFrameFieldOwnerGate [a literal frame in
-// the snapshot leaf].
+// The field-owner gate: the compiler refuses a frame literal with fields or
+// a field edit outside runner/internal/frame; TestFrameAssignmentGate
+// refuses a foreign assignment of the session's frame [s.frame =
+// frame.Frame{} in Session.Close].
 //
 // Items 5 and 13 (Android freshness and dialog recovery) come with the
 // Android driver. Item 11 is covered for the scripts adtest writes (fmt);

@@ -41,9 +41,9 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action) (*Output, *mutat
 		if err != nil {
 			return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 		}
-		matches = matchExists(obs.snap, chain)
+		matches = matchExists(obs.Snap, chain)
 	} else {
-		matches = findLocate(obs.snap, locator, query)
+		matches = findLocate(obs.Snap, locator, query)
 	}
 	if action == "wait" {
 		timeout := s.cfg.WaitTimeout
@@ -54,7 +54,7 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action) (*Output, *mutat
 		}
 		_, done, e := s.poll(ctx, timeout, func(o *observation) bool {
 			obs = o
-			matches = findLocate(o.snap, locator, query)
+			matches = findLocate(o.Snap, locator, query)
 			return len(matches) > 0
 		})
 		if e != nil {
@@ -73,7 +73,7 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action) (*Output, *mutat
 		return nil, nil, e
 	}
 	idx := matches[0]
-	n := obs.snap.Nodes[idx]
+	n := obs.Snap.Nodes[idx]
 	refOf := refIndex(obs)
 	k, hasRef := refOf[idx]
 	switch action {
@@ -117,10 +117,10 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action) (*Output, *mutat
 	// Read-only find: publish the returned ref as a partial frame.
 	out := &Output{Data: map[string]any{"action": action}}
 	if hasRef {
-		s.frame = s.frame.publishPartial(obs, []int{k})
-		pinned := fmt.Sprintf("@e%d~s%d", k, s.frame.generation())
+		s.frame = s.frame.PublishPartial(obs, []int{k})
+		pinned := fmt.Sprintf("@e%d~s%d", k, s.frame.Generation())
 		out.Data["ref"] = fmt.Sprintf("@e%d", k)
-		out.Data["refsGeneration"] = s.frame.generation()
+		out.Data["refsGeneration"] = s.frame.Generation()
 		out.Text = pinned
 	}
 	if action == "get" {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/adtest/adtest/runner/internal/frame"
 
 	"strings"
 	"time"
@@ -86,11 +87,11 @@ func (s *Session) leafIs(ctx context.Context, a *lang.Action) (*Output, *mutatio
 	var got string
 	switch pred {
 	case "exists":
-		pass = len(matchExists(obs.snap, chain)) > 0
+		pass = len(matchExists(obs.Snap, chain)) > 0
 	case "absent":
-		pass = len(matchExists(obs.snap, chain)) == 0
+		pass = len(matchExists(obs.Snap, chain)) == 0
 	default:
-		res, rerr := resolveUnique(obs.snap, chain, false)
+		res, rerr := resolveUnique(obs.Snap, chain, false)
 		if rerr != nil {
 			if pred == "hidden" && rerr.Reason == "selector_not_found" {
 				pass = true
@@ -98,7 +99,7 @@ func (s *Session) leafIs(ctx context.Context, a *lang.Action) (*Output, *mutatio
 			}
 			return nil, nil, rerr
 		}
-		n := &obs.snap.Nodes[res.node]
+		n := &obs.Snap.Nodes[res.node]
 		if pred == "text" {
 			got = readText(n)
 			pass = normText(got) == normText(want)
@@ -161,17 +162,17 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action) (*Output, *mutat
 	impostors := false
 	switch w.Kind {
 	case "text":
-		check = func(o *observation) bool { return containsText(o.snap, w.Text) }
+		check = func(o *observation) bool { return containsText(o.Snap, w.Text) }
 		what, reason = fmt.Sprintf("text %q", w.Text), "wait_target_absent"
 	case "selector":
-		check = func(o *observation) bool { return len(matchExists(o.snap, w.Selector)) > 0 }
+		check = func(o *observation) bool { return len(matchExists(o.Snap, w.Selector)) > 0 }
 		what, reason = w.Selector.Raw, "wait_target_absent"
 		if ev := a.TargetEvidence; ev != nil {
 			// Landmark semantics (§4.2.2): keep polling while only impostors
 			// match; at the deadline impostors make an identity mismatch.
 			check = func(o *observation) bool {
-				for _, i := range matchExists(o.snap, w.Selector) {
-					if hasIdentity(o.snap, i, ev) {
+				for _, i := range matchExists(o.Snap, w.Selector) {
+					if hasIdentity(o.Snap, i, ev) {
 						return true
 					}
 					impostors = true
@@ -180,20 +181,20 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action) (*Output, *mutat
 			}
 		}
 	case "absent":
-		check = func(o *observation) bool { return len(matchExists(o.snap, w.Selector)) == 0 }
+		check = func(o *observation) bool { return len(matchExists(o.Snap, w.Selector)) == 0 }
 		what, reason = w.Selector.Raw+" to disappear", "wait_target_present"
 	case "ref":
 		ref, pin, pinned, ok := lang.ParseRef(w.Ref)
 		if !ok {
 			return nil, nil, badRef(w.Ref)
 		}
-		idx, warn, e := s.frame.readRef(refFromParts(ref, pin, pinned))
+		idx, warn, e := s.readRef(frame.RefFromParts(ref, pin, pinned))
 		if e != nil {
 			return nil, nil, e
 		}
 		warning = warn
-		text := nodeText(&s.frame.evidence().snap.Nodes[idx])
-		check = func(o *observation) bool { return text != "" && containsText(o.snap, text) }
+		text := nodeText(&s.frame.Evidence().Snap.Nodes[idx])
+		check = func(o *observation) bool { return text != "" && containsText(o.Snap, text) }
 		what, reason = fmt.Sprintf("%s (%q)", ref, text), "wait_target_absent"
 	case "stable":
 		quiet := 500 * time.Millisecond
@@ -203,7 +204,7 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action) (*Output, *mutat
 		var lastFP string
 		var since time.Time
 		check = func(o *observation) bool {
-			fp := fingerprint(o.snap)
+			fp := fingerprint(o.Snap)
 			now := s.cfg.Clock.Now()
 			if fp != lastFP || since.IsZero() {
 				lastFP, since = fp, now

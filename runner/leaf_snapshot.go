@@ -4,6 +4,7 @@ package runner
 
 import (
 	"context"
+	"github.com/adtest/adtest/runner/internal/frame"
 
 	"strconv"
 	"strings"
@@ -32,17 +33,17 @@ func (s *Session) leafSnapshot(ctx context.Context, a *lang.Action) (*Output, *m
 	if e != nil {
 		return nil, nil, e
 	}
-	if len(obs.refs) == 0 {
+	if len(obs.Refs) == 0 {
 		// Sparse or unusable: the frame is unchanged.
 		return &Output{Text: "", Warning: "The capture printed no nodes; the ref frame is unchanged", Data: map[string]any{"nodes": 0}}, nil, nil
 	}
-	s.frame = s.frame.activateComplete(obs)
+	s.frame = s.frame.ActivateComplete(obs)
 	return s.snapshotOutput(obs, ""), nil, nil
 }
 
 func (s *Session) snapshotOutput(obs *observation, warning string) *Output {
-	gen := s.frame.generation()
-	return &Output{Text: formatObservation(obs, ""), Warning: warning, Data: map[string]any{"refsGeneration": gen, "nodes": len(obs.refs)}}
+	gen := s.frame.Generation()
+	return &Output{Text: formatObservation(obs, ""), Warning: warning, Data: map[string]any{"refsGeneration": gen, "nodes": len(obs.Refs)}}
 }
 
 // scopedSnapshot is `snapshot -s @ref`: the scope ref is admitted against the
@@ -53,18 +54,18 @@ func (s *Session) scopedSnapshot(ctx context.Context, opts drivers.SnapshotOptio
 	if !ok {
 		return nil, nil, badRef(opts.Scope)
 	}
-	lin, viaLineage := s.frame.lineageFor(ref)
+	lin, viaLineage := s.frame.LineageFor(ref)
 	warning := ""
 	if !viaLineage || pinned {
 		// A read-only consumer: answered from the frame's retained tree, with a
 		// staleness warning when the frame has expired; no evidence fails.
-		idx, warn, e := s.frame.readRef(refFromParts(ref, pin, pinned))
+		idx, warn, e := s.readRef(frame.RefFromParts(ref, pin, pinned))
 		if e != nil {
 			return nil, nil, e
 		}
 		warning = warn
-		n := &s.frame.evidence().snap.Nodes[idx]
-		lin = scopeLineage{ref: ref, role: canonRole(n.Role), label: normText(n.Label), id: n.ID}
+		n := &s.frame.Evidence().Snap.Nodes[idx]
+		lin = frame.Lineage{Ref: ref, Role: canonRole(n.Role), Label: normText(n.Label), ID: n.ID}
 	}
 	inner := opts
 	inner.Scope = ""
@@ -73,9 +74,9 @@ func (s *Session) scopedSnapshot(ctx context.Context, opts drivers.SnapshotOptio
 		return nil, nil, e
 	}
 	root := -1
-	for i := range obs.snap.Nodes {
-		n := &obs.snap.Nodes[i]
-		if (lin.id != "" && n.ID == lin.id) || (lin.id == "" && canonRole(n.Role) == lin.role && normText(n.Label) == lin.label) {
+	for i := range obs.Snap.Nodes {
+		n := &obs.Snap.Nodes[i]
+		if (lin.ID != "" && n.ID == lin.ID) || (lin.ID == "" && canonRole(n.Role) == lin.Role && normText(n.Label) == lin.Label) {
 			root = i
 			break
 		}
@@ -86,11 +87,11 @@ func (s *Session) scopedSnapshot(ctx context.Context, opts drivers.SnapshotOptio
 		e.Details = map[string]any{"ref": ref}
 		return nil, nil, e
 	}
-	scoped := &observation{snap: obs.snap, opts: inner, refs: subtreePrinted(obs.snap, inner, root)}
-	if len(scoped.refs) == 0 {
+	scoped := &observation{Snap: obs.Snap, Opts: inner, Refs: subtreePrinted(obs.Snap, inner, root)}
+	if len(scoped.Refs) == 0 {
 		return &Output{Warning: "The scoped capture printed no nodes; the ref frame is unchanged"}, nil, nil
 	}
-	s.frame = s.frame.activateScoped(scoped, lin)
+	s.frame = s.frame.ActivateScoped(scoped, lin)
 	return s.snapshotOutput(scoped, warning), nil, nil
 }
 
@@ -114,13 +115,13 @@ func (s *Session) leafDiff(ctx context.Context, a *lang.Action) (*Output, *mutat
 	}
 	before := map[string]int{}
 	if prev != nil {
-		for _, idx := range prev.refs {
-			before[nodeKey(&prev.snap.Nodes[idx])]++
+		for _, idx := range prev.Refs {
+			before[nodeKey(&prev.Snap.Nodes[idx])]++
 		}
 	}
 	var added []int
-	for k, idx := range obs.refs {
-		key := nodeKey(&obs.snap.Nodes[idx])
+	for k, idx := range obs.Refs {
+		key := nodeKey(&obs.Snap.Nodes[idx])
 		if before[key] > 0 {
 			before[key]--
 			continue
@@ -129,8 +130,8 @@ func (s *Session) leafDiff(ctx context.Context, a *lang.Action) (*Output, *mutat
 	}
 	var removed []string
 	if prev != nil {
-		for _, idx := range prev.refs {
-			n := &prev.snap.Nodes[idx]
+		for _, idx := range prev.Refs {
+			n := &prev.Snap.Nodes[idx]
 			if before[nodeKey(n)] > 0 {
 				before[nodeKey(n)]--
 				var b strings.Builder
@@ -140,16 +141,16 @@ func (s *Session) leafDiff(ctx context.Context, a *lang.Action) (*Output, *mutat
 			}
 		}
 	}
-	s.frame = s.frame.publishPartial(obs, added)
+	s.frame = s.frame.PublishPartial(obs, added)
 	out := &Output{Data: map[string]any{"added": len(added), "removed": len(removed)}}
 	var b strings.Builder
 	if len(added) > 0 {
-		gen := s.frame.generation()
+		gen := s.frame.Generation()
 		out.Data["refsGeneration"] = gen
 		pin := "~s" + strconv.FormatInt(gen, 10)
 		for _, k := range added {
 			b.WriteString("+ ")
-			writeNodeLine(&b, &obs.snap.Nodes[obs.refs[k-1]], k, pin)
+			writeNodeLine(&b, &obs.Snap.Nodes[obs.Refs[k-1]], k, pin)
 			b.WriteByte('\n')
 		}
 	}

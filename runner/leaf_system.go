@@ -49,7 +49,7 @@ func (s *Session) leafClose(ctx context.Context, a *lang.Action) (*Output, *muta
 		if err := s.drv.Close(ctx); err != nil {
 			return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 		}
-		s.frame = s.frame.closeSession()
+		s.frame = s.frame.CloseSession()
 		s.closed = true
 		return &Output{Text: "Closed"}, nil
 	}}, nil
@@ -75,8 +75,8 @@ func (s *Session) leafKeyboard(ctx context.Context, a *lang.Action) (*Output, *m
 			return nil, nil, e
 		}
 		visible := false
-		for i := range obs.snap.Nodes {
-			if obs.snap.Nodes[i].Focused && obs.snap.Nodes[i].Editable {
+		for i := range obs.Snap.Nodes {
+			if obs.Snap.Nodes[i].Focused && obs.Snap.Nodes[i].Editable {
 				visible = true
 			}
 		}
@@ -184,7 +184,7 @@ func (s *Session) leafAppState(ctx context.Context, a *lang.Action) (*Output, *m
 	if e != nil {
 		return nil, nil, e
 	}
-	data := map[string]any{"platform": s.cfg.Platform, "url": obs.snap.URL, "title": obs.snap.Title, "open": s.opened && !s.closed}
+	data := map[string]any{"platform": s.cfg.Platform, "url": obs.Snap.URL, "title": obs.Snap.Title, "open": s.opened && !s.closed}
 	keys := make([]string, 0, len(data))
 	for k := range data {
 		keys = append(keys, k)

@@ -142,8 +142,8 @@ func (s *Session) leafScroll(ctx context.Context, a *lang.Action) (*Output, *mut
 		if e != nil {
 			return false, e
 		}
-		for _, idx := range matchExists(obs.snap, chain) {
-			if obs.snap.Nodes[idx].Visible {
+		for _, idx := range matchExists(obs.Snap, chain) {
+			if obs.Snap.Nodes[idx].Visible {
 				return true, nil
 			}
 		}

@@ -276,11 +276,11 @@ type suggestion struct {
 // candidates are nodes whose label/text/id resembles the wanted text,
 // ranked id > role+label > label, then document order.
 func suggest(obs *observation, want string) []suggestion {
-	if obs == nil || obs.snap == nil {
+	if obs == nil || obs.Snap == nil {
 		return nil
 	}
 	refOf := map[int]int{}
-	for k, idx := range obs.refs {
+	for k, idx := range obs.Refs {
 		refOf[idx] = k + 1
 	}
 	words := strings.Fields(normText(want))
@@ -290,8 +290,8 @@ func suggest(obs *observation, want string) []suggestion {
 		doc  int
 	}
 	var cands []cand
-	for i := range obs.snap.Nodes {
-		n := &obs.snap.Nodes[i]
+	for i := range obs.Snap.Nodes {
+		n := &obs.Snap.Nodes[i]
 		hay := normText(n.Label + " " + n.Text + " " + n.ID)
 		hit := len(words) == 0
 		for _, w := range words {

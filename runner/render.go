@@ -74,7 +74,7 @@ func subtreeEnd(snap *drivers.Snapshot, i int) int {
 }
 
 func newObservation(snap *drivers.Snapshot, opts drivers.SnapshotOptions) *observation {
-	return &observation{snap: snap, opts: opts, refs: printedNodes(snap, opts)}
+	return &observation{Snap: snap, Opts: opts, Refs: printedNodes(snap, opts)}
 }
 
 // FormatSnapshotText renders a snapshot one node per line, like
@@ -88,11 +88,11 @@ func FormatSnapshotText(snap *drivers.Snapshot, opts drivers.SnapshotOptions) st
 // ref (`~s42`) for partial publications.
 func formatObservation(obs *observation, pin string) string {
 	var b strings.Builder
-	depthOf := make(map[int]int, len(obs.refs))
-	for k, idx := range obs.refs {
-		n := &obs.snap.Nodes[idx]
+	depthOf := make(map[int]int, len(obs.Refs))
+	for k, idx := range obs.Refs {
+		n := &obs.Snap.Nodes[idx]
 		d := 0
-		for p := n.Parent; p >= 0; p = obs.snap.Nodes[p].Parent {
+		for p := n.Parent; p >= 0; p = obs.Snap.Nodes[p].Parent {
 			if pd, ok := depthOf[p]; ok {
 				d = pd + 1
 				break
@@ -163,9 +163,9 @@ type nodeJSON struct {
 // FormatSnapshotJSON renders obs as JSON with one response-level
 // refsGeneration; node refs are plain bodies.
 func formatSnapshotJSON(obs *observation, gen int64) ([]byte, error) {
-	out := snapshotJSON{RefsGeneration: gen, URL: obs.snap.URL, Title: obs.snap.Title, Nodes: make([]nodeJSON, 0, len(obs.refs))}
-	for k, idx := range obs.refs {
-		n := &obs.snap.Nodes[idx]
+	out := snapshotJSON{RefsGeneration: gen, URL: obs.Snap.URL, Title: obs.Snap.Title, Nodes: make([]nodeJSON, 0, len(obs.Refs))}
+	for k, idx := range obs.Refs {
+		n := &obs.Snap.Nodes[idx]
 		var st []string
 		for _, s := range []struct {
 			on   bool

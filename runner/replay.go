@@ -294,7 +294,7 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, file string, s
 			obs = o
 		}
 	}
-	if obs == nil || len(obs.refs) == 0 {
+	if obs == nil || len(obs.Refs) == 0 {
 		div["screen"] = map[string]any{"state": "unavailable", "reason": "capture_unavailable"}
 		div["repairHint"] = "manual"
 	} else {
@@ -303,11 +303,11 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, file string, s
 		if truncated {
 			ranked = ranked[:20]
 		}
-		s.frame = s.frame.publishPartial(obs, ranked)
-		gen := s.frame.generation()
+		s.frame = s.frame.PublishPartial(obs, ranked)
+		gen := s.frame.Generation()
 		refs := make([]map[string]any, 0, len(ranked))
 		for _, k := range ranked {
-			n := &obs.snap.Nodes[obs.refs[k-1]]
+			n := &obs.Snap.Nodes[obs.Refs[k-1]]
 			m := map[string]any{"ref": fmt.Sprintf("@e%d~s%d", k, gen), "role": n.Role}
 			if n.Label != "" {
 				m["label"] = red.apply(n.Label)
@@ -363,8 +363,8 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, file string, s
 // hittable nodes first, then document order.
 func rankDigest(obs *observation) []int {
 	var first, rest []int
-	for k, idx := range obs.refs {
-		if obs.snap.Nodes[idx].Hittable {
+	for k, idx := range obs.Refs {
+		if obs.Snap.Nodes[idx].Hittable {
 			first = append(first, k+1)
 		} else {
 			rest = append(rest, k+1)

@@ -121,7 +121,7 @@ func TestEvidence10ReplayDelegates(t *testing.T) {
 	if res := e.replay(t, "wait 10\nget text @e2\nis exists id=email\n"); res.Status != StatusPassed {
 		t.Fatalf("read-only replay failed: %+v", res.Error)
 	}
-	if !e.sess.frame.isActive() || e.sess.RefsGeneration() != gen {
+	if !e.sess.frame.IsActive() || e.sess.RefsGeneration() != gen {
 		t.Fatal("a read-only replay changed the frame")
 	}
 }

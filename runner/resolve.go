@@ -4,6 +4,7 @@ package runner
 
 import (
 	"context"
+	"github.com/adtest/adtest/runner/internal/frame"
 
 	"fmt"
 
@@ -49,18 +50,18 @@ func (s *Session) resolveTarget(ctx context.Context, it *lang.InteractionTarget,
 		if !ok {
 			return nil, badRef(it.Raw)
 		}
-		ri := refFromParts(ref, pin, pinned)
+		ri := frame.RefFromParts(ref, pin, pinned)
 		var idx int
 		var e *ErrorInfo
 		if mutating {
-			idx, e = s.frame.admitMutation(ri)
+			idx, e = s.admitMutation(ri)
 		} else {
-			idx, r.warning, e = s.frame.readRef(ri)
+			idx, r.warning, e = s.readRef(ri)
 		}
 		if e != nil {
 			return nil, e
 		}
-		tree := s.frame.evidence().snap
+		tree := s.frame.Evidence().Snap
 		n := tree.Nodes[idx]
 		r.node = &n
 		r.target = &drivers.Target{Node: r.node, Point: n.Rect.Center(), Describe: describeNode(ref, &n)}
@@ -76,7 +77,7 @@ func (s *Session) resolveTarget(ctx context.Context, it *lang.InteractionTarget,
 	var obs *observation
 	check := func(o *observation) bool {
 		obs = o
-		res, rerr = resolveUnique(o.snap, it.Selector, mutating)
+		res, rerr = resolveUnique(o.Snap, it.Selector, mutating)
 		return rerr == nil || rerr.Reason != "selector_not_found"
 	}
 	if readiness > 0 {
@@ -87,7 +88,7 @@ func (s *Session) resolveTarget(ctx context.Context, it *lang.InteractionTarget,
 		r.polls = polls
 		if !done && rerr != nil {
 			end := "expired"
-			if obs != nil && len(obs.snap.Nodes) == 0 {
+			if obs != nil && len(obs.Snap.Nodes) == 0 {
 				// The app showed an empty tree the whole time.
 				end = "sparse"
 				rerr.Reason = "capture_sparse"
@@ -111,10 +112,10 @@ func (s *Session) resolveTarget(ctx context.Context, it *lang.InteractionTarget,
 		}
 		return nil, rerr
 	}
-	n := obs.snap.Nodes[res.node]
+	n := obs.Snap.Nodes[res.node]
 	r.node = &n
 	r.target = &drivers.Target{Node: r.node, Point: n.Rect.Center(), Describe: it.Selector.Raw}
-	s.resolvedAt("selector", "", it.Selector.Raw, obs.snap, res.node, r.target.Point)
+	s.resolvedAt("selector", "", it.Selector.Raw, obs.Snap, res.node, r.target.Point)
 	return r, nil
 }
 
@@ -125,15 +126,15 @@ func (s *Session) publishCandidates(obs *observation, cands []int, e *ErrorInfo)
 	var nums []int
 	var list []map[string]any
 	for _, idx := range cands {
-		n := &obs.snap.Nodes[idx]
+		n := &obs.Snap.Nodes[idx]
 		c := map[string]any{"role": n.Role, "label": n.Label}
 		if k, ok := refOf[idx]; ok {
 			nums = append(nums, k)
 		}
 		list = append(list, c)
 	}
-	s.frame = s.frame.publishPartial(obs, nums)
-	gen := s.frame.generation()
+	s.frame = s.frame.PublishPartial(obs, nums)
+	gen := s.frame.Generation()
 	for j, idx := range cands {
 		if k, ok := refOf[idx]; ok {
 			list[j]["ref"] = fmt.Sprintf("@e%d~s%d", k, gen)
@@ -146,8 +147,8 @@ func (s *Session) publishCandidates(obs *observation, cands []int, e *ErrorInfo)
 }
 
 func refIndex(obs *observation) map[int]int {
-	m := make(map[int]int, len(obs.refs))
-	for k, idx := range obs.refs {
+	m := make(map[int]int, len(obs.Refs))
+	for k, idx := range obs.Refs {
 		m[idx] = k + 1
 	}
 	return m

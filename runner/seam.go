@@ -42,7 +42,7 @@ func (s *Session) mutate(ctx context.Context, a *lang.Action, m *mutation) (*Out
 	}
 	// The seam: this is the only place a mutation expires the frame.
 	if eff, _ := lang.EffectOf(a); eff != lang.EffectPreserve {
-		s.frame = s.frame.expire()
+		s.frame = s.frame.Expire()
 	}
 	if m.act != nil {
 		if err := s.drv.Act(ctx, *m.act); err != nil {

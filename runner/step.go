@@ -88,7 +88,7 @@ func (s *Session) step(ctx context.Context, a *lang.Action, opts StepOptions, re
 		file = s.cfg.File
 	}
 	start := s.cfg.Clock.Now()
-	before := s.frame.generation()
+	before := s.frame.Generation()
 	s.resolution = nil
 	var r stepResult
 	ra, err := interpolate(a, opts.Scope, file)
@@ -117,7 +117,7 @@ func (s *Session) step(ctx context.Context, a *lang.Action, opts StepOptions, re
 	if j := s.cfg.Journal; j != nil {
 		j.Record(JournalEntry{
 			Step: opts.Step, Line: a.Line(), Written: a, Bound: r.bound, Text: r.text,
-			Resolution: s.resolution, EpochBefore: before, EpochAfter: s.frame.generation(),
+			Resolution: s.resolution, EpochBefore: before, EpochAfter: s.frame.Generation(),
 			Effect: effectName(shown), Output: r.out, Error: r.err, Start: start, Duration: r.dur,
 		})
 	}

@@ -19,8 +19,8 @@ type journal struct {
 func (j *journal) Record(e JournalEntry) {
 	j.entries = append(j.entries, e)
 	var tree *drivers.Snapshot
-	if ev := j.s.frame.evidence(); ev != nil {
-		tree = ev.snap
+	if ev := j.s.frame.Evidence(); ev != nil {
+		tree = ev.Snap
 	}
 	j.frames = append(j.frames, tree)
 }

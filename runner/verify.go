@@ -127,7 +127,7 @@ func (s *Session) verifyTarget(ctx context.Context, a *lang.Action) *ErrorInfo {
 		if obs != nil && len(cands) > 0 {
 			var list []map[string]any
 			for _, i := range cands {
-				n := &obs.snap.Nodes[i]
+				n := &obs.Snap.Nodes[i]
 				list = append(list, map[string]any{"role": n.Role, "label": n.Label})
 				if len(list) == 5 {
 					break
@@ -144,7 +144,7 @@ func (s *Session) verifyTarget(ctx context.Context, a *lang.Action) *ErrorInfo {
 	var obs *observation
 	var matches []int
 	check := func(o *observation) bool {
-		obs, matches = o, matchExists(o.snap, chain)
+		obs, matches = o, matchExists(o.Snap, chain)
 		return len(matches) > 0
 	}
 	readiness := s.readiness()
@@ -159,7 +159,7 @@ func (s *Session) verifyTarget(ctx context.Context, a *lang.Action) *ErrorInfo {
 	}
 	var members []int
 	for _, i := range matches {
-		if hasIdentity(obs.snap, i, ev) {
+		if hasIdentity(obs.Snap, i, ev) {
 			members = append(members, i)
 		}
 	}
@@ -167,14 +167,14 @@ func (s *Session) verifyTarget(ctx context.Context, a *lang.Action) *ErrorInfo {
 		return fail("identity-mismatch", "identity_mismatch", fmt.Sprintf("Selector %s matched %d element(s), none with the recorded identity", chain.Raw, len(matches)), len(matches), obs, matches)
 	}
 	mutating := a.Command != "get" && a.Command != "is"
-	res, rerr := resolveUnique(obs.snap, chain, mutating)
+	res, rerr := resolveUnique(obs.Snap, chain, mutating)
 	member := -1
 	if len(members) == 1 {
 		member = members[0]
 	} else {
 		var iso []int
 		for _, i := range members {
-			if siblingIndex(obs.snap, i) == ev.Sibling {
+			if siblingIndex(obs.Snap, i) == ev.Sibling {
 				iso = append(iso, i)
 			}
 		}
