@@ -26,7 +26,9 @@
 //     resolution.
 //   - leaf_touch.go, leaf_read.go, leaf_find.go, leaf_snapshot.go,
 //     leaf_system.go: the leaves by family.
-//   - match.go: selector resolution (spec §3.2), find's fuzzy locator,
+//   - match (package runner/match): the selector matcher, find's fuzzy
+//     locator and the target-v1 identity check, shared with the recorder;
+//     match.go turns its outcomes into errors and ranks
 //     divergence suggestions.
 //   - render.go: snapshot text and JSON, ref numbering (e1..eN in document
 //     order over printed nodes).

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/adtest/adtest/runner/match"
 
 	"strconv"
 	"strings"
@@ -41,9 +42,9 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action) (*Output, *mutat
 		if err != nil {
 			return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 		}
-		matches = matchExists(obs.Snap, chain)
+		matches = match.Exists(obs.Snap, chain)
 	} else {
-		matches = findLocate(obs.Snap, locator, query)
+		matches = match.Find(obs.Snap, locator, query)
 	}
 	if action == "wait" {
 		timeout := s.cfg.WaitTimeout
@@ -54,7 +55,7 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action) (*Output, *mutat
 		}
 		_, done, e := s.poll(ctx, timeout, func(o *observation) bool {
 			obs = o
-			matches = findLocate(o.Snap, locator, query)
+			matches = match.Find(o.Snap, locator, query)
 			return len(matches) > 0
 		})
 		if e != nil {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/adtest/adtest/runner/internal/frame"
+	"github.com/adtest/adtest/runner/match"
 
 	"strings"
 	"time"
@@ -87,9 +88,9 @@ func (s *Session) leafIs(ctx context.Context, a *lang.Action) (*Output, *mutatio
 	var got string
 	switch pred {
 	case "exists":
-		pass = len(matchExists(obs.Snap, chain)) > 0
+		pass = len(match.Exists(obs.Snap, chain)) > 0
 	case "absent":
-		pass = len(matchExists(obs.Snap, chain)) == 0
+		pass = len(match.Exists(obs.Snap, chain)) == 0
 	default:
 		res, rerr := resolveUnique(obs.Snap, chain, false)
 		if rerr != nil {
@@ -102,9 +103,9 @@ func (s *Session) leafIs(ctx context.Context, a *lang.Action) (*Output, *mutatio
 		n := &obs.Snap.Nodes[res.node]
 		if pred == "text" {
 			got = readText(n)
-			pass = normText(got) == normText(want)
+			pass = match.NormText(got) == match.NormText(want)
 		} else {
-			pass, _ = nodeState(n, pred)
+			pass, _ = match.NodeState(n, pred)
 		}
 	}
 	if !pass {
@@ -121,11 +122,11 @@ func (s *Session) leafIs(ctx context.Context, a *lang.Action) (*Output, *mutatio
 }
 
 func containsText(snap *drivers.Snapshot, text string) bool {
-	want := normText(text)
+	want := match.NormText(text)
 	for i := range snap.Nodes {
 		n := &snap.Nodes[i]
 		for _, v := range []string{n.Label, n.Text, n.Value} {
-			if v != "" && strings.Contains(normText(v), want) {
+			if v != "" && strings.Contains(match.NormText(v), want) {
 				return true
 			}
 		}
@@ -165,14 +166,14 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action) (*Output, *mutat
 		check = func(o *observation) bool { return containsText(o.Snap, w.Text) }
 		what, reason = fmt.Sprintf("text %q", w.Text), "wait_target_absent"
 	case "selector":
-		check = func(o *observation) bool { return len(matchExists(o.Snap, w.Selector)) > 0 }
+		check = func(o *observation) bool { return len(match.Exists(o.Snap, w.Selector)) > 0 }
 		what, reason = w.Selector.Raw, "wait_target_absent"
 		if ev := a.TargetEvidence; ev != nil {
 			// Landmark semantics (§4.2.2): keep polling while only impostors
 			// match; at the deadline impostors make an identity mismatch.
 			check = func(o *observation) bool {
-				for _, i := range matchExists(o.Snap, w.Selector) {
-					if hasIdentity(o.Snap, i, ev) {
+				for _, i := range match.Exists(o.Snap, w.Selector) {
+					if match.HasIdentity(o.Snap, i, ev) {
 						return true
 					}
 					impostors = true
@@ -181,7 +182,7 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action) (*Output, *mutat
 			}
 		}
 	case "absent":
-		check = func(o *observation) bool { return len(matchExists(o.Snap, w.Selector)) == 0 }
+		check = func(o *observation) bool { return len(match.Exists(o.Snap, w.Selector)) == 0 }
 		what, reason = w.Selector.Raw+" to disappear", "wait_target_present"
 	case "ref":
 		ref, pin, pinned, ok := lang.ParseRef(w.Ref)
@@ -193,7 +194,7 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action) (*Output, *mutat
 			return nil, nil, e
 		}
 		warning = warn
-		text := nodeText(&s.frame.Evidence().Snap.Nodes[idx])
+		text := match.NodeText(&s.frame.Evidence().Snap.Nodes[idx])
 		check = func(o *observation) bool { return text != "" && containsText(o.Snap, text) }
 		what, reason = fmt.Sprintf("%s (%q)", ref, text), "wait_target_absent"
 	case "stable":

@@ -5,6 +5,7 @@ package runner
 import (
 	"context"
 	"github.com/adtest/adtest/runner/internal/frame"
+	"github.com/adtest/adtest/runner/match"
 
 	"strconv"
 	"strings"
@@ -65,7 +66,7 @@ func (s *Session) scopedSnapshot(ctx context.Context, opts drivers.SnapshotOptio
 		}
 		warning = warn
 		n := &s.frame.Evidence().Snap.Nodes[idx]
-		lin = frame.Lineage{Ref: ref, Role: canonRole(n.Role), Label: normText(n.Label), ID: n.ID}
+		lin = frame.Lineage{Ref: ref, Role: match.CanonRole(n.Role), Label: match.NormText(n.Label), ID: n.ID}
 	}
 	inner := opts
 	inner.Scope = ""
@@ -76,7 +77,7 @@ func (s *Session) scopedSnapshot(ctx context.Context, opts drivers.SnapshotOptio
 	root := -1
 	for i := range obs.Snap.Nodes {
 		n := &obs.Snap.Nodes[i]
-		if (lin.ID != "" && n.ID == lin.ID) || (lin.ID == "" && canonRole(n.Role) == lin.Role && normText(n.Label) == lin.Label) {
+		if (lin.ID != "" && n.ID == lin.ID) || (lin.ID == "" && match.CanonRole(n.Role) == lin.Role && match.NormText(n.Label) == lin.Label) {
 			root = i
 			break
 		}

@@ -4,6 +4,7 @@ package runner
 
 import (
 	"context"
+	"github.com/adtest/adtest/runner/match"
 
 	"fmt"
 	"math"
@@ -142,7 +143,7 @@ func (s *Session) leafScroll(ctx context.Context, a *lang.Action) (*Output, *mut
 		if e != nil {
 			return false, e
 		}
-		for _, idx := range matchExists(obs.Snap, chain) {
+		for _, idx := range match.Exists(obs.Snap, chain) {
 			if obs.Snap.Nodes[idx].Visible {
 				return true, nil
 			}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"encoding/json"
+	"github.com/adtest/adtest/runner/match"
 	"strconv"
 	"strings"
 
@@ -48,16 +49,16 @@ func printedNodes(snap *drivers.Snapshot, opts drivers.SnapshotOptions) []int {
 // scopeRoot is the first node whose normalised label or text equals scope,
 // else the first that contains it.
 func scopeRoot(snap *drivers.Snapshot, scope string) int {
-	want := normText(scope)
+	want := match.NormText(scope)
 	for i := range snap.Nodes {
 		n := &snap.Nodes[i]
-		if normText(n.Label) == want || normText(n.Text) == want {
+		if match.NormText(n.Label) == want || match.NormText(n.Text) == want {
 			return i
 		}
 	}
 	for i := range snap.Nodes {
 		n := &snap.Nodes[i]
-		if strings.Contains(normText(n.Label), want) || strings.Contains(normText(n.Text), want) {
+		if strings.Contains(match.NormText(n.Label), want) || strings.Contains(match.NormText(n.Text), want) {
 			return i
 		}
 	}
@@ -170,7 +171,7 @@ func formatSnapshotJSON(obs *observation, gen int64) ([]byte, error) {
 		for _, s := range []struct {
 			on   bool
 			name string
-		}{{nodeVisible(n), "visible"}, {n.Editable, "editable"}, {n.Selected, "selected"}, {n.Focused, "focused"}, {!n.Enabled, "disabled"}, {n.Hittable, "hittable"}} {
+		}{{match.NodeVisible(n), "visible"}, {n.Editable, "editable"}, {n.Selected, "selected"}, {n.Focused, "focused"}, {!n.Enabled, "disabled"}, {n.Hittable, "hittable"}} {
 			if s.on {
 				st = append(st, s.name)
 			}
