@@ -226,9 +226,6 @@ func prBareSafe(v string) bool {
 
 var prNumberRe = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
 
-// prPinnedRefRe matches a pinned ref @eN~sG; group 1 is the plain ref.
-var prPinnedRefRe = regexp.MustCompile(`^(@e[0-9]+)~s[0-9]+$`)
-
 // prPlainRef is the recorder's test for a ref it writes bare.
 func prPlainRef(v string) bool {
 	return strings.HasPrefix(v, "@") && prBareSafe(v) && !strings.ContainsAny(v, "\"'\\")
@@ -482,12 +479,12 @@ func prCandidates(ln *Line, a *Action) []string {
 		if ignoring {
 			return it.tok.Raw
 		}
-		if m := prPinnedRefRe.FindStringSubmatch(it.tok.Value); m != nil {
+		if plain := plainRefOf(it.tok.Value); plain != it.tok.Value {
 			// The writer never emits a generation pin (spec §5.3 item 9,
 			// ADR 0014): where the parser strips it the plain ref parses the
 			// same; where it does not, the round-trip check falls back to the
 			// tokens as written.
-			return m[1]
+			return plain
 		}
 		return prQuote(it.tok, prPositionalBare)
 	}

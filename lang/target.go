@@ -31,24 +31,22 @@ type TargetOptions struct {
 	Trailing int
 }
 
-var (
-	refPattern     = regexp.MustCompile(`^@e(\d+)(?:~s(\d+))?$`)
-	bareRefPattern = regexp.MustCompile(`^e\d+$`)
-)
+var bareRefPattern = regexp.MustCompile(`^e\d+$`)
 
-// ParseRef decodes "@eN" or "@eN~sG". ok is false for anything else.
+// ParseRef decodes "@eN" or "@eN~sG" (the grammar of Ref) into the ref
+// without its pin, as written, and the pin. ok is false for anything else.
 func ParseRef(tok string) (ref string, pin int, pinned bool, ok bool) {
-	m := refPattern.FindStringSubmatch(tok)
-	if m == nil {
+	n, g, ok := scanRef(tok)
+	if !ok {
 		return "", 0, false, false
 	}
-	ref = "@e" + m[1]
-	if m[2] != "" {
-		g, err := strconv.Atoi(m[2])
+	ref = "@e" + n
+	if g != "" {
+		v, err := strconv.Atoi(g)
 		if err != nil {
 			return "", 0, false, false
 		}
-		return ref, g, true, true
+		return ref, v, true, true
 	}
 	return ref, 0, false, true
 }

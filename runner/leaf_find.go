@@ -6,52 +6,32 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/adtest/adtest/runner/match"
-
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner/match"
 )
 
-var findLocatorWords = map[string]bool{"text": true, "label": true, "value": true, "role": true, "id": true}
-
-func (s *Session) leafFind(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	p := a.Positionals
-	locator := ""
-	if len(p) >= 2 && findLocatorWords[p[0]] {
-		locator, p = p[0], p[1:]
-	}
-	if len(p) == 0 {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "find requires a query: find [text|label|value|role|id] <query> [action]")
-	}
-	query, p := p[0], p[1:]
-	action := "click"
-	if len(p) > 0 {
-		action, p = p[0], p[1:]
-	}
+func (s *Session) leafFind(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+	fa := args.(lang.FindArgs)
+	locator, query, action, p := fa.Locator, fa.Query, fa.Action, fa.Rest
 	obs, e := s.observe(ctx, drivers.SnapshotOptions{})
 	if e != nil {
 		return nil, nil, e
 	}
 	var matches []int
-	if locator == "" && (strings.Contains(query, "=") || strings.Contains(query, "||")) {
-		chain, err := lang.ParseSelectorChain(query)
-		if err != nil {
-			return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
-		}
-		matches = match.Exists(obs.Snap, chain)
+	if fa.Selector != nil {
+		matches = match.Exists(obs.Snap, fa.Selector)
 	} else {
 		matches = match.Find(obs.Snap, locator, query)
 	}
 	if action == "wait" {
 		timeout := s.cfg.WaitTimeout
-		if len(p) > 0 {
-			if ms, ok := lang.JSNumber(p[0]); ok {
-				timeout = time.Duration(ms) * time.Millisecond
-			}
+		if fa.HasTimeout {
+			timeout = time.Duration(fa.TimeoutMs) * time.Millisecond
 		}
 		_, done, e := s.poll(ctx, timeout, func(o *observation) bool {
 			obs = o

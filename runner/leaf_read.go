@@ -6,14 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/adtest/adtest/runner/internal/frame"
-	"github.com/adtest/adtest/runner/match"
-
 	"strings"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner/match"
 )
 
 // readText is get text's answer: an input's value, else its text, else its label.
@@ -29,19 +27,13 @@ func readText(n *drivers.Node) string {
 	return ""
 }
 
-func (s *Session) leafGet(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	if len(a.Positionals) < 2 || (a.Positionals[0] != "text" && a.Positionals[0] != "attrs") {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "get requires text|attrs and a target: get text <target>")
-	}
-	it, e := decodeTarget(a.Positionals[1:], 0)
+func (s *Session) leafGet(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+	ga := args.(lang.GetArgs)
+	r, e := s.resolveTarget(ctx, ga.Target, false, 0)
 	if e != nil {
 		return nil, nil, e
 	}
-	r, e := s.resolveTarget(ctx, it, false, 0)
-	if e != nil {
-		return nil, nil, e
-	}
-	if a.Positionals[0] == "text" {
+	if ga.Sub == "text" {
 		t := readText(r.node)
 		return &Output{Text: t, Warning: r.warning, Data: map[string]any{"text": t}}, nil, nil
 	}
@@ -58,32 +50,14 @@ func (s *Session) leafGet(ctx context.Context, a *lang.Action) (*Output, *mutati
 	return &Output{Text: string(b), Warning: r.warning, Data: data}, nil, nil
 }
 
-var predicates = map[string]bool{"visible": true, "hidden": true, "exists": true, "editable": true, "selected": true, "focused": true, "text": true, "absent": true}
-
-func (s *Session) leafIs(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	p := a.Positionals
-	if len(p) < 2 {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "is requires a predicate and a selector: is <predicate> <selector> [value]")
-	}
-	pred, selText, rest := p[0], p[1], p[2:]
-	if !predicates[pred] && predicates[p[1]] {
-		pred, selText = p[1], p[0]
-	}
-	if !predicates[pred] {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "Unknown predicate %q. Supported: visible, hidden, exists, editable, selected, focused, text, absent", pred)
-	}
-	if strings.HasPrefix(selText, "@") {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "is does not accept refs; use a selector")
-	}
-	chain, err := lang.ParseSelectorChain(selText)
-	if err != nil {
-		return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
-	}
+func (s *Session) leafIs(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+	ia := args.(lang.IsArgs)
+	pred, chain, selText := ia.Predicate, ia.Selector, ia.SelectorText
 	obs, e := s.observe(ctx, drivers.SnapshotOptions{})
 	if e != nil {
 		return nil, nil, e
 	}
-	want := strings.Join(rest, " ")
+	want := ia.Value
 	var pass bool
 	var got string
 	switch pred {
@@ -143,11 +117,9 @@ func fingerprint(snap *drivers.Snapshot) string {
 	return b.String()
 }
 
-func (s *Session) leafWait(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	w, err := lang.DecodeWait(a.Positionals)
-	if err != nil {
-		return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
-	}
+func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+	wa := args.(lang.WaitArgs)
+	w := &wa.WaitSpec
 	if w.Kind == "sleep" {
 		if e := s.sleep(ctx, time.Duration(w.DurationMs)*time.Millisecond); e != nil {
 			return nil, nil, e
@@ -185,11 +157,11 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action) (*Output, *mutat
 		check = func(o *observation) bool { return len(match.Exists(o.Snap, w.Selector)) == 0 }
 		what, reason = w.Selector.Raw+" to disappear", "wait_target_present"
 	case "ref":
-		ref, pin, pinned, ok := lang.ParseRef(w.Ref)
-		if !ok {
+		if !wa.RefOK {
 			return nil, nil, badRef(w.Ref)
 		}
-		idx, warn, e := s.readRef(frame.RefFromParts(ref, pin, pinned))
+		ref := wa.Ref.Plain()
+		idx, warn, e := s.readRef(wa.Ref)
 		if e != nil {
 			return nil, nil, e
 		}

@@ -4,14 +4,13 @@ package runner
 
 import (
 	"context"
-	"github.com/adtest/adtest/runner/internal/frame"
-	"github.com/adtest/adtest/runner/match"
-
 	"strconv"
 	"strings"
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner/internal/frame"
+	"github.com/adtest/adtest/runner/match"
 )
 
 func snapshotOptions(f lang.Flags) drivers.SnapshotOptions {
@@ -25,10 +24,10 @@ func snapshotOptions(f lang.Flags) drivers.SnapshotOptions {
 	return o
 }
 
-func (s *Session) leafSnapshot(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafSnapshot(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
 	opts := snapshotOptions(a.Flags)
-	if strings.HasPrefix(opts.Scope, "@") {
-		return s.scopedSnapshot(ctx, opts)
+	if sa := args.(lang.SnapshotArgs); sa.ScopeIsRef {
+		return s.scopedSnapshot(ctx, opts, sa)
 	}
 	obs, e := s.observe(ctx, opts)
 	if e != nil {
@@ -50,17 +49,17 @@ func (s *Session) snapshotOutput(obs *observation, warning string) *Output {
 // scopedSnapshot is `snapshot -s @ref`: the scope ref is admitted against the
 // active frame, or resolved through the scope lineage when the immediately
 // preceding publication was the same scoped capture (ADR 0014 evidence 14).
-func (s *Session) scopedSnapshot(ctx context.Context, opts drivers.SnapshotOptions) (*Output, *mutation, *ErrorInfo) {
-	ref, pin, pinned, ok := lang.ParseRef(opts.Scope)
-	if !ok {
+func (s *Session) scopedSnapshot(ctx context.Context, opts drivers.SnapshotOptions, sa lang.SnapshotArgs) (*Output, *mutation, *ErrorInfo) {
+	if !sa.ScopeRefOK {
 		return nil, nil, badRef(opts.Scope)
 	}
+	ref := sa.ScopeRef.Plain()
 	lin, viaLineage := s.frame.LineageFor(ref)
 	warning := ""
-	if !viaLineage || pinned {
+	if !viaLineage || sa.ScopeRef.Pinned {
 		// A read-only consumer: answered from the frame's retained tree, with a
 		// staleness warning when the frame has expired; no evidence fails.
-		idx, warn, e := s.readRef(frame.RefFromParts(ref, pin, pinned))
+		idx, warn, e := s.readRef(sa.ScopeRef)
 		if e != nil {
 			return nil, nil, e
 		}
@@ -105,8 +104,8 @@ func nodeKey(n *drivers.Node) string {
 // leafDiff is `diff snapshot`: the printed nodes added and removed since the
 // latest observation. The added refs are a partial publication (only when
 // there is at least one), rendered pinned in text.
-func (s *Session) leafDiff(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	if len(a.Positionals) == 0 || a.Positionals[0] != "snapshot" {
+func (s *Session) leafDiff(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+	if args.(lang.SubArgs).Sub != "snapshot" {
 		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "diff supports only: diff snapshot")
 	}
 	prev := s.last

@@ -4,13 +4,10 @@ package runner
 
 import (
 	"context"
-
 	"fmt"
-
 	"os"
 	"path/filepath"
 	"sort"
-
 	"strings"
 	"time"
 
@@ -18,18 +15,13 @@ import (
 	"github.com/adtest/adtest/lang"
 )
 
-func (s *Session) leafNoop(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafNoop(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
 	return &Output{}, nil, nil
 }
 
-func (s *Session) leafOpen(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	req := drivers.OpenRequest{Relaunch: a.Flags.Bool("relaunch")}
-	if len(a.Positionals) > 0 {
-		req.Target = a.Positionals[0]
-	}
-	if len(a.Positionals) > 1 {
-		req.URL = a.Positionals[1]
-	}
+func (s *Session) leafOpen(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+	oa := args.(lang.OpenArgs)
+	req := drivers.OpenRequest{Relaunch: a.Flags.Bool("relaunch"), Target: oa.Target, URL: oa.URL}
 	if u, ok := a.Runtime.String("launchUrl"); ok && req.URL == "" {
 		req.URL = u
 	}
@@ -44,7 +36,7 @@ func (s *Session) leafOpen(ctx context.Context, a *lang.Action) (*Output, *mutat
 	}}, nil
 }
 
-func (s *Session) leafClose(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafClose(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
 	return nil, &mutation{then: func(ctx context.Context) (*Output, *ErrorInfo) {
 		if err := s.drv.Close(ctx); err != nil {
 			return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
@@ -55,19 +47,16 @@ func (s *Session) leafClose(ctx context.Context, a *lang.Action) (*Output, *muta
 	}}, nil
 }
 
-func (s *Session) leafBack(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafBack(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
 	return nil, does(drivers.Action{Kind: drivers.ActBack}, &Output{Text: "Went back"}), nil
 }
 
-func (s *Session) leafHome(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafHome(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
 	return nil, does(drivers.Action{Kind: drivers.ActHome}, &Output{Text: "Went home"}), nil
 }
 
-func (s *Session) leafKeyboard(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	sub := "status"
-	if len(a.Positionals) > 0 {
-		sub = a.Positionals[0]
-	}
+func (s *Session) leafKeyboard(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+	sub := args.(lang.SubArgs).Sub
 	switch sub {
 	case "status", "get":
 		obs, e := s.observe(ctx, drivers.SnapshotOptions{})
@@ -93,11 +82,9 @@ func (s *Session) leafKeyboard(ctx context.Context, a *lang.Action) (*Output, *m
 	return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "Unknown keyboard action %q. Supported: status, get, dismiss, enter, return", sub)
 }
 
-func (s *Session) leafAlert(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	sub := "get"
-	if len(a.Positionals) > 0 {
-		sub = a.Positionals[0]
-	}
+func (s *Session) leafAlert(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+	sa := args.(lang.SubArgs)
+	sub := sa.Sub
 	ah, ok := s.drv.(drivers.AlertHandler)
 	if !ok {
 		return nil, nil, unsupported("alert", s.cfg.Platform)
@@ -114,10 +101,8 @@ func (s *Session) leafAlert(ctx context.Context, a *lang.Action) (*Output, *muta
 		return &Output{Text: text, Data: map[string]any{"open": true, "text": text}}, nil, nil
 	case "wait":
 		timeout := s.cfg.WaitTimeout
-		if len(a.Positionals) > 1 {
-			if ms, ok := lang.JSNumber(a.Positionals[1]); ok {
-				timeout = time.Duration(ms) * time.Millisecond
-			}
+		if sa.HasMs {
+			timeout = time.Duration(sa.Ms) * time.Millisecond
 		}
 		deadline := s.cfg.Clock.Now().Add(timeout)
 		for {
@@ -147,15 +132,15 @@ func (s *Session) leafAlert(ctx context.Context, a *lang.Action) (*Output, *muta
 	return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "Unknown alert action %q. Supported: get, wait, accept, dismiss", sub)
 }
 
-func (s *Session) leafScreenshot(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafScreenshot(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
 	png, err := s.drv.Screenshot(ctx, drivers.ScreenshotOptions{FullPage: a.Flags.Bool("screenshotFullscreen")})
 	if err != nil {
 		return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 	}
 	s.shots++
 	path := fmt.Sprintf("screenshot-%d.png", s.shots)
-	if len(a.Positionals) > 0 && a.Positionals[0] != "" {
-		path = a.Positionals[0]
+	if p := args.(lang.TextArgs).Text; p != "" {
+		path = p
 	}
 	if !filepath.IsAbs(path) && s.cfg.ArtifactsDir != "" {
 		path = filepath.Join(s.cfg.ArtifactsDir, path)
@@ -171,15 +156,12 @@ func (s *Session) leafScreenshot(ctx context.Context, a *lang.Action) (*Output, 
 	return &Output{Text: path, Data: map[string]any{"path": path}}, nil, nil
 }
 
-func (s *Session) leafViewport(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	v, ok := numbers(a.Positionals, 2)
-	if !ok || v[0] <= 0 || v[1] <= 0 {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "viewport requires a positive width and height")
-	}
-	return nil, does(drivers.Action{Kind: drivers.ActViewport, Size: drivers.Point{X: v[0], Y: v[1]}}, &Output{Text: fmt.Sprintf("Viewport %gx%g", v[0], v[1])}), nil
+func (s *Session) leafViewport(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+	v := args.(lang.ViewportArgs)
+	return nil, does(drivers.Action{Kind: drivers.ActViewport, Size: drivers.Point{X: v.Width, Y: v.Height}}, &Output{Text: fmt.Sprintf("Viewport %gx%g", v.Width, v.Height)}), nil
 }
 
-func (s *Session) leafAppState(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafAppState(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
 	obs, e := s.observe(ctx, drivers.SnapshotOptions{})
 	if e != nil {
 		return nil, nil, e

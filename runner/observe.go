@@ -4,7 +4,6 @@ package runner
 
 import (
 	"context"
-
 	"time"
 
 	"github.com/adtest/adtest/drivers"
