@@ -356,24 +356,25 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 			c.Close()
 		}
 	}()
-	consoles := map[reporters.Spec]*reporters.Console{}
+	streams := map[reporters.Spec]reporters.Streamer{}
 	var listeners reporters.Listeners
 	for _, s := range p.specs {
-		if s.Name != "console" {
+		rep, _ := reporters.Lookup(s.Name)
+		if rep.Stream == nil {
 			continue
 		}
 		w := env.Stdout
 		if s.Path != "" {
 			file, err := os.Create(abs(env.Cwd, s.Path))
 			if err != nil {
-				fmt.Fprintf(env.Stderr, "adtest run: reporter console: %v\n", err)
+				fmt.Fprintf(env.Stderr, "adtest run: reporter %s: %v\n", s.Name, err)
 				return ExitUsage
 			}
 			closers = append(closers, file)
 			w = file
 		}
-		consoles[s] = reporters.NewConsole(w, p.color && s.Path == "")
-		listeners = append(listeners, consoles[s])
+		streams[s] = rep.Stream(w, p.color && s.Path == "")
+		listeners = append(listeners, streams[s])
 	}
 
 	res, err := suite.Run(ctx, suite.Config{
@@ -403,7 +404,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 		failedReport = true
 	}
 	for _, s := range p.specs {
-		if err := p.writeReport(env, s, res, consoles[s]); err != nil {
+		if err := p.writeReport(env, s, res, streams[s]); err != nil {
 			fmt.Fprintf(env.Stderr, "adtest run: reporter %s: %v\n", s.Name, err)
 			failedReport = true
 		}
@@ -411,14 +412,13 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 	return exitCode(res, f.failOnFlaky, failedReport)
 }
 
-func (p *runPlan) writeReport(env *Env, s reporters.Spec, res *runner.Result, console *reporters.Console) error {
-	switch s.Name {
-	case "console":
-		return console.Summary(res)
-	case "github":
-		if env.Getenv == nil || env.Getenv("GITHUB_ACTIONS") != "true" {
-			return nil
-		}
+func (p *runPlan) writeReport(env *Env, s reporters.Spec, res *runner.Result, stream reporters.Streamer) error {
+	if stream != nil {
+		return stream.Summary(res)
+	}
+	rep, _ := reporters.Lookup(s.Name)
+	if rep.OnlyWhen != "" && (env.Getenv == nil || env.Getenv(rep.OnlyWhen) != "true") {
+		return nil
 	}
 	if s.Path == "" {
 		return reporters.Render(s.Name, env.Stdout, res, false)
