@@ -180,7 +180,7 @@ func TestEvidence04EveryPathCrossesTheSeam(t *testing.T) {
 		{`find label Email type "x"`, "type"},
 		{`find "Email" focus`, "focus"},
 		{`open demo`, "open"},
-		{`close`, "close"},
+		{`close`, "close-app"},
 	} {
 		t.Run(tc.line, func(t *testing.T) {
 			e := newEnv(t, loginScreens)

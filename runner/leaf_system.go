@@ -37,8 +37,14 @@ func (s *Session) leafOpen(ctx context.Context, a *lang.Action, args lang.Args) 
 }
 
 func (s *Session) leafClose(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+	ac, ok := s.drv.(drivers.AppCloser)
+	if !ok {
+		return nil, nil, unsupported("close", s.cfg.Platform)
+	}
+	// The script's close ends the app or page; the session itself is
+	// released by Session.Close.
 	return nil, &mutation{then: func(ctx context.Context) (*Output, *ErrorInfo) {
-		if err := s.drv.Close(ctx); err != nil {
+		if err := ac.CloseApp(ctx); err != nil {
 			return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 		}
 		s.frame = s.frame.CloseSession()

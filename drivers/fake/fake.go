@@ -279,6 +279,9 @@ func (d *Device) Open(ctx context.Context, req drivers.OpenRequest) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.closed {
+		return fmt.Errorf("%w: fake device is closed", drivers.ErrInfrastructure)
+	}
 	name, ok := d.screens.Opens[req.Target]
 	if !ok && req.URL != "" {
 		name, ok = d.screens.Opens[req.URL]
@@ -289,7 +292,6 @@ func (d *Device) Open(ctx context.Context, req drivers.OpenRequest) error {
 	if !ok {
 		return fmt.Errorf("fake: no screen for open %q", req.Target)
 	}
-	d.closed = false
 	d.history = nil
 	d.values = map[*Element]string{}
 	d.alert = nil
@@ -297,7 +299,27 @@ func (d *Device) Open(ctx context.Context, req drivers.OpenRequest) error {
 	return nil
 }
 
-// Close implements drivers.Driver.
+// CloseApp implements drivers.AppCloser: the app ends (no screen shows)
+// and a later Open starts it again.
+func (d *Device) CloseApp(ctx context.Context) error {
+	d.mu.Lock()
+	f := d.record(Op{Kind: "close-app"})
+	d.mu.Unlock()
+	if err := fault(ctx, f, "close-app"); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return fmt.Errorf("%w: fake device is closed", drivers.ErrInfrastructure)
+	}
+	d.screen = ""
+	d.alert = nil
+	return nil
+}
+
+// Close implements drivers.Driver: the session is released; every later
+// call but Close fails.
 func (d *Device) Close(ctx context.Context) error {
 	d.mu.Lock()
 	f := d.record(Op{Kind: "close"})
