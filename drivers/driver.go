@@ -247,6 +247,9 @@ func Unsupported(command, platform string) error {
 	return fmt.Errorf("%w: %s is not supported on %s", ErrUnsupported, command, platform)
 }
 
+// ErrClosed marks a call on a session that Close released.
+var ErrClosed = errors.New("the session is closed")
+
 // ErrInfrastructure marks a failure of the device or browser itself (crashed
 // browser, lost connection, no device): the attempt fails as infrastructure and
 // the helper is replaced.

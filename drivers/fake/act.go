@@ -60,7 +60,10 @@ func (d *Device) Act(ctx context.Context, a drivers.Action) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed || d.screen == "" {
+	if d.closed {
+		return fmt.Errorf("%w: fake device is closed", drivers.ErrInfrastructure)
+	}
+	if d.screen == "" {
 		return fmt.Errorf("fake: no screen is open")
 	}
 	target, _ := d.find(a.Target)
