@@ -311,9 +311,11 @@ func providerFunc(env *Env, f *runFlags) suite.ProviderFunc {
 		}
 		switch platform {
 		case drivers.PlatformWeb:
-			return web.NewProvider(web.Options{
+			if f.cdpURL != "" {
+				return web.NewRemote(f.cdpURL, web.Options{BrowserPerWorker: f.browserPerWorker, Getenv: env.Getenv})
+			}
+			return web.NewLocal(web.Options{
 				BrowserPath:      f.browser,
-				CDPURL:           f.cdpURL,
 				BrowserPerWorker: f.browserPerWorker,
 				Getenv:           env.Getenv,
 			})
