@@ -338,10 +338,15 @@ var prFlagTable = map[string][]prFlagSpec{
 		{name: "--force-full", kind: prBool}, {name: "--backend", kind: prIgnore},
 	},
 	"open": {
-		{name: "--relaunch", kind: prBool}, {name: "--platform", kind: prHint}, {name: "--metro-host", kind: prHint},
+		{name: "--relaunch", kind: prBool}, {name: "--test-ime", kind: prBool}, {name: "--no-test-ime", kind: prBool},
+		{name: "--platform", kind: prHint}, {name: "--metro-host", kind: prHint},
 		{name: "--metro-port", kind: prHint}, {name: "--bundle-url", kind: prHint}, {name: "--launch-url", kind: prHint},
 	},
-	"record": {{name: "--fps", kind: prInt}, {name: "--quality", kind: prEnum}, {name: "--hide-touches", kind: prBool}, {name: "--max-size", kind: prInt}},
+	"runtime": {
+		{name: "--platform", kind: prHint}, {name: "--metro-host", kind: prHint},
+		{name: "--metro-port", kind: prHint}, {name: "--bundle-url", kind: prHint}, {name: "--launch-url", kind: prHint},
+	},
+	"record": {{name: "--fps", kind: prHint}, {name: "--quality", kind: prEnum}, {name: "--hide-touches", kind: prBool}, {name: "--max-size", kind: prInt}},
 	"screenshot": {
 		{name: "--pixel-density", kind: prInt}, {name: "--fullscreen", aliases: []string{"--full", "-f"}, kind: prBool},
 		{name: "--max-size", kind: prInt}, {name: "--no-stabilize", kind: prBool}, {name: "--normalize-status-bar", kind: prBool},
@@ -357,10 +362,6 @@ var prFlagTable = map[string][]prFlagSpec{
 var prIgnoresPositionals = map[string]bool{"snapshot": true}
 
 func prLookupFlag(command string, t *Token) (int, *prFlagSpec) {
-	// type keeps a quoted "--delay-ms" as text (spec §1.6).
-	if command == "type" && t.Quoted != 0 {
-		return -1, nil
-	}
 	specs := prFlagTable[command]
 	for i := range specs {
 		if specs[i].name == t.Value {
