@@ -412,7 +412,24 @@ type prItem struct {
 // the way the script parser does (spec §1.6), as far as the printer needs.
 func prClassify(command string, args []*Token) []prItem {
 	var items []prItem
+	// open reads its boolean flags first, wherever they stand, so they are
+	// never the value of another flag: next skips them.
+	openBool := func(j int) bool {
+		_, spec := prLookupFlag(command, args[j])
+		return command == "open" && spec != nil && spec.kind == prBool
+	}
+	var consumed map[int]bool
+	next := func(i int) int {
+		j := i + 1
+		for j < len(args) && openBool(j) {
+			j++
+		}
+		return j
+	}
 	for i := 0; i < len(args); i++ {
+		if consumed[i] {
+			continue
+		}
 		t := args[i]
 		order, spec := prLookupFlag(command, t)
 		if spec == nil {
@@ -430,9 +447,12 @@ func prClassify(command string, args []*Token) []prItem {
 				continue
 			}
 		default:
-			if i+1 < len(args) {
-				items = append(items, prItem{tok: t, spec: spec, order: order, value: args[i+1]})
-				i++
+			if j := next(i); j < len(args) {
+				items = append(items, prItem{tok: t, spec: spec, order: order, value: args[j]})
+				if consumed == nil {
+					consumed = map[int]bool{}
+				}
+				consumed[j] = true
 				continue
 			}
 		}
