@@ -50,6 +50,7 @@ func commands() map[string]command {
 		"fmt":           {runFmt, "format scripts canonically (-w write, -l list, -d diff)"},
 		"run":           {runRun, "run .ad test suites and write reports"},
 		"merge-reports": {runMergeReports, "merge JSON results of CI shards into one set of reports"},
+		"show-report":   {runShowReport, "serve an HTML report on 127.0.0.1 and print its URL"},
 		"help":          {runHelp, "show commands, or the .ad command reference (help commands)"},
 	}
 }

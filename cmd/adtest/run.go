@@ -81,7 +81,7 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.shard, "shard", "", "run shard `I/N` of the suite (1-based)")
 	fs.StringVar(&f.shardWeights, "shard-weights", "", "balance shards by the durations in a previous JSON result `FILE`")
 	fs.StringVar(&f.artifactsDir, "artifacts-dir", ".adtest/artifacts", "artifacts root `DIR`; each run writes <DIR>/<run-id>/")
-	fs.Var(&f.reporters, "reporter", "`NAME[=PATH]`: console, json, junit=PATH, github (repeatable; default console)")
+	fs.Var(&f.reporters, "reporter", "`NAME[=PATH]`: console, json, junit=PATH, github, html[=DIR] (repeatable; default console)")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colors in console output")
 	fs.Var(&f.masks, "mask", "mask the value of variable `NAME` in every report (repeatable)")
 	fs.StringVar(&f.browser, "browser", "", "Chromium/Chrome binary `PATH` (else ADTEST_CHROME, else PATH)")
@@ -415,6 +415,8 @@ func (p *runPlan) writeReport(env *Env, s reporters.Spec, res *runner.Result, co
 	switch s.Name {
 	case "console":
 		return console.Summary(res)
+	case "html":
+		return writeHTMLReport(env, s, res)
 	case "github":
 		if env.Getenv == nil || env.Getenv("GITHUB_ACTIONS") != "true" {
 			return nil
