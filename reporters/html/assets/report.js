@@ -219,7 +219,10 @@
         else if (e.command) at += ' (' + e.command + ')';
         card.append(el('p', { id: 'failing-step', text: at }));
       }
-      card.append(el('p', { class: 'kv' }, 'reason ', el('code', { id: 'error-reason', text: e.reason || '-' }), ' · code ', el('code', { text: e.code })));
+      // Every text in its own element, so that each is a node of its own to
+      // a reader (and to a snapshot).
+      card.append(el('p', { class: 'kv' }, el('span', { text: 'reason ' }), el('code', { id: 'error-reason', text: e.reason || '-' }),
+        el('span', { text: ' · code ' }), el('code', { id: 'error-code', text: e.code })));
       if (e.hint) card.append(el('p', { id: 'error-hint' }, el('strong', { text: 'Hint: ' }), e.hint));
       if (a.source && a.source.length) {
         const pre = el('pre', { class: 'source', id: 'source', 'aria-label': 'Source around line ' + e.line });
