@@ -399,7 +399,13 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 			closers = append(closers, file)
 			w = file
 		}
-		consoles[s] = reporters.NewConsole(w, p.color && s.Path == "")
+		if s.Path == "" && env.Terminal {
+			consoles[s] = reporters.NewLiveConsole(w, p.color, reporters.LiveOptions{Width: env.TermWidth})
+			stopTicks := tickEvery(200*time.Millisecond, consoles[s].Tick)
+			defer stopTicks()
+		} else {
+			consoles[s] = reporters.NewConsole(w, p.color && s.Path == "")
+		}
 		listeners = append(listeners, consoles[s])
 	}
 
