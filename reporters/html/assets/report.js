@@ -301,17 +301,18 @@
     document.getElementById('view-slowest').setAttribute('aria-selected', String(which === 'slowest'));
     document.getElementById('view-timeline').setAttribute('aria-selected', String(which === 'timeline'));
     if (which === 'test') testView(st);
-    else applyList(st);
+    else if (which === 'list') applyList(st);
+    else if (!built[which]) { built[which] = true; (which === 'slowest' ? slowest : timeline)(); }
   }
   document.getElementById('view-tests').addEventListener('click', () => go({ s: state().s, q: state().q }));
   document.getElementById('view-slowest').addEventListener('click', () => go({ v: 'slowest' }));
   document.getElementById('view-timeline').addEventListener('click', () => go({ v: 'timeline' }));
   window.addEventListener('hashchange', render);
 
+  // The slowest and timeline views are built when first shown.
+  const built = {};
   summary();
   filters();
   list();
-  slowest();
-  timeline();
   render();
 })();
