@@ -111,10 +111,13 @@ func (c *Console) SuiteStarted(e runner.SuiteStarted) {
 	c.printf("Running %d %s using %d %s%s\n", e.Total, plural(e.Total, "test", "tests"), e.Workers, plural(e.Workers, "worker", "workers"), shard)
 }
 
-// StepStarted is ignored: the console prints finished tests only.
-func (c *Console) StepStarted(runner.StepEvent) {}
+// StepStarted moves the worker's line of the live status area to the step
+// (nothing without live progress: the console prints finished tests).
+func (c *Console) StepStarted(e runner.StepEvent) {
+	c.stepStarted(e.Worker, e.Attempt, e.File, e.Name, e.Step, e.Total, e.Action)
+}
 
-// StepFinished is ignored: the console prints finished tests only.
+// StepFinished is ignored: the area shows the step until the next starts.
 func (c *Console) StepFinished(runner.StepEvent) {}
 
 // AttemptFinished prints a line for an attempt that will be retried.

@@ -20,9 +20,9 @@ func TestLiveConsole(t *testing.T) {
 	c := NewLiveConsole(&out, false, LiveOptions{Width: func() int { return 60 }, Now: clock})
 	c.Tick() // nothing drawn yet: nothing to redraw
 	c.SuiteStarted(runner.SuiteStarted{StartedAt: now, Total: 3, Workers: 2})
-	c.stepStarted(0, 1, "suite/login.ad", "login", 1, 3, "open ${AD_BASE_URL}/login.html")
+	c.StepStarted(runner.StepEvent{Worker: 0, Attempt: 1, File: "suite/login.ad", Name: "login", Step: 1, Total: 3, Action: "open ${AD_BASE_URL}/login.html"})
 	now = now.Add(300 * time.Millisecond)
-	c.stepStarted(1, 1, "suite/a-very-long-name-for-a-test.ad", "a-very-long-name-for-a-test", 2, 9, `click "label=Something long"`)
+	c.StepStarted(runner.StepEvent{Worker: 1, Attempt: 1, File: "suite/a-very-long-name-for-a-test.ad", Name: "a-very-long-name-for-a-test", Step: 2, Total: 9, Action: `click "label=Something long"`})
 	now = now.Add(1200 * time.Millisecond)
 	c.Tick()
 	login := runner.TestResult{File: "suite/login.ad", Name: "login", Platform: "web", Status: runner.StatusPassed, DurationMs: 1500,
@@ -30,7 +30,7 @@ func TestLiveConsole(t *testing.T) {
 	c.TestFinished(runner.TestFinished{Index: 1, Total: 3, Test: login})
 	c.AttemptFinished(runner.AttemptFinished{File: "suite/a-very-long-name-for-a-test.ad", Name: "a-very-long-name-for-a-test", Attempt: 1, Of: 2,
 		Result: runner.AttemptResult{Status: runner.StatusFailed, Worker: 1}, WillRetry: true})
-	c.stepStarted(1, 2, "suite/a-very-long-name-for-a-test.ad", "a-very-long-name-for-a-test", 1, 9, "open demo")
+	c.StepStarted(runner.StepEvent{Worker: 1, Attempt: 2, File: "suite/a-very-long-name-for-a-test.ad", Name: "a-very-long-name-for-a-test", Step: 1, Total: 9, Action: "open demo"})
 	res := &runner.Result{Stats: runner.Stats{Total: 1, Passed: 1}, Tests: []runner.TestResult{login}}
 	if err := c.Summary(res); err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestConsoleNotLive(t *testing.T) {
 	var out bytes.Buffer
 	c := NewConsole(&out, false)
 	c.SuiteStarted(runner.SuiteStarted{Total: 1, Workers: 1})
-	c.stepStarted(0, 1, "a.ad", "a", 1, 1, "open demo")
+	c.StepStarted(runner.StepEvent{Worker: 0, Attempt: 1, File: "a.ad", Name: "a", Step: 1, Total: 1, Action: "open demo"})
 	c.Tick()
 	c.TestFinished(runner.TestFinished{Index: 1, Total: 1, Test: runner.TestResult{File: "a.ad", Name: "a", Status: runner.StatusPassed}})
 	if err := c.Summary(&runner.Result{}); err != nil {

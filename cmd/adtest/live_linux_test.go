@@ -108,6 +108,7 @@ func TestLiveProgressOnTerminal(t *testing.T) {
 		"\x1b[J",
 		"passed   a (suite/a.ad)",
 		"  [1/2] 1 passed, 0 failed",
+		"  worker 0  b  step 2/2 fill \"id=email\" \"x@example.com\"  ",
 		"timedOut b (suite/b.ad)",
 	} {
 		if !strings.Contains(sgr.ReplaceAllString(out, ""), want) {

@@ -268,9 +268,13 @@ func (b *builder) attempt(r *runner.Result, a runner.AttemptResult) attempt {
 	return av
 }
 
-// actionText is the step's action as the script wrote it: the masked source
-// line of the step from the attempt's script.ad, else the command name.
+// actionText is the step's action: the masked action text of the result,
+// else (a result written before steps carried it) the masked source line of
+// the step from the attempt's script.ad, else the command name.
 func actionText(s runner.StepResult, src []string) string {
+	if s.Action != "" {
+		return s.Action
+	}
 	if s.Line > 0 && s.Line <= len(src) {
 		if t := strings.TrimSpace(src[s.Line-1]); t != "" {
 			return t

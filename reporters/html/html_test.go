@@ -36,7 +36,7 @@ func fixture() (*runner.Result, map[string][]byte) {
 					Status: runner.StatusFailed, StartedAt: start.Add(500 * time.Millisecond), DurationMs: 1500, Shard: "1/2",
 					ArtifactsDir: "art/cart/attempt-1", Screenshot: "art/cart/attempt-1/failure.png",
 					Steps: []runner.StepResult{
-						{Step: 1, Line: 2, Command: "open", Status: ok, DurationMs: 300},
+						{Step: 1, Line: 2, Command: "open", Action: "open about:blank", Status: ok, DurationMs: 300},
 						{Step: 2, Line: 3, Command: "fill", Status: ok, DurationMs: 20},
 						{Step: 3, Line: 4, Command: "click", Status: runner.StatusFailed, DurationMs: 1000},
 					},
@@ -130,7 +130,7 @@ func TestRender(t *testing.T) {
 	for _, s := range cart.Steps {
 		actions = append(actions, s.Action)
 	}
-	if got, want := strings.Join(actions, " | "), `open ${AD_BASE_URL} | fill id=pw *** | click "label=Buy"`; got != want {
+	if got, want := strings.Join(actions, " | "), `open about:blank | fill id=pw *** | click "label=Buy"`; got != want {
 		t.Errorf("actions = %s\nwant      %s", got, want)
 	}
 	var src []string
