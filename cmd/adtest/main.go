@@ -27,6 +27,10 @@ type Env struct {
 	// Color is decided once here (TTY, NO_COLOR, TERM=dumb) and handed down;
 	// --no-color / --color flags of a subcommand may override it.
 	Color bool
+	// Terminal is true when Stdout is a terminal that moves its cursor (not
+	// TERM=dumb): `run` then shows live progress. TermWidth measures it.
+	Terminal  bool
+	TermWidth func() int
 }
 
 // Exit codes of design.md.
@@ -50,6 +54,7 @@ func commands() map[string]command {
 		"fmt":           {runFmt, "format scripts canonically (-w write, -l list, -d diff)"},
 		"run":           {runRun, "run .ad test suites and write reports"},
 		"merge-reports": {runMergeReports, "merge JSON results of CI shards into one set of reports"},
+		"show-report":   {runShowReport, "serve an HTML report on 127.0.0.1 and print its URL"},
 		"help":          {runHelp, "show commands, or the .ad command reference (help commands)"},
 	}
 }
@@ -99,13 +104,15 @@ func main() {
 	defer stop()
 	cwd, _ := os.Getwd()
 	env := &Env{
-		Stdin:   os.Stdin,
-		Stdout:  os.Stdout,
-		Stderr:  os.Stderr,
-		Getenv:  os.Getenv,
-		Environ: os.Environ,
-		Cwd:     cwd,
-		Color:   colorDefault(os.Stdout, os.Getenv),
+		Stdin:     os.Stdin,
+		Stdout:    os.Stdout,
+		Stderr:    os.Stderr,
+		Getenv:    os.Getenv,
+		Environ:   os.Environ,
+		Cwd:       cwd,
+		Color:     colorDefault(os.Stdout, os.Getenv),
+		Terminal:  os.Getenv("TERM") != "dumb" && isatty.IsTerminal(os.Stdout.Fd()),
+		TermWidth: func() int { return termWidth(os.Stdout.Fd()) },
 	}
 	os.Exit(Main(ctx, os.Args[1:], env))
 }
