@@ -141,12 +141,13 @@ func (c *Client) Start(ctx context.Context, serial, cmd string) (*Process, error
 		svc = "shell,v2,raw:" + cmd
 	}
 	cn, err := c.device(octx, serial, svc)
-	cancel()
 	if err != nil {
+		cancel()
 		return nil, err
 	}
 	// Re-arm: the opening deadline no longer applies, ctx still does.
 	cn.stop()
+	cancel()
 	cn.SetDeadline(time.Time{})
 	cn.stop = context.AfterFunc(ctx, func() { cn.Conn.Close() })
 	pr, pw := io.Pipe()

@@ -266,7 +266,7 @@ func (d *Device) handler(service string) func(*stream) {
 		d.mu.Lock()
 		sess := d.sessions[port]
 		d.mu.Unlock()
-		if sess == nil {
+		if sess == nil || sess.stopped() {
 			return nil // connection refused on the device
 		}
 		return func(s *stream) { d.sessionRequest(sess, s) }

@@ -644,6 +644,15 @@ type helperSession struct {
 
 func (s *helperSession) stop() { s.once.Do(func() { close(s.quit) }) }
 
+func (s *helperSession) stopped() bool {
+	select {
+	case <-s.quit:
+		return true
+	default:
+		return false
+	}
+}
+
 func statusBlock(w io.Writer, prefix string, kv map[string]string, codeLine string) {
 	keys := make([]string, 0, len(kv))
 	for k := range kv {

@@ -188,6 +188,9 @@ func (d *Device) hierarchy(dump bool) (string, map[string]string, error) {
 			count += 4
 		}
 	}
+	for _, r := range roots {
+		clip(r, full)
+	}
 	var b strings.Builder
 	b.WriteString(`<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">`)
 	for _, r := range roots {
@@ -197,4 +200,41 @@ func (d *Device) hierarchy(dump bool) (string, map[string]string, error) {
 	meta := map[string]string{"rootPresent": "true", "captureMode": "interactive-windows", "windowCount": strconv.Itoa(len(roots)),
 		"nodeCount": strconv.Itoa(count), "truncated": "false", "elapsedMs": "1"}
 	return b.String(), meta, nil
+}
+
+// clip makes a container visible when any descendant is, with the bounds
+// of its visible part, as a scrolled Android list reports itself.
+func clip(n *xnode, screen drivers.Rect) bool {
+	any := false
+	var u drivers.Rect
+	for _, c := range n.children {
+		if clip(c, screen) {
+			if !any {
+				u = c.r
+			} else {
+				u = union(u, c.r)
+			}
+			any = true
+		}
+	}
+	if any && !n.visible {
+		n.visible = true
+		n.r = intersect(u, screen)
+	}
+	return n.visible
+}
+
+func union(a, b drivers.Rect) drivers.Rect {
+	x0, y0 := min(a.X, b.X), min(a.Y, b.Y)
+	x1, y1 := max(a.X+a.Width, b.X+b.Width), max(a.Y+a.Height, b.Y+b.Height)
+	return drivers.Rect{X: x0, Y: y0, Width: x1 - x0, Height: y1 - y0}
+}
+
+func intersect(a, b drivers.Rect) drivers.Rect {
+	x0, y0 := max(a.X, b.X), max(a.Y, b.Y)
+	x1, y1 := min(a.X+a.Width, b.X+b.Width), min(a.Y+a.Height, b.Y+b.Height)
+	if x1 < x0 || y1 < y0 {
+		return drivers.Rect{}
+	}
+	return drivers.Rect{X: x0, Y: y0, Width: x1 - x0, Height: y1 - y0}
 }
