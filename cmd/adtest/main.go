@@ -51,6 +51,7 @@ func commands() map[string]command {
 		"run":           {runRun, "run .ad test suites and write reports"},
 		"merge-reports": {runMergeReports, "merge JSON results of CI shards into one set of reports"},
 		"help":          {runHelp, "show commands, or the .ad command reference (help commands)"},
+		"android":       {runAndroid, "android setup: fetch and verify the on-device snapshot helper"},
 	}
 }
 

@@ -59,6 +59,8 @@ type runFlags struct {
 	serve, webServer, webServerURL    string
 	serveExample                      bool
 	fakeDevice                        string
+	androidSnapshot                   string
+	debug                             bool
 	paths                             []string
 }
 
@@ -89,6 +91,8 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&f.browserPerWorker, "browser-per-worker", false, "one browser process per worker instead of one context each in a shared browser")
 	fs.StringVar(&f.adbServer, "adb-server", "", "adb server `HOST:PORT` (Android)")
 	fs.Var(&f.devices, "device", "run on device `SERIAL` (repeatable: one worker per device)")
+	fs.StringVar(&f.androidSnapshot, "android-snapshot", "helper", "Android snapshots through the persistent `MODE`: helper (default) or dump (uiautomator dump, installs nothing)")
+	fs.BoolVar(&f.debug, "debug", false, "log driver diagnostics (Android helper session events, adb commands) to stderr")
 	fs.StringVar(&f.serve, "serve", "", "serve static `DIR` on 127.0.0.1 and pass its URL as AD_BASE_URL")
 	fs.StringVar(&f.webServer, "web-server", "", "start `CMD` before the run (killed at the end); needs --web-server-url")
 	fs.StringVar(&f.webServerURL, "web-server-url", "", "wait until `URL` answers; passed as AD_BASE_URL")
@@ -263,9 +267,8 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 		fmt.Fprintln(env.Stderr, err)
 		return nil, ExitUsage
 	}
-	if f.platform == drivers.PlatformAndroid && f.fakeDevice == "" {
-		fmt.Fprintln(env.Stderr, "adtest run: Android driver not available yet (--platform android)")
-		return nil, ExitInfra
+	if f.androidSnapshot != "helper" && f.androidSnapshot != "dump" {
+		return usageErr(env, "--android-snapshot must be helper or dump, got %q", f.androidSnapshot)
 	}
 	if len(tests) == 0 {
 		return usageErr(env, "no tests matched")
@@ -318,9 +321,9 @@ func providerFunc(env *Env, f *runFlags) suite.ProviderFunc {
 				Getenv:           env.Getenv,
 			})
 		case drivers.PlatformAndroid:
-			return nil, fmt.Errorf("%w: Android driver not available yet", drivers.ErrInfrastructure)
+			return androidProvider(ctx, env, f)
 		}
-		return nil, fmt.Errorf("%w: no driver for platform %q (adtest runs web; android is coming)", drivers.ErrInfrastructure, platform)
+		return nil, fmt.Errorf("%w: no driver for platform %q (adtest runs web and android)", drivers.ErrInfrastructure, platform)
 	}
 }
 

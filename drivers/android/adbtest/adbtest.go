@@ -124,6 +124,9 @@ func ExampleScreens() *fake.Screens {
 	return s
 }
 
+// DeviceOptions are the fake device options of the example app.
+func DeviceOptions() fakedevice.Options { return fakedevice.Options{Screens: ExampleScreens()} }
+
 // Connect starts a fake device, connects the server to it and waits until
 // it is listed online.
 func (s *Server) Connect(ctx context.Context, opts fakedevice.Options) (*fakedevice.Device, error) {
