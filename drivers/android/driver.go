@@ -47,6 +47,10 @@ type Options struct {
 	Debugf func(format string, args ...any)
 	// OnHelperEvent receives each helper event (timing.ndjson).
 	OnHelperEvent func(HelperEvent)
+	// NoSession switches persistent helper sessions off: every helper
+	// command runs one-shot (slower; for devices where a long-lived
+	// instrumentation is not wanted).
+	NoSession bool
 	// SettleTimeout bounds the wait after an action for the screen to stop
 	// changing (default 1500ms).
 	SettleTimeout time.Duration
@@ -225,6 +229,9 @@ func (p *Provider) helperFor(serial string) *helper {
 	h := p.helpers[serial]
 	if h == nil {
 		h = &helper{client: p.client, serial: serial, apk: p.helperAPK, report: p.record}
+		if p.opts.NoSession {
+			h.disabled = "helper sessions are off"
+		}
 		p.helpers[serial] = h
 	}
 	return h

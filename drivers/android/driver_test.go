@@ -18,7 +18,7 @@ type rig struct {
 	s    *android.Session
 }
 
-func newRig(t *testing.T, fo fakedevice.Options, po android.Options) *rig {
+func newRig(t testing.TB, fo fakedevice.Options, po android.Options) *rig {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -41,13 +41,13 @@ func newRig(t *testing.T, fo fakedevice.Options, po android.Options) *rig {
 	return &rig{dev: dev, prov: prov, s: d.(*android.Session)}
 }
 
-func tctx(t *testing.T) context.Context {
+func tctx(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
 	return ctx
 }
 
-func find(t *testing.T, snap *drivers.Snapshot, label string) *drivers.Node {
+func find(t testing.TB, snap *drivers.Snapshot, label string) *drivers.Node {
 	t.Helper()
 	for i := range snap.Nodes {
 		if snap.Nodes[i].Label == label {

@@ -881,6 +881,8 @@ func (d *Device) sessionRequest(sess *helperSession, s *stream) {
 	}
 }
 
+var headerClean = strings.NewReplacer("\r", " ", "\n", " ")
+
 func writeSession(w io.Writer, h map[string]string, body []byte) {
 	keys := make([]string, 0, len(h))
 	for k := range h {
@@ -889,7 +891,7 @@ func writeSession(w io.Writer, h map[string]string, body []byte) {
 	sort.Strings(keys)
 	var b bytes.Buffer
 	for _, k := range keys {
-		v := strings.NewReplacer("\r", " ", "\n", " ").Replace(h[k])
+		v := headerClean.Replace(h[k])
 		fmt.Fprintf(&b, "%s=%s\n", k, v)
 	}
 	b.WriteByte('\n')

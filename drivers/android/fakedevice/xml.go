@@ -35,9 +35,9 @@ func bounds(r drivers.Rect) string {
 	return fmt.Sprintf("[%d,%d][%d,%d]", int(r.X), int(r.Y), int(r.X+r.Width), int(r.Y+r.Height))
 }
 
-func esc(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;", "\n", "&#10;", "\r", "&#13;", "\t", "&#9;").Replace(s)
-}
+var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;", "\n", "&#10;", "\r", "&#13;", "\t", "&#9;")
+
+func esc(s string) string { return escaper.Replace(s) }
 
 // xnode is one element to print; dump selects uiautomator dump's shape.
 type xnode struct {
