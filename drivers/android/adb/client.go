@@ -183,6 +183,10 @@ func ctxErr(ctx context.Context, op string, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("adb %s: %w", op, ctx.Err())
 	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		// The connection's deadline is the context's: it may fire first.
+		return fmt.Errorf("adb %s: %w", op, context.DeadlineExceeded)
+	}
 	var e *Error
 	if errors.As(err, &e) {
 		return err
