@@ -2,12 +2,19 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/adtest/adtest/drivers/android/adbtest"
+	"github.com/adtest/adtest/drivers/android/fakedevice"
+	"github.com/adtest/adtest/drivers/fake"
+	"github.com/adtest/adtest/reporters"
+	"github.com/adtest/adtest/runner"
 )
 
 // TestAndroidExampleSuite runs examples/android/suite through adtest run,
@@ -58,5 +65,70 @@ func TestAndroidNoADB(t *testing.T) {
 		"run", "--adb-server", addr, "--artifacts-dir", "art", "a.ad")
 	if code != ExitInfra || !strings.Contains(stderr, "install adb") {
 		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+// TestAndroidUnplugMidSuite: two devices; one loses its cable in the
+// middle of its first test. That attempt fails as infrastructure (no
+// retry), its worker takes no more tests, and the other device runs the
+// rest of the suite.
+func TestAndroidUnplugMidSuite(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	srv, err := adbtest.StartServer(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	screens := "viewport 1080 2400\nopen com.adtest.cable -> home\nscreen home\n  heading \"Home\"\n  button \"Pull\" id=pull -> goto gone\nscreen gone\n  text \"Gone\"\n"
+	files := map[string]string{"screens.txt": screens}
+	const n = 5
+	for i := 1; i <= n; i++ {
+		files[fmt.Sprintf("t%d.ad", i)] = "context platform=android retries=2\nopen com.adtest.cable --relaunch\nwait \"Home\" 3000\nclick id=\"com.adtest.cable:id/pull\"\nwait \"Gone\" 3000\n"
+	}
+	dir := writeFiles(t, files)
+	sc, err := fake.LoadScreens(filepath.Join(dir, "screens.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := srv.Connect(ctx, fakedevice.Options{Screens: sc, HelperInstalled: true, UnplugOnTap: "pull"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Disconnect(a)
+	b, err := srv.Connect(ctx, fakedevice.Options{Screens: sc, HelperInstalled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Disconnect(b)
+	code, stdout, stderr := runMainCall(ctx, t, cliCall{cwd: dir}, "run", "--adb-server", srv.Addr(),
+		"--device", a.Addr(), "--device", b.Addr(), "--artifacts-dir", "art", "--reporter", "json=result.json", ".")
+	if code != ExitInfra {
+		t.Errorf("exit %d, want %d (infrastructure)\nstdout:\n%s\nstderr:\n%s", code, ExitInfra, stdout, stderr)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := reporters.ReadJSON(strings.NewReader(string(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.Passed != n-1 || res.Stats.Failed != 1 {
+		t.Errorf("stats %+v", res.Stats)
+	}
+	for _, tr := range res.Tests {
+		if tr.Status != runner.StatusFailed {
+			continue
+		}
+		if len(tr.Attempts) != 1 || tr.Attempts[0].Error == nil || tr.Attempts[0].Error.Reason != "infrastructure" || tr.Attempts[0].Device != a.Addr() {
+			t.Errorf("failed test %s: %d attempts, %+v", tr.Name, len(tr.Attempts), tr.Attempts[0].Error)
+		}
+	}
+	if got := a.Count("am-start"); got != 1 {
+		t.Errorf("the unplugged device's worker started %d apps, want 1 (it must stop taking tests)", got)
+	}
+	if got := b.Count("am-start"); got != n-1 {
+		t.Errorf("the other device started %d apps, want %d", got, n-1)
 	}
 }

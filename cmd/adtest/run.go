@@ -449,11 +449,11 @@ func exitCode(res *runner.Result, failOnFlaky, reportFailed bool) int {
 }
 
 // infrastructureFailed reports a run stopped because a session could not be
-// opened (the browser or device went away).
+// opened, or a test lost its browser or device (infrastructure, exit 3).
 func infrastructureFailed(res *runner.Result) bool {
 	for _, t := range res.Tests {
 		if n := len(t.Attempts); n > 0 {
-			if e := t.Attempts[n-1].Error; e != nil && e.Reason == suite.ReasonSessionStart {
+			if e := t.Attempts[n-1].Error; e != nil && (e.Reason == suite.ReasonSessionStart || e.Reason == suite.ReasonInfrastructure) {
 				return true
 			}
 		}

@@ -305,10 +305,37 @@ func (s *Session) wrap(err error) error {
 	case adb.ReasonDeviceNotFound, adb.ReasonServerUnavailable:
 		return infra("device %s: %v", s.serial, err)
 	}
-	if !s.p.isOnline(s.serial) {
+	if !s.p.isOnline(s.serial) || (adb.ReasonOf(err) == adb.ReasonProtocol && s.p.gone(s.serial)) {
 		return infra("device %s disconnected: %v", s.serial, err)
 	}
 	return err
+}
+
+// gone asks the server, for up to a second, whether serial left the
+// online state (a broken stream is how an unplugged device shows first).
+func (p *Provider) gone(serial string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		list, err := p.client.Devices(ctx)
+		if err != nil {
+			return true
+		}
+		online := false
+		for _, d := range list {
+			online = online || d.Serial == serial && d.State == "device"
+		}
+		if !online {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-tick.C:
+		}
+	}
 }
 
 // sh runs a shell command and returns its stdout; a non-zero exit is an

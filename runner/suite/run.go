@@ -103,6 +103,30 @@ type Config struct {
 	Grace time.Duration
 }
 
+// ReasonInfrastructure is the typed reason of a step that failed because
+// the device or browser itself failed (drivers.ErrInfrastructure).
+const ReasonInfrastructure = "infrastructure"
+
+// lostDevice reports a test whose last attempt lost its device.
+func lostDevice(res runner.TestResult) bool {
+	if n := len(res.Attempts); n > 0 {
+		e := res.Attempts[n-1].Error
+		return e != nil && (e.Reason == ReasonSessionStart || e.Reason == ReasonInfrastructure)
+	}
+	return false
+}
+
+// deviceLost counts a device whose worker stopped; when none is left the
+// rest of the suite is not run.
+func (s *scheduler) deviceLost(device string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lost++
+	if s.lost >= len(s.cfg.Devices) && s.stopped == "" {
+		s.stopped = "not run: infrastructure failure: every device is gone (last: " + device + ")"
+	}
+}
+
 // ReasonSessionStart is the typed reason of an attempt whose session could
 // not be opened: an infrastructure failure that stops the suite.
 const ReasonSessionStart = "session_start_failed"
@@ -142,6 +166,7 @@ type scheduler struct {
 	results  []runner.TestResult
 	done     []bool
 	executed int // running count of tests started, for session names
+	lost     int // devices whose worker stopped after losing them
 }
 
 func newScheduler(cfg Config, tests []*Test) *scheduler {
@@ -258,6 +283,10 @@ func (s *scheduler) run(ctx context.Context) *runner.Result {
 				}
 				res := s.runTest(ctx, ws, worker, device, i)
 				s.finish(i, res)
+				if device != "" && len(s.cfg.Devices) > 1 && lostDevice(res) {
+					s.deviceLost(device)
+					return // its device is gone: this worker takes no more tests
+				}
 			}
 		}(w)
 	}
@@ -355,8 +384,9 @@ func (s *scheduler) finish(i int, res runner.TestResult) {
 	s.done[i] = true
 	s.finished++
 	if n := len(res.Attempts); n > 0 && s.stopped == "" {
-		if e := res.Attempts[n-1].Error; e != nil && e.Reason == ReasonSessionStart {
+		if e := res.Attempts[n-1].Error; e != nil && e.Reason == ReasonSessionStart && len(s.cfg.Devices) <= 1 {
 			// The browser or device is gone: the rest cannot run either.
+			// (With several devices only that device's worker stops.)
 			s.stopped = "not run: infrastructure failure: " + e.Message
 		}
 	}
@@ -594,6 +624,8 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	tw.write(stop)
 	tw.close()
 	art.writeResult(&ar)
+	// A device or browser that failed mid-attempt: no retry on it.
+	infra = infra || ar.Error != nil && ar.Error.Reason == ReasonInfrastructure
 	return ar, infra
 }
 

@@ -32,6 +32,9 @@ type Options struct {
 	HelperVersion int
 	// HelperInstalled starts the device with the helper already installed.
 	HelperInstalled bool
+	// UnplugOnTap unplugs the device (Unplug) right after a tap on the
+	// element with this id: a cable pulled in the middle of a test.
+	UnplugOnTap string
 }
 
 // HelperPackage is agent-device's snapshot helper package.

@@ -287,6 +287,11 @@ func (d *Device) tap(ctx context.Context, p drivers.Point) {
 		return // a modal dialog swallows taps outside its buttons
 	}
 	d.app.Act(ctx, drivers.Action{Kind: drivers.ActTap, Target: &drivers.Target{Point: p}})
+	if id := d.opts.UnplugOnTap; id != "" {
+		if ops := d.app.Ops(); len(ops) > 0 && ops[len(ops)-1].Element == id {
+			d.Unplug()
+		}
+	}
 }
 
 func (d *Device) key(ctx context.Context, code int) {
