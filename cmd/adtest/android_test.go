@@ -49,6 +49,16 @@ func TestAndroidExampleSuite(t *testing.T) {
 	if n := dev.Count("instrument-session"); n != 1 {
 		t.Errorf("%d helper sessions for the suite, want 1 kept warm", n)
 	}
+	// timing.ndjson of each attempt says what the helper did per command.
+	timings, _ := filepath.Glob(filepath.Join(art, "*", "*", "*", "timing.ndjson"))
+	var all strings.Builder
+	for _, f := range timings {
+		b, _ := os.ReadFile(f)
+		all.Write(b)
+	}
+	if len(timings) != 4 || !strings.Contains(all.String(), `"event":"helper","helper":"started"`) || !strings.Contains(all.String(), `"helper":"reused"`) {
+		t.Errorf("%d timing files without helper events:\n%s", len(timings), all.String())
+	}
 }
 
 // TestAndroidNoADB: no server answers and there is no adb binary to start

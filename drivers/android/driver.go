@@ -64,10 +64,11 @@ type Provider struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 
-	mu      sync.Mutex
-	online  map[string]bool
-	helpers map[string]*helper
-	events  []HelperEvent
+	mu       sync.Mutex
+	online   map[string]bool
+	helpers  map[string]*helper
+	events   []HelperEvent
+	sessions map[*Session]bool // open sessions, which collect their device's events
 
 	apkOnce sync.Once
 	apk     []byte
@@ -106,7 +107,7 @@ func NewProvider(ctx context.Context, opts Options) (*Provider, error) {
 	if err != nil {
 		return nil, infra("%v", err)
 	}
-	p := &Provider{client: c, opts: opts, online: map[string]bool{}, helpers: map[string]*helper{}, done: make(chan struct{})}
+	p := &Provider{client: c, opts: opts, online: map[string]bool{}, helpers: map[string]*helper{}, sessions: map[*Session]bool{}, done: make(chan struct{})}
 	for _, d := range list {
 		p.online[d.Serial] = d.State == "device"
 	}
@@ -211,6 +212,11 @@ func (p *Provider) record(ev HelperEvent) {
 	if len(p.events) > 1000 {
 		p.events = p.events[len(p.events)-1000:]
 	}
+	for s := range p.sessions {
+		if s.serial == ev.Device && len(s.pending) < 1000 {
+			s.pending = append(s.pending, ev)
+		}
+	}
 	p.mu.Unlock()
 	p.debugf("android helper: %s %s %s %s", ev.Device, ev.Command, ev.Event, ev.Reason)
 	if p.opts.OnHelperEvent != nil {
@@ -256,7 +262,11 @@ func (p *Provider) NewSession(ctx context.Context, opts drivers.SessionOptions) 
 	if !ok {
 		return nil, infra("device %q is not online at the adb server %s", serial, p.client.Addr())
 	}
-	return &Session{p: p, serial: serial, helper: p.helperFor(serial)}, nil
+	s := &Session{p: p, serial: serial, helper: p.helperFor(serial)}
+	p.mu.Lock()
+	p.sessions[s] = true
+	p.mu.Unlock()
+	return s, nil
 }
 
 // Close implements drivers.Provider: every helper session is stopped and
@@ -283,6 +293,8 @@ type Session struct {
 	p      *Provider
 	serial string
 	helper *helper
+
+	pending []HelperEvent // helper events since the last DrainEvents; under p.mu
 
 	mu       sync.Mutex
 	pkg      string // the app opened
@@ -488,11 +500,32 @@ func (s *Session) Close(ctx context.Context) error {
 	pkg, closed := s.pkg, s.closed
 	s.closed = true
 	s.mu.Unlock()
+	s.p.mu.Lock()
+	delete(s.p.sessions, s)
+	s.p.mu.Unlock()
 	if closed || pkg == "" || !s.p.isOnline(s.serial) {
 		return nil
 	}
 	_, err := s.sh(ctx, "am force-stop "+pkg)
 	return err
+}
+
+// DrainEvents returns the helper events of this session's device since the
+// last call, as timing.ndjson records ("event": "helper").
+func (s *Session) DrainEvents() []map[string]any {
+	s.p.mu.Lock()
+	evs := s.pending
+	s.pending = nil
+	s.p.mu.Unlock()
+	out := make([]map[string]any, 0, len(evs))
+	for _, e := range evs {
+		m := map[string]any{"event": "helper", "ts": e.Time, "device": e.Device, "command": e.Command, "helper": e.Event}
+		if e.Reason != "" {
+			m["reason"] = e.Reason
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // Snapshot implements drivers.Driver.

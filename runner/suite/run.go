@@ -103,6 +103,13 @@ type Config struct {
 	Grace time.Duration
 }
 
+// eventSource is a driver that reports events of its own per command (the
+// Android helper session: started, reused, invalidated, fallback); they go
+// to timing.ndjson after the step that caused them.
+type eventSource interface {
+	DrainEvents() []map[string]any
+}
+
 // ReasonInfrastructure is the typed reason of a step that failed because
 // the device or browser itself failed (drivers.ErrInfrastructure).
 const ReasonInfrastructure = "infrastructure"
@@ -526,7 +533,15 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		params := ReplayParams{
 			Scope:   s.scope(t, ai, art.dir),
 			Secrets: s.secretValues(t),
-			OnStep:  func(ev StepEvent) { tw.step(s.now(), ev) },
+			OnStep: func(ev StepEvent) {
+				tw.step(s.now(), ev)
+				if es, ok := d.(eventSource); ok && ev.Finished {
+					for _, e := range es.DrainEvents() {
+						e["step"] = ev.Step
+						tw.write(e)
+					}
+				}
+			},
 		}
 		done := make(chan runner.AttemptResult, 1)
 		go func() { done <- rep.Replay(actx, t.Script, params) }()
