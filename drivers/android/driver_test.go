@@ -362,3 +362,27 @@ func TestAlertScreenshotLogsKeyboard(t *testing.T) {
 		t.Errorf("app still in front after close")
 	}
 }
+
+// TestHelperVersionChangeReinstalls: the helper is replaced by an older
+// version behind the driver's back; the session dies with it, and the
+// restart upgrades the helper before it starts a new session.
+func TestHelperVersionChangeReinstalls(t *testing.T) {
+	r := newRig(t, fakedevice.Options{HelperInstalled: true}, android.Options{})
+	ctx := tctx(t)
+	if err := r.s.Open(ctx, drivers.OpenRequest{Target: "com.adtest.demo"}); err != nil {
+		t.Fatal(err)
+	}
+	r.dev.SetHelperVersion(20000)
+	if _, err := r.s.Snapshot(ctx, drivers.SnapshotOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.s.Snapshot(ctx, drivers.SnapshotOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if r.dev.Count("install") != 1 || r.dev.HelperVersion() != android.HelperVersionCode {
+		t.Errorf("installs %d, version %d", r.dev.Count("install"), r.dev.HelperVersion())
+	}
+	if ev := events(r.prov); count(ev, "snapshot:invalidated") != 1 || count(ev, "snapshot:started") != 2 {
+		t.Errorf("events %v", ev)
+	}
+}

@@ -259,9 +259,7 @@ func (h *helper) invalidate(cmd, reason string) {
 	h.mu.Lock()
 	s := h.sess
 	h.sess = nil
-	if reason == "device disconnected" {
-		h.installed = false
-	}
+	h.installed = false // a restart checks the installed version again
 	h.mu.Unlock()
 	if s != nil {
 		h.emit(cmd, "invalidated", reason)
@@ -285,6 +283,7 @@ func (h *helper) sessionFor(ctx context.Context, cmd string) (*session, error) {
 	if h.sess != nil && !h.sess.alive() {
 		old := h.sess
 		h.sess = nil
+		h.installed = false
 		h.emit(cmd, "invalidated", "helper process exited")
 		go h.stopSession(old)
 	}

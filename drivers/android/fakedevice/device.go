@@ -207,11 +207,14 @@ func (d *Device) HelperVersion() int {
 }
 
 // SetHelperVersion installs (or with 0 removes) the helper at version v, as
-// an out-of-band reinstall would.
+// an out-of-band reinstall would: its running instrumentation ends.
 func (d *Device) SetHelperVersion(v int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.helper = v
+	for _, s := range d.sessions {
+		s.stop()
+	}
 }
 
 // KillHelper ends every running helper instrumentation (a process crash).
