@@ -68,7 +68,8 @@ type Provider struct {
 	online   map[string]bool
 	helpers  map[string]*helper
 	events   []HelperEvent
-	sessions map[*Session]bool // open sessions, which collect their device's events
+	sessions map[*Session]bool        // open sessions, which collect their device's events
+	leases   map[string]chan struct{} // one session per device at a time
 
 	apkOnce sync.Once
 	apk     []byte
@@ -107,7 +108,7 @@ func NewProvider(ctx context.Context, opts Options) (*Provider, error) {
 	if err != nil {
 		return nil, infra("%v", err)
 	}
-	p := &Provider{client: c, opts: opts, online: map[string]bool{}, helpers: map[string]*helper{}, sessions: map[*Session]bool{}, done: make(chan struct{})}
+	p := &Provider{client: c, opts: opts, online: map[string]bool{}, helpers: map[string]*helper{}, sessions: map[*Session]bool{}, leases: map[string]chan struct{}{}, done: make(chan struct{})}
 	for _, d := range list {
 		p.online[d.Serial] = d.State == "device"
 	}
@@ -246,21 +247,64 @@ func (p *Provider) helperFor(serial string) *helper {
 // Platform implements drivers.Provider.
 func (p *Provider) Platform() string { return drivers.PlatformAndroid }
 
+func (p *Provider) lease(serial string) chan struct{} {
+	l := p.leases[serial]
+	if l == nil {
+		l = make(chan struct{}, 1)
+		p.leases[serial] = l
+	}
+	return l
+}
+
 // NewSession implements drivers.Provider: a session on opts.Device, else
-// on the worker's device (online devices in serial order, round robin).
+// on a free online device (the worker's own first: online devices in
+// serial order, round robin). A device runs one session at a time: with
+// more workers than devices, NewSession waits for one to be free.
 func (p *Provider) NewSession(ctx context.Context, opts drivers.SessionOptions) (drivers.Driver, error) {
 	p.mu.Lock()
-	serial := opts.Device
-	if serial == "" {
+	candidates := []string{opts.Device}
+	if opts.Device == "" {
 		list := p.serials()
-		if len(list) > 0 {
-			serial = list[opts.Worker%len(list)]
+		candidates = nil
+		for i := range list {
+			candidates = append(candidates, list[(opts.Worker+i)%len(list)])
 		}
 	}
-	ok := serial != "" && p.online[serial]
+	var online []string
+	for _, c := range candidates {
+		if c != "" && p.online[c] {
+			online = append(online, c)
+		}
+	}
+	serial := ""
+	for _, c := range online {
+		select {
+		case p.lease(c) <- struct{}{}:
+			serial = c
+		default:
+			continue
+		}
+		break
+	}
+	var wait chan struct{}
+	if serial == "" && len(online) > 0 {
+		wait = p.lease(online[0])
+	}
 	p.mu.Unlock()
-	if !ok {
-		return nil, infra("device %q is not online at the adb server %s", serial, p.client.Addr())
+	if serial == "" && wait == nil {
+		return nil, infra("device %q is not online at the adb server %s", strings.Join(candidates, ", "), p.client.Addr())
+	}
+	if serial == "" {
+		select {
+		case wait <- struct{}{}:
+			serial = online[0]
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if !p.isOnline(serial) {
+			<-wait
+			return nil, infra("device %s went offline", serial)
+		}
 	}
 	s := &Session{p: p, serial: serial, helper: p.helperFor(serial)}
 	p.mu.Lock()
@@ -300,6 +344,7 @@ type Session struct {
 	pkg      string // the app opened
 	viewport drivers.Rect
 	closed   bool
+	released bool // the device lease was given back
 }
 
 // Serial returns the device serial of the session.
@@ -498,11 +543,17 @@ func (s *Session) reverseLocal(ctx context.Context, link string) error {
 func (s *Session) Close(ctx context.Context) error {
 	s.mu.Lock()
 	pkg, closed := s.pkg, s.closed
+	released := s.released
+	s.released = true
 	s.closed = true
 	s.mu.Unlock()
 	s.p.mu.Lock()
 	delete(s.p.sessions, s)
+	lease := s.p.lease(s.serial)
 	s.p.mu.Unlock()
+	if !released {
+		defer func() { <-lease }() // the device is free for the next session
+	}
 	if closed || pkg == "" || !s.p.isOnline(s.serial) {
 		return nil
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adtest/adtest/drivers/fake"
+
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/android"
 	"github.com/adtest/adtest/drivers/android/fakedevice"
@@ -283,10 +285,16 @@ func TestUnplugIsInfrastructure(t *testing.T) {
 	// The tracker sees the device leave; new sessions on it then fail.
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
+	r.s.Close(ctx)
 	for {
-		_, err := r.prov.NewSession(ctx, drivers.SessionOptions{Device: r.dev.Addr()})
+		sctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+		d, err := r.prov.NewSession(sctx, drivers.SessionOptions{Device: r.dev.Addr()})
+		cancel()
 		if errors.Is(err, drivers.ErrInfrastructure) {
 			break
+		}
+		if d != nil {
+			d.Close(ctx)
 		}
 		select {
 		case <-ctx.Done():
@@ -385,4 +393,81 @@ func TestHelperVersionChangeReinstalls(t *testing.T) {
 	if ev := events(r.prov); count(ev, "snapshot:invalidated") != 1 || count(ev, "snapshot:started") != 2 {
 		t.Errorf("events %v", ev)
 	}
+}
+
+// TestOneSessionPerDevice: with more workers than devices, a session waits
+// for the device to be free; a free device is taken first.
+func TestOneSessionPerDevice(t *testing.T) {
+	r := newRig(t, fakedevice.Options{HelperInstalled: true}, android.Options{})
+	ctx := tctx(t)
+	wctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	_, err := r.prov.NewSession(wctx, drivers.SessionOptions{Worker: 1})
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a second session on a busy device: %v", err)
+	}
+	got := make(chan error, 1)
+	go func() {
+		d, err := r.prov.NewSession(ctx, drivers.SessionOptions{Worker: 1})
+		if err == nil {
+			err = d.Close(ctx)
+		}
+		got <- err
+	}()
+	if err := r.s.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-got; err != nil {
+		t.Fatalf("the waiting session: %v", err)
+	}
+	// A second device: worker 1 gets it while worker 0 holds the first.
+	other, err := server.Connect(ctx, fakedevice.Options{HelperInstalled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Disconnect(other)
+	prov, err := android.NewProvider(ctx, android.Options{Server: server.Addr(), Devices: []string{r.dev.Addr(), other.Addr()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prov.Close()
+	a, err := prov.NewSession(ctx, drivers.SessionOptions{Worker: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := prov.NewSession(ctx, drivers.SessionOptions{Worker: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sa, sb := a.(*android.Session).Serial(), b.(*android.Session).Serial(); sa == sb {
+		t.Errorf("both sessions on %s", sa)
+	}
+	a.Close(ctx)
+	b.Close(ctx)
+}
+
+// TestLocalhostDeepLinkReverses: a localhost URL with a port gets adb
+// reverse first, so the device reaches the host's server.
+func TestLocalhostDeepLinkReverses(t *testing.T) {
+	sc := adbtestScreens(t, "viewport 1080 2400\nopen com.adtest.web -> page\nscreen page\n  text \"Page\"\n")
+	r := newRig(t, fakedevice.Options{Screens: sc, HelperInstalled: true}, android.Options{})
+	ctx := tctx(t)
+	if err := r.s.Open(ctx, drivers.OpenRequest{Target: "com.adtest.web", URL: "http://localhost:8123/hello"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.dev.Reverses()["tcp:8123"]; got != "tcp:8123" {
+		t.Errorf("reverses %v", r.dev.Reverses())
+	}
+	if r.dev.Foreground() != "com.adtest.web" {
+		t.Errorf("foreground %q", r.dev.Foreground())
+	}
+}
+
+func adbtestScreens(t *testing.T, src string) *fake.Screens {
+	t.Helper()
+	s, err := fake.ParseScreens("screens", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
