@@ -56,6 +56,7 @@ func commands() map[string]command {
 		"merge-reports": {runMergeReports, "merge JSON results of CI shards into one set of reports"},
 		"show-report":   {runShowReport, "serve an HTML report on 127.0.0.1 and print its URL"},
 		"help":          {runHelp, "show commands, or the .ad command reference (help commands)"},
+		"android":       {runAndroid, "android setup: fetch and verify the on-device snapshot helper"},
 	}
 }
 
