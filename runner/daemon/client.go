@@ -188,3 +188,30 @@ func TokenPath(dir string) string { return filepath.Join(dir, tokenName) }
 
 // LogPath is the log file of a daemon directory.
 func LogPath(dir string) string { return filepath.Join(dir, logName) }
+
+// WaitStopped waits until no daemon holds dir (its lock is free), that is
+// until a stopping daemon has closed its sessions and browsers and exited.
+func WaitStopped(ctx context.Context, dir string, timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR, 0)
+		if err != nil {
+			return errors.Is(err, os.ErrNotExist)
+		}
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		f.Close() // closing releases a lock we took
+		if err == nil {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-tick.C:
+		}
+	}
+}

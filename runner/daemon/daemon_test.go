@@ -373,7 +373,7 @@ func TestSessionsSerialisedAndParallel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantReason(t, r, "cancelled")
+	wantReason(t, r, ReasonSessionBusy)
 	cancelA()
 	<-hung
 	mustOK(t, do(t, c, cmd("a", "snapshot")))

@@ -43,6 +43,7 @@ const (
 	ReasonRequestTooLarge   = "request_too_large"
 	ReasonDaemonUnavailable = "daemon_unavailable"
 	ReasonShuttingDown      = "daemon_shutting_down"
+	ReasonSessionBusy       = "session_busy"
 )
 
 // Request is one client request.

@@ -24,6 +24,14 @@ type Recording interface {
 	Script() ([]byte, error)
 	// Abort ends the recording: nothing will be written (a second open).
 	Abort(reason string)
+	// Capture hands the recorder a full read-only capture taken just before
+	// a step that targets a ref (the ref's own tree may be an interactive
+	// or scoped one; the script must hold against the tree replay sees).
+	Capture(snap *drivers.Snapshot)
+	// Mask registers a literal that must never be written (fill --record-as).
+	Mask(literal string)
+	// Problem returns, and forgets, why the last step cannot be recorded.
+	Problem() string
 }
 
 // RecordingInfo describes the session a recorder records.
@@ -61,6 +69,7 @@ type entry struct {
 	device   string
 	created  time.Time
 	sess     *runner.Session
+	drv      drivers.Driver
 	rec      Recording
 	path     string // recording path
 	force    bool
@@ -74,7 +83,7 @@ func (e *entry) acquire(ctx context.Context) *runner.ErrorInfo {
 	case e.lock <- struct{}{}:
 		return nil
 	case <-ctx.Done():
-		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "cancelled",
+		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: ReasonSessionBusy,
 			Message: fmt.Sprintf("Session %q is busy with another command and this one was cancelled or timed out while waiting", e.name),
 			Hint:    "Commands on one session run one at a time; retry when the other command has finished."}
 	}
@@ -250,13 +259,20 @@ func (r *registry) command(ctx context.Context, req *Request) *Response {
 func (r *registry) run(ctx context.Context, e *entry, req *Request, a *lang.Action) *Response {
 	e.commands++
 	out, ei := stepAction(ctx, e, a, req)
+	problem := ""
+	if e.rec != nil && e.aborted == "" {
+		problem = e.rec.Problem()
+	}
 	if ei != nil {
 		return &Response{Error: ei}
 	}
 	resp := &Response{OK: true}
+	if problem != "" {
+		resp.Warning = joinWarn(resp.Warning, "not recordable: "+problem)
+	}
+	resp.Data = map[string]any{}
 	if out != nil {
-		resp.Text, resp.Warning = out.Text, out.Warning
-		resp.Data = map[string]any{}
+		resp.Text, resp.Warning = out.Text, joinWarn(out.Warning, resp.Warning)
 		for k, v := range out.Data {
 			resp.Data[k] = v
 		}
@@ -372,6 +388,7 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 		}
 		cfg = withJournal(cfg, e.rec)
 	}
+	e.drv = drv
 	e.sess = runner.NewSession(drv, cfg)
 	resp := r.run(ctx, e, req, a)
 	if resp.Error != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )
@@ -35,7 +36,23 @@ func buildAction(req *Request) (*lang.Action, *runner.ErrorInfo) {
 
 // stepAction runs one action through the session's step pipeline.
 func stepAction(ctx context.Context, e *entry, a *lang.Action, req *Request) (*runner.Output, *runner.ErrorInfo) {
+	if e.rec != nil && e.aborted == "" && targetsRef(a) {
+		// A read-only capture for the recorder; it never touches the frame.
+		if snap, err := e.drv.Snapshot(ctx, drivers.SnapshotOptions{}); err == nil {
+			e.rec.Capture(snap)
+		}
+	}
 	return e.sess.Dispatch(ctx, a)
+}
+
+// targetsRef reports whether an action names a snapshot ref.
+func targetsRef(a *lang.Action) bool {
+	for _, p := range a.Positionals {
+		if _, _, _, ok := lang.ParseRef(p); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // withJournal attaches a recording to a session configuration.
