@@ -145,7 +145,12 @@ func interactiveUsage(w io.Writer, name string) {
 	case "fill":
 		extra = " [--record-as NAME]"
 	}
-	fmt.Fprintf(w, "usage: adtest %s%s [--session NAME] [--json]\n\n", strings.TrimPrefix(c.Usage, name), extra)
+	usage := c.Usage
+	if name == "open" {
+		// adtest's --platform picks the driver; the script's runtime hints do not apply.
+		usage = "open TARGET [--relaunch]"
+	}
+	fmt.Fprintf(w, "usage: adtest %s%s [--session NAME] [--json]\n\n", usage, extra)
 	fmt.Fprintf(w, "%s, on a live session held by adtest's warm daemon (started by the first command).\n", upper(c.Summary))
 	fmt.Fprintln(w, "\n  --session NAME   the session (default \"default\")")
 	fmt.Fprintln(w, "  --json           one JSON object: {\"ok\":true,\"data\":{...}} or {\"ok\":false,\"error\":{code,reason,message,hint}}")
