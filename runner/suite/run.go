@@ -28,19 +28,9 @@ type Replayer interface {
 type ReplayParams struct {
 	Scope   *lang.Scope
 	Secrets []string
-	// OnStep is called when a step starts and when it finishes.
-	OnStep func(StepEvent)
-}
-
-// StepEvent is a step boundary reported by the Replayer.
-type StepEvent struct {
-	Finished   bool
-	Step       int
-	Line       int
-	Command    string
-	Status     runner.Status // when Finished
-	DurationMs int64         // when Finished
-	ErrorCode  string
+	// Steps hears each step start and finish (never nil when the scheduler
+	// calls a Replayer).
+	Steps runner.Observer
 }
 
 // AttemptContext tells a Replayer which attempt it runs.
@@ -105,7 +95,7 @@ type Config struct {
 
 // ReasonSessionStart is the typed reason of an attempt whose session could
 // not be opened: an infrastructure failure that stops the suite.
-const ReasonSessionStart = "session_start_failed"
+const ReasonSessionStart = runner.ReasonSessionStart
 
 // ErrNoProvider wraps drivers.ErrInfrastructure for a platform without driver.
 var ErrNoProvider = fmt.Errorf("%w: no driver for platform", drivers.ErrInfrastructure)
@@ -374,6 +364,42 @@ func (s *scheduler) finish(i int, res runner.TestResult) {
 	}
 }
 
+// stepRelay hands an attempt's step events to timing.ndjson and to the
+// listener, with the test and attempt filled in.
+type stepRelay struct {
+	s    *scheduler
+	t    *Test
+	ai   attemptInfo
+	tw   *timingWriter
+	mask *Masker
+}
+
+func (r *stepRelay) fill(ev runner.StepEvent) runner.StepEvent {
+	ev.File, ev.Name, ev.Attempt, ev.Worker = r.t.File, r.t.Name, r.ai.attempt, r.ai.worker
+	ev.Action = r.mask.String(ev.Action)
+	return ev
+}
+
+func (r *stepRelay) StepStarted(ev runner.StepEvent) {
+	ev = r.fill(ev)
+	r.tw.step(r.s.now(), ev, false)
+	if l := r.s.cfg.Listener; l != nil {
+		r.s.mu.Lock()
+		defer r.s.mu.Unlock()
+		l.StepStarted(ev)
+	}
+}
+
+func (r *stepRelay) StepFinished(ev runner.StepEvent) {
+	ev = r.fill(ev)
+	r.tw.step(r.s.now(), ev, true)
+	if l := r.s.cfg.Listener; l != nil {
+		r.s.mu.Lock()
+		defer r.s.mu.Unlock()
+		l.StepFinished(ev)
+	}
+}
+
 func (s *scheduler) emitAttempt(ev runner.AttemptFinished) {
 	if s.cfg.Listener == nil {
 		return
@@ -496,7 +522,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		params := ReplayParams{
 			Scope:   s.scope(t, ai, art.dir),
 			Secrets: s.secretValues(t),
-			OnStep:  func(ev StepEvent) { tw.step(s.now(), ev) },
+			Steps:   &stepRelay{s: s, t: t, ai: ai, tw: tw, mask: mask},
 		}
 		done := make(chan runner.AttemptResult, 1)
 		go func() { done <- rep.Replay(actx, t.Script, params) }()
