@@ -8,7 +8,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
-	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/match"
 )
 
 // place is a node in one tree.
@@ -104,7 +104,7 @@ func (r *Recorder) chainFor(t *drivers.Snapshot, idx int, full *drivers.Snapshot
 		return nil, nil, -1, err
 	}
 	for _, p := range places {
-		if got, e := runner.ResolveSelector(p.tree, chain, command != "wait"); e != nil || got != p.idx {
+		if got := match.Resolve(p.tree, chain, command != "wait"); got.Node != p.idx {
 			return nil, nil, -1, errors.New("the selector chain does not resolve back to this element")
 		}
 	}
@@ -132,7 +132,7 @@ func uniqueIn(places []place, seg string) bool {
 		return false
 	}
 	for _, p := range places {
-		m := runner.MatchSegment(p.tree, c.Segments[0])
+		m := match.Segment(p.tree, c.Segments[0])
 		if len(m) != 1 || m[0] != p.idx {
 			return false
 		}

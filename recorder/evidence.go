@@ -5,7 +5,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
-	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/match"
 )
 
 // Payload limits of a target-v1 annotation (spec §1.7).
@@ -22,7 +22,7 @@ const (
 func (r *Recorder) evidence(tree *drivers.Snapshot, idx int, chain *lang.SelectorChain, mutating bool) *lang.TargetEvidence {
 	n := &tree.Nodes[idx]
 	ev := &lang.TargetEvidence{Role: n.Role, Label: normLabel(n.Label), Ancestry: []lang.AncestorEntry{},
-		Sibling: runner.SiblingIndex(tree, idx), Verification: "verified",
+		Sibling: match.SiblingIndex(tree, idx), Verification: "verified",
 		Rect: &lang.EvidenceRect{X: n.Rect.X, Y: n.Rect.Y, Width: n.Rect.Width, Height: n.Rect.Height}}
 	if uniqueID(tree, n.ID) {
 		ev.ID = n.ID
@@ -48,7 +48,7 @@ func (r *Recorder) evidence(tree *drivers.Snapshot, idx int, chain *lang.Selecto
 			return nil
 		}
 	}
-	if ev.Role == "" || !runner.BindsTarget(tree, chain, ev, idx, mutating) {
+	if ev.Role == "" || !bindsTarget(tree, chain, ev, idx, mutating) {
 		return nil
 	}
 	return ev
@@ -57,3 +57,32 @@ func (r *Recorder) evidence(tree *drivers.Snapshot, idx int, chain *lang.Selecto
 // normLabel trims a label and collapses its internal whitespace, as the
 // annotation parser normalises it.
 func normLabel(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// bindsTarget reports whether replay's target-binding verification (spec
+// §4.2.2) of chain with evidence ev isolates node idx of tree, composed of
+// the runner's matcher: the chain matches, the recorded identity (the
+// sibling index breaking ties) singles out one member, and the chain
+// resolves to that member, which is idx.
+func bindsTarget(tree *drivers.Snapshot, chain *lang.SelectorChain, ev *lang.TargetEvidence, idx int, mutating bool) bool {
+	var members []int
+	for _, i := range match.Exists(tree, chain) {
+		if match.HasIdentity(tree, i, ev) {
+			members = append(members, i)
+		}
+	}
+	member := -1
+	switch {
+	case len(members) == 1:
+		member = members[0]
+	case len(members) > 1:
+		for _, i := range members {
+			if match.SiblingIndex(tree, i) == ev.Sibling {
+				if member >= 0 {
+					return false
+				}
+				member = i
+			}
+		}
+	}
+	return member == idx && match.Resolve(tree, chain, mutating).Node == member
+}

@@ -29,6 +29,7 @@ type Recorder struct {
 	aborted string
 	secrets []string
 	full    *drivers.Snapshot // a full capture taken just before the next step
+	n       int               // steps seen
 }
 
 // New returns a recorder.
@@ -139,7 +140,7 @@ func (r *Recorder) Script() ([]byte, error) {
 	dev, _ := json.Marshal(r.opts.Device)
 	fmt.Fprintf(&b, "context platform=%s device=%s theme=unknown\n", r.opts.Platform, dev)
 	for _, a := range r.actions {
-		b.WriteString(formatAction(a))
+		b.WriteString(lang.FormatAction(a))
 		b.WriteByte('\n')
 	}
 	return []byte(b.String()), nil
@@ -225,3 +226,19 @@ func cloneFlags(f lang.Flags) lang.Flags {
 	}
 	return out
 }
+
+// Record implements runner.Journal: one call per step of the session, in
+// order, after the step finished.
+func (r *Recorder) Record(e runner.JournalEntry) {
+	r.mu.Lock()
+	r.n++
+	n := r.n
+	r.mu.Unlock()
+	st := Step{Step: n, Written: e.Written, Failed: e.Error != nil, Index: -1}
+	if res := e.Resolution; res != nil {
+		st.Kind, st.Index, st.Tree = res.Kind, res.Index, res.Tree
+	}
+	r.add(st)
+}
+
+var _ runner.Journal = (*Recorder)(nil)

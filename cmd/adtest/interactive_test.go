@@ -26,6 +26,13 @@ func daemonSetup(e *testscript.Env) {
 	e.Setenv("XDG_RUNTIME_DIR", run)
 	e.Setenv("ADTEST_DAEMON_IDLE_TIMEOUT", "2m")
 	dir := filepath.Join(run, "adtest")
+	// A short TMPDIR for the daemon's browser: Chromium refuses socket paths
+	// over 107 bytes, and $WORK/.tmp can be longer.
+	tmp, err := os.MkdirTemp("", "adts")
+	if err == nil {
+		e.Setenv("TMPDIR", tmp)
+		e.Defer(func() { os.RemoveAll(tmp) })
+	}
 	e.Defer(func() {
 		pid := daemonPID(dir)
 		if pid <= 0 {

@@ -18,8 +18,10 @@ import (
 	"github.com/adtest/adtest/runner"
 )
 
-// Recording is the recorder of one armed session (package recorder).
+// Recording is the recorder of one armed session (package recorder): the
+// session's journal.
 type Recording interface {
+	runner.Journal
 	// Script renders the recording as .ad text (it ends with a newline).
 	Script() ([]byte, error)
 	// Abort ends the recording: nothing will be written (a second open).
