@@ -46,6 +46,7 @@ type sessionFlags struct {
 	scriptPath string
 	force      bool
 	recordAs   string
+	diff       bool
 	argv       []string
 }
 
@@ -97,6 +98,8 @@ func parseSessionFlags(name string, args []string, cwd string) (*sessionFlags, e
 			}
 		case (name == "open" || name == "close") && a == "--force":
 			f.force = true
+		case name == "snapshot" && a == "--diff":
+			f.diff = true
 		case name == "fill" && is(a, "--record-as"):
 			f.recordAs, err = value(&i, "--record-as")
 			if err == nil && (!recordAsRe.MatchString(f.recordAs) || strings.HasPrefix(f.recordAs, "AD_")) {
@@ -144,6 +147,8 @@ func interactiveUsage(w io.Writer, name string) {
 		extra = " [--save-script=PATH] [--force]"
 	case "fill":
 		extra = " [--record-as NAME]"
+	case "snapshot":
+		extra = " [--diff]"
 	}
 	usage := c.Usage
 	if name == "open" {
@@ -165,6 +170,8 @@ func interactiveUsage(w io.Writer, name string) {
 		fmt.Fprintln(w, "  --force          replace an existing script file")
 	case "fill":
 		fmt.Fprintln(w, "  --record-as NAME the recording writes ${NAME} instead of the text (replay: -e NAME=...)")
+	case "snapshot":
+		fmt.Fprintln(w, "  --diff           only what changed since the last capture; its refs are pinned (diff snapshot)")
 	}
 	fmt.Fprintf(w, "\nThe script form and its flags: adtest help %s\n", name)
 }
@@ -231,7 +238,12 @@ func runInteractive(ctx context.Context, env *Env, name string) int {
 		fmt.Fprintf(env.Stderr, "adtest %s: --save-script is refused with a remote daemon (ADTEST_DAEMON_ADDR): the file would be written on the daemon's host\n", name)
 		return ExitUsage
 	}
-	req := &daemon.Request{Op: daemon.OpCommand, Session: f.session, Command: name, Argv: f.argv,
+	command, argv := name, f.argv
+	if f.diff {
+		// snapshot --diff is the table's `diff snapshot` (a partial publication).
+		command, argv = "diff", []string{"snapshot"}
+	}
+	req := &daemon.Request{Op: daemon.OpCommand, Session: f.session, Command: command, Argv: argv,
 		Platform: f.platform, Device: f.device, SaveScript: f.saveScript && name == "open", ScriptPath: f.scriptPath,
 		Force: f.force, RecordAs: f.recordAs, JSON: f.json}
 	return respond(ctx, env, c, req, name, f.json)
