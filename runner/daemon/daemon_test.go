@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/fake"
+	"github.com/adtest/adtest/recorder"
 )
 
 const screens = `
@@ -447,3 +449,82 @@ func TestStopClosesSessionsAndProviders(t *testing.T) {
 }
 
 var _ = io.EOF
+
+func recordingConfig(c *Config) {
+	c.Recorders = func(info RecordingInfo) Recording {
+		return recorder.New(recorder.Options{Platform: info.Platform, Device: "fake"})
+	}
+	c.WriteScript = recorder.WriteFile
+}
+
+func TestRecordingPublishedAtClose(t *testing.T) {
+	td := startDaemon(t, recordingConfig)
+	c := td.client()
+	path := filepath.Join(shortTemp(t), "flow.ad")
+	open := cmd("", "open", "demo")
+	open.SaveScript, open.ScriptPath = true, path
+	mustOK(t, do(t, c, open))
+	mustOK(t, do(t, c, cmd("", "snapshot", "-i")))
+	fill := cmd("", "fill", "@e1", "hunter2")
+	fill.RecordAs = "PIN"
+	mustOK(t, do(t, c, fill))
+	mustOK(t, do(t, c, cmd("", "snapshot", "-i")))
+	// list runs beside commands (the race detector watches the fields it reads)
+	go func() { _, _ = c.Do(context.Background(), &Request{Op: OpSessions}) }()
+	mustOK(t, do(t, c, cmd("", "click", "@e2")))
+	mustOK(t, do(t, c, cmd("", "wait", "text=\"Signed in\"", "1000")))
+	resp := mustOK(t, do(t, c, cmd("", "close")))
+	if resp.Data["script"] != path {
+		t.Fatalf("close data: %v", resp.Data)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := regexp.MustCompile(`(?m)^# agent-device:target-v1 .*\n`).ReplaceAllString(string(b), "")
+	want := `context platform=fake device="fake" theme=unknown
+open "demo"
+fill "id=\"email\" editable=true || role=\"textbox\" label=\"Email\" editable=true || label=\"Email\" editable=true" "${PIN}"
+click "id=\"signin\" || role=\"button\" label=\"Sign in\" || label=\"Sign in\""
+wait "text=\"Signed in\"" 1000
+close
+`
+	if got != want {
+		t.Fatalf("script:\n%s\nwant:\n%s", b, want)
+	}
+	if strings.Contains(string(b), "hunter2") {
+		t.Fatal("the --record-as literal reached the script")
+	}
+	// The device got the literal.
+	var filled string
+	for _, op := range td.prov.Devices()[0].Ops() {
+		if op.Kind == "fill" {
+			filled = op.Text
+		}
+	}
+	if filled != "hunter2" {
+		t.Fatalf("the device was filled with %q", filled)
+	}
+}
+
+func TestRecordingRules(t *testing.T) {
+	td := startDaemon(t, recordingConfig)
+	c := td.client()
+	// --save-script only on a new session's first open.
+	mustOK(t, do(t, c, cmd("", "open", "demo")))
+	again := cmd("", "open", "demo")
+	again.SaveScript = true
+	wantReason(t, do(t, c, again), "recording_not_first_open")
+	wantReason(t, do(t, c, &Request{Op: OpSaveScript}), "not_recording")
+	fill := cmd("", "fill", "id=email", "x")
+	fill.RecordAs = "X"
+	wantReason(t, do(t, c, fill), "invalid_args")
+	// A second open aborts a recording.
+	rec := cmd("r", "open", "demo")
+	rec.SaveScript, rec.ScriptPath = true, filepath.Join(shortTemp(t), "r.ad")
+	mustOK(t, do(t, c, rec))
+	if w := mustOK(t, do(t, c, cmd("r", "open", "demo"))).Warning; !strings.Contains(w, "recording aborted") {
+		t.Fatalf("want an abort warning, got %q", w)
+	}
+	wantReason(t, do(t, c, &Request{Op: OpSaveScript, Session: "r"}), "not_recording")
+}

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
@@ -75,8 +76,8 @@ type entry struct {
 	rec      Recording
 	path     string // recording path
 	force    bool
-	aborted  string
-	commands int
+	aborted  string // guarded by registry.mu as well (read by list)
+	commands atomic.Int64
 	closed   bool
 }
 
@@ -123,7 +124,7 @@ func (r *registry) list() []SessionInfo {
 	out := make([]SessionInfo, 0, len(r.sessions))
 	for _, e := range r.sessions {
 		out = append(out, SessionInfo{Name: e.name, Platform: e.platform, Device: e.device, CreatedAt: e.created,
-			Recording: e.rec != nil && e.aborted == "", ScriptPath: e.path, Commands: e.commands})
+			Recording: e.rec != nil && e.aborted == "", ScriptPath: e.path, Commands: int(e.commands.Load())})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -259,7 +260,7 @@ func (r *registry) command(ctx context.Context, req *Request) *Response {
 
 // run executes one action on a locked session and shapes the response.
 func (r *registry) run(ctx context.Context, e *entry, req *Request, a *lang.Action) *Response {
-	e.commands++
+	e.commands.Add(1)
 	out, ei := stepAction(ctx, e, a, req)
 	problem := ""
 	if e.rec != nil && e.aborted == "" {
@@ -350,7 +351,9 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 		}
 		resp := r.run(ctx, e, req, a)
 		if resp.Error == nil && e.rec != nil && e.aborted == "" {
+			r.mu.Lock()
 			e.aborted = "a second open"
+			r.mu.Unlock()
 			e.rec.Abort(e.aborted)
 			resp.Warning = joinWarn(resp.Warning, "recording aborted: a second open on the session means nothing will be written (record one open per script)")
 		}
@@ -383,12 +386,15 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 	cfg := r.srv.cfg.Session
 	cfg.Platform = e.platform
 	if req.SaveScript {
-		e.rec = r.srv.cfg.Recorders(RecordingInfo{Session: e.name, Platform: e.platform, Device: req.Device, Created: e.created})
-		e.path, e.force = req.ScriptPath, req.Force
-		if e.path == "" {
-			e.path = defaultScriptPath(r.srv.cfg.ScriptDir, e.name, e.created)
+		rec := r.srv.cfg.Recorders(RecordingInfo{Session: e.name, Platform: e.platform, Device: req.Device, Created: e.created})
+		path := req.ScriptPath
+		if path == "" {
+			path = defaultScriptPath(r.srv.cfg.ScriptDir, e.name, e.created)
 		}
-		cfg = withJournal(cfg, e.rec)
+		r.mu.Lock()
+		e.rec, e.path, e.force = rec, path, req.Force
+		r.mu.Unlock()
+		cfg = withJournal(cfg, rec)
 	}
 	e.drv = drv
 	e.sess = runner.NewSession(drv, cfg)
