@@ -9,8 +9,11 @@
 // authorised the ref (the ref frame's tree, from the journal's Resolution):
 // candidates id, role+label, label, value, text, in that order, each kept
 // only when it matches exactly one node of that tree — checked with the
-// runner's own matcher (runner.MatchSegment / ResolveSelector) — joined
-// with " || "; fill adds editable=true to every candidate. An id shared by
+// runner's own matcher (package runner/match: Segment, Resolve) — joined
+// with " || "; fill adds editable=true to every candidate. The daemon also
+// hands the recorder a full capture taken just before a ref step (Capture):
+// a `snapshot -i` tree omits text and structure, so a candidate must be
+// unique in that capture too, and evidence is computed there. An id shared by
 // several nodes is never used (id demotion), and a click on an
 // identity-empty container is recorded against its only labelled
 // descendant (container retargeting, §5.4). Generation pins never reach the
@@ -24,8 +27,8 @@
 // not unique would scope the wrong subtree on replay.)
 //
 // Element-targeting actions carry target-v1 evidence computed from the same
-// tree, written only when the runner's own binding check (BindsTarget)
-// isolates the node: adtest's replay fails an "unverifiable" annotation, so
+// tree, written only when replay's binding check, composed of the same
+// matcher (match.Exists, HasIdentity, SiblingIndex, Resolve), isolates the node: adtest's replay fails an "unverifiable" annotation, so
 // one is never written.
 //
 // `fill … --record-as NAME` reaches the recorder as the written action with
