@@ -28,8 +28,9 @@
 //
 // Element-targeting actions carry target-v1 evidence computed from the same
 // tree, written only when replay's binding check, composed of the same
-// matcher (match.Exists, HasIdentity, SiblingIndex, Resolve), isolates the node: adtest's replay fails an "unverifiable" annotation, so
-// one is never written.
+// matcher (match.Exists, HasIdentity, SiblingIndex, Resolve), isolates the
+// node: adtest's replay fails an "unverifiable" annotation, so none is
+// ever written.
 //
 // `fill … --record-as NAME` reaches the recorder as the written action with
 // ${NAME} as its text (the literal was interpolated only for the device),
