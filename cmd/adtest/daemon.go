@@ -44,7 +44,7 @@ func runDaemon(ctx context.Context, env *Env) int {
 				}
 				return ExitOK
 			}
-			ei := clientError(ctx, err)
+			ei := clientError(ctx, c, err)
 			printError(env, "daemon status", ei, asJSON)
 			return exitForError(ei)
 		}
@@ -76,7 +76,7 @@ func runDaemon(ctx context.Context, env *Env) int {
 			return ExitOK
 		}
 		if err != nil {
-			ei := clientError(ctx, err)
+			ei := clientError(ctx, c, err)
 			printError(env, "daemon stop", ei, asJSON)
 			return exitForError(ei)
 		}
@@ -275,7 +275,7 @@ func runSession(ctx context.Context, env *Env) int {
 			return ExitOK
 		}
 		if err != nil {
-			ei := clientError(ctx, err)
+			ei := clientError(ctx, c, err)
 			printError(env, "session list", ei, f.json)
 			return exitForError(ei)
 		}

@@ -256,7 +256,7 @@ func respond(ctx context.Context, env *Env, c *daemon.Client, req *daemon.Reques
 	defer cancel()
 	resp, err := c.Do(ctx, req)
 	if err != nil {
-		ei := clientError(ctx, err)
+		ei := clientError(ctx, c, err)
 		printError(env, name, ei, asJSON)
 		return exitForError(ei)
 	}
@@ -300,7 +300,7 @@ func writeJSONLine(w io.Writer, v any) {
 }
 
 // clientError turns a failure to reach the daemon into the error shape.
-func clientError(ctx context.Context, err error) *runner.ErrorInfo {
+func clientError(ctx context.Context, c *daemon.Client, err error) *runner.ErrorInfo {
 	var ve *daemon.VersionError
 	switch {
 	case errors.As(err, &ve):
@@ -308,8 +308,12 @@ func clientError(ctx context.Context, err error) *runner.ErrorInfo {
 	case ctx.Err() != nil:
 		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "cancelled", Message: "Interrupted before the daemon answered"}
 	}
-	return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: daemon.ReasonDaemonUnavailable, Message: err.Error(),
-		Hint: "Run `adtest daemon status`; the daemon's log is " + "daemon.log in its directory."}
+	ei := &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: daemon.ReasonDaemonUnavailable, Message: err.Error(),
+		Hint: "Run `adtest daemon status`; the daemon's log is " + daemon.LogPath(c.Dir) + "."}
+	if c.Remote() {
+		ei.Hint = "Check that the remote daemon at " + c.Addr + " runs and that ADTEST_DAEMON_TOKEN is its token."
+	}
+	return ei
 }
 
 func printError(env *Env, name string, e *runner.ErrorInfo, asJSON bool) {
