@@ -119,6 +119,10 @@ func (c *checker) flags(a *Action, spec *CommandSpec) {
 			continue
 		}
 		if f, ok := spec.Flag(t.Raw); ok {
+			if f.Kind != FlagRetired && f.Message != "" {
+				// Kept by adtest, removed by agent-device (screenshot --max-size).
+				c.add(t.Pos, SeverityWarning, "flag-removed", f.Message, "")
+			}
 			if f.Newest {
 				c.add(t.Pos, SeverityWarning, "newest-only",
 					fmt.Sprintf("%s %s exists only in the newest agent-device: v0.20 keeps it as a positional argument", a.Command, t.Raw), "")
@@ -178,7 +182,7 @@ func (c *checker) flagValue(a *Action, spec *CommandSpec, f *FlagSpec, t, v *Tok
 	}
 	switch f.Kind {
 	case FlagIntOrDrop:
-		msg := fmt.Sprintf("%s %s is dropped: the value must be a whole number >= 0 when the script is parsed", t.Raw, v.Raw)
+		msg := fmt.Sprintf("%s %s is dropped: the value must be a number >= 0 when the script is parsed", t.Raw, v.Raw)
 		if strings.Contains(v.Value, "${") {
 			msg = fmt.Sprintf("%s %s is dropped: variables resolve after the integer check, so %s cannot be parameterised", t.Raw, v.Raw, t.Raw)
 		}
@@ -196,7 +200,13 @@ func (c *checker) flagValue(a *Action, spec *CommandSpec, f *FlagSpec, t, v *Tok
 			return
 		}
 		c.add(v.Pos, SeverityWarning, "flag-not-parsed",
-			fmt.Sprintf("%s %s is not a flag here: the value is not a number >= 0, so both tokens stay positionals", t.Raw, v.Raw), "")
+			fmt.Sprintf("%s %s is not a flag here: the value is not a number >= 0, so %s stays a positional and %s is read on its own", t.Raw, v.Raw, t.Raw, v.Raw), "")
+	case FlagFloorOrDrop:
+		c.add(v.Pos, SeverityWarning, "flag-dropped",
+			fmt.Sprintf("%s %s is dropped: the value must be a number when the script is parsed", t.Raw, v.Raw), "")
+	case FlagQuality:
+		c.add(v.Pos, SeverityWarning, "flag-dropped",
+			fmt.Sprintf("%s %s is dropped: the value must be medium, high or a whole number from 5 to 10", t.Raw, v.Raw), "")
 	}
 }
 

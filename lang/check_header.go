@@ -204,8 +204,12 @@ func (c *checker) effectivePlatform() string {
 		return c.opts.Platform
 	}
 	for _, a := range c.s.Actions {
+		hints := a.Runtime // open's runtime hints; a runtime line keeps them in flags
+		if a.Command == "runtime" {
+			hints = a.Flags
+		}
 		if a.Command == "open" || a.Command == "runtime" {
-			if p, ok := a.Runtime.String("platform"); ok && p != "" {
+			if p, ok := hints.String("platform"); ok && p != "" {
 				return p
 			}
 		}

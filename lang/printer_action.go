@@ -31,9 +31,7 @@ type prFlagSpec struct {
 
 // prFlags returns the flags a script line of command may carry, in the
 // recorder's fixed output order (spec §5.3 item 7), as the printer sees them:
-// derived from the command table, the one flag table. A flag that takes no
-// value and sets nothing (snapshot's -c) and a retired flag (a parse error)
-// are not flags to the printer.
+// derived from the command table, the one flag table.
 func prFlags(command string) []prFlagSpec { return prFlagTable()[command] }
 
 var prFlagTable = sync.OnceValue(func() map[string][]prFlagSpec {
@@ -50,20 +48,26 @@ var prFlagTable = sync.OnceValue(func() map[string][]prFlagSpec {
 })
 
 // prKindOf is how the printer writes a flag of the command table; false for
-// one that is no flag to the printer.
+// one that is no flag to the printer: a flag that takes no value and sets
+// nothing (snapshot's -c) and a retired flag (a parse error).
 func prKindOf(f *FlagSpec) (prKind, bool) {
-	switch {
-	case f.Kind == FlagRetired, f.Kind == FlagIgnored && f.Value == "":
+	switch f.Kind {
+	case FlagRetired:
 		return 0, false
-	case f.Kind == FlagIgnored:
+	case FlagIgnored:
+		if f.Value == "" {
+			return 0, false
+		}
 		return prIgnore, true
-	case f.Kind == FlagBool:
+	case FlagBool, FlagBoolFalse:
 		return prBool, true
+	}
+	switch {
 	case f.Runtime:
 		return prHint, true
 	case f.Kind == FlagInt, f.Kind == FlagPositiveInt:
 		return prInt, true
-	case f.Kind == FlagString && f.FreeText:
+	case f.Kind == FlagSelector, f.Kind == FlagString && f.FreeText:
 		return prText, true
 	}
 	return prEnum, true // enums, numbers, one-word strings
@@ -74,10 +78,6 @@ func prKindOf(f *FlagSpec) (prKind, bool) {
 var prIgnoresPositionals = map[string]bool{"snapshot": true}
 
 func prLookupFlag(command string, t *Token) (int, *prFlagSpec) {
-	// type keeps a quoted "--delay-ms" as text (spec §1.6).
-	if command == "type" && t.Quoted != 0 {
-		return -1, nil
-	}
 	specs := prFlags(command)
 	for i := range specs {
 		if specs[i].name == t.Value {
@@ -128,7 +128,24 @@ type prItem struct {
 // the way the script parser does (spec §1.6), as far as the printer needs.
 func prClassify(command string, args []*Token) []prItem {
 	var items []prItem
+	// open reads its boolean flags first, wherever they stand, so they are
+	// never the value of another flag: next skips them.
+	openBool := func(j int) bool {
+		_, spec := prLookupFlag(command, args[j])
+		return command == "open" && spec != nil && spec.kind == prBool
+	}
+	var consumed map[int]bool
+	next := func(i int) int {
+		j := i + 1
+		for j < len(args) && openBool(j) {
+			j++
+		}
+		return j
+	}
 	for i := 0; i < len(args); i++ {
+		if consumed[i] {
+			continue
+		}
 		t := args[i]
 		order, spec := prLookupFlag(command, t)
 		if spec == nil {
@@ -146,9 +163,12 @@ func prClassify(command string, args []*Token) []prItem {
 				continue
 			}
 		default:
-			if i+1 < len(args) {
-				items = append(items, prItem{tok: t, spec: spec, order: order, value: args[i+1]})
-				i++
+			if j := next(i); j < len(args) {
+				items = append(items, prItem{tok: t, spec: spec, order: order, value: args[j]})
+				if consumed == nil {
+					consumed = map[int]bool{}
+				}
+				consumed[j] = true
 				continue
 			}
 		}

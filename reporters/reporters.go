@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/adtest/adtest/reporters/html"
 	"github.com/adtest/adtest/runner"
 )
 
@@ -26,13 +27,27 @@ type Reporter struct {
 	OnlyWhen string
 	// Stream builds the streaming side of a reporter that follows the run
 	// (console); nil for a pure renderer of the final result.
-	Stream func(w io.Writer, color bool) Streamer
-	// Render writes the final result.
+	Stream func(w io.Writer, o StreamOptions) Streamer
+	// Render writes the final result to a stream.
 	Render func(w io.Writer, r *runner.Result, color bool) error
+	// Dir, when set, writes the final result as a directory instead (html):
+	// at the spec's path, else DefaultPath; readFile reads the artifacts the
+	// result names.
+	Dir         func(dir string, r *runner.Result, readFile func(name string) ([]byte, error)) error
+	DefaultPath string
+}
+
+// StreamOptions are decided by cmd for a streaming reporter.
+type StreamOptions struct {
+	Color bool
+	// Live: the output is a terminal, so the reporter may redraw a status
+	// area (Width() columns wide) on Tick.
+	Live  bool
+	Width func() int
 }
 
 // Streamer is a reporter that follows the run's events and ends with a
-// summary of the final result.
+// summary of the final result. One that redraws also has Tick().
 type Streamer interface {
 	runner.SuiteListener
 	Summary(r *runner.Result) error
@@ -48,7 +63,7 @@ var (
 // add registers a reporter; it panics at start-up on a duplicate name or a
 // row without a renderer.
 func add(r Reporter) {
-	if _, dup := byName[r.Name]; dup || r.Name == "" || r.Render == nil {
+	if _, dup := byName[r.Name]; dup || r.Name == "" || (r.Render == nil && r.Dir == nil) {
 		panic(fmt.Sprintf("reporters: bad or duplicate row %q", r.Name))
 	}
 	table = append(table, &r)
@@ -58,10 +73,19 @@ func add(r Reporter) {
 
 func init() {
 	add(Reporter{Name: "console", Render: WriteSummary,
-		Stream: func(w io.Writer, color bool) Streamer { return NewConsole(w, color) }})
+		Stream: func(w io.Writer, o StreamOptions) Streamer {
+			if o.Live {
+				return NewLiveConsole(w, o.Color, LiveOptions{Width: o.Width})
+			}
+			return NewConsole(w, o.Color)
+		}})
 	add(Reporter{Name: "json", Render: func(w io.Writer, r *runner.Result, _ bool) error { return WriteJSON(w, r) }})
 	add(Reporter{Name: "junit", NeedsPath: true, Render: func(w io.Writer, r *runner.Result, _ bool) error { return WriteJUnit(w, r) }})
 	add(Reporter{Name: "github", OnlyWhen: "GITHUB_ACTIONS", Render: func(w io.Writer, r *runner.Result, _ bool) error { return WriteGitHub(w, r) }})
+	add(Reporter{Name: "html", DefaultPath: html.DefaultDir,
+		Dir: func(dir string, r *runner.Result, readFile func(string) ([]byte, error)) error {
+			return html.WriteDir(dir, r, html.Options{ReadFile: readFile})
+		}})
 }
 
 // Lookup returns the row of a reporter name.
@@ -95,11 +119,14 @@ func ParseSpec(v string) (Spec, error) {
 }
 
 // Render writes the final result with the reporter of the given name (the
-// console renders its summary).
+// console renders its summary). A reporter that writes a directory cannot.
 func Render(name string, w io.Writer, r *runner.Result, color bool) error {
 	rep, ok := Lookup(name)
 	if !ok {
 		return unknown(name)
+	}
+	if rep.Render == nil {
+		return fmt.Errorf("reporter %s writes a directory, not a stream", name)
 	}
 	return rep.Render(w, r, color)
 }
