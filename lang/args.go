@@ -246,9 +246,9 @@ func argError(format string, args ...any) *Error {
 
 // bindTarget decodes a target followed by trailing command positionals.
 func bindTarget(p []string, trailing int) (Target, []string, *Error) {
-	it, err := DecodeTarget(p, TargetOptions{Trailing: trailing})
+	it, err := decodeTarget(p, TargetOptions{Trailing: trailing})
 	if err != nil {
-		return Target{}, nil, err.(*Error)
+		return Target{}, nil, err
 	}
 	t := Target{Kind: TargetKind(it.Kind), Raw: it.Raw, X: it.X, Y: it.Y, Selector: it.Selector}
 	if t.Kind == TargetRef {
@@ -275,7 +275,7 @@ func bindLongPress(a *Action) (Args, *Error) {
 	if len(pos) > 1 {
 		if ms, ok := JSNumber(pos[len(pos)-1]); ok {
 			// the last numeric positional is the duration, unless it is a point's y
-			if it, err := DecodeTarget(pos, TargetOptions{}); err != nil || it.Kind != "point" || len(it.Rest) > 0 {
+			if it, err := decodeTarget(pos, TargetOptions{}); err != nil || it.Kind != "point" || len(it.Rest) > 0 {
 				args.DurationMs, args.HasDuration = ms, true
 				pos = pos[:len(pos)-1]
 			}
@@ -342,11 +342,11 @@ func bindIs(a *Action) (Args, *Error) {
 }
 
 func bindWait(a *Action) (Args, *Error) {
-	w, err := DecodeWait(a.Positionals)
+	w, err := decodeWait(a.Positionals)
 	if err != nil {
-		return nil, err.(*Error)
+		return nil, err
 	}
-	args := WaitArgs{WaitSpec: *w}
+	args := WaitArgs{WaitSpec: w}
 	if w.Kind == "ref" {
 		args.Ref, args.RefOK = ParseRefToken(w.Ref)
 	}

@@ -22,7 +22,7 @@ type Output struct {
 // past the seam (or an output alone when there is nothing to do).
 // args are the action's bound arguments (lang.Bind), of the type the
 // command's binder gives.
-type leafFunc func(s *Session, ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo)
+type leafFunc func(s *Session, ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo)
 
 // leaves is the dispatch table: one row per command of lang.Commands, a leaf
 // or nil for a command this runner answers with UNSUPPORTED_OPERATION.
@@ -133,8 +133,8 @@ func (s *Session) dispatchBound(ctx context.Context, a *lang.Action, args lang.A
 		return nil, fromError(ctx, a.Command, s.cfg.Platform, berr)
 	}
 	out, m, e := leaf(s, ctx, a, args)
-	if e == nil && m != nil {
-		out, e = s.mutate(ctx, a, m)
+	if e == nil && !m.none() {
+		out, e = s.mutate(ctx, a, &m)
 	}
 	if e != nil && ctx.Err() != nil && e.Reason != "timeout" && e.Reason != "cancelled" {
 		if ce := ctxError(ctx, ctx.Err()); ce != nil {

@@ -15,12 +15,12 @@ import (
 	"github.com/adtest/adtest/runner/match"
 )
 
-func (s *Session) leafFind(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafFind(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	fa := args.(lang.FindArgs)
 	locator, query, action, p := fa.Locator, fa.Query, fa.Action, fa.Rest
 	obs, e := s.observe(ctx, drivers.SnapshotOptions{})
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	var matches []int
 	if fa.Selector != nil {
@@ -39,19 +39,19 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action, args lang.Args) 
 			return len(matches) > 0
 		})
 		if e != nil {
-			return nil, nil, e
+			return nil, mutation{}, e
 		}
 		if !done {
-			return nil, nil, newErr(CodeCommandFailed, "wait_target_absent", "find %q: nothing matched within %dms", query, timeout.Milliseconds())
+			return nil, mutation{}, newErr(CodeCommandFailed, "wait_target_absent", "find %q: nothing matched within %dms", query, timeout.Milliseconds())
 		}
 	}
 	if len(matches) == 0 {
 		if action == "exists" {
 			e := newErr(CodeCommandFailed, "predicate_failed", "find %q: no element matches", query)
-			return nil, nil, e
+			return nil, mutation{}, e
 		}
 		e := newErr(CodeCommandFailed, "selector_not_found", "find %q: no element matches", query)
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	idx := matches[0]
 	n := obs.Snap.Nodes[idx]
@@ -83,7 +83,7 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action, args lang.Args) 
 			// focuses the found element, then types — one seam crossing.
 			focus := drivers.Action{Kind: drivers.ActFocus, Target: t}
 			da.Target = nil
-			return nil, &mutation{act: &focus, out: out, then: func(ctx context.Context) (*Output, *ErrorInfo) {
+			return nil, mutation{act: focus, hasAct: true, out: out, then: func(ctx context.Context) (*Output, *ErrorInfo) {
 				if err := s.drv.Act(ctx, da); err != nil {
 					return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 				}
@@ -93,7 +93,7 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action, args lang.Args) 
 		return nil, does(da, out), nil
 	case "get", "exists", "wait":
 	default:
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "Unknown find action %q. Supported: click, focus, fill, type, get text, get attrs, exists, wait", action)
+		return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "Unknown find action %q. Supported: click, focus, fill, type, get text, get attrs, exists, wait", action)
 	}
 	// Read-only find: publish the returned ref as a partial frame.
 	out := &Output{Data: map[string]any{"action": action}}
@@ -117,5 +117,5 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action, args lang.Args) 
 			out.Data["text"] = readText(&n)
 		}
 	}
-	return out, nil, nil
+	return out, mutation{}, nil
 }

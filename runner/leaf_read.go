@@ -27,35 +27,35 @@ func readText(n *drivers.Node) string {
 	return ""
 }
 
-func (s *Session) leafGet(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafGet(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	ga := args.(lang.GetArgs)
 	r, e := s.resolveTarget(ctx, ga.Target, false, 0)
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	if ga.Sub == "text" {
 		t := readText(r.node)
-		return &Output{Text: t, Warning: r.warning, Data: map[string]any{"text": t}}, nil, nil
+		return &Output{Text: t, Warning: r.warning, Data: map[string]any{"text": t}}, mutation{}, nil
 	}
 	attrs := map[string]string{"role": r.node.Role, "label": r.node.Label, "id": r.node.ID, "text": r.node.Text, "value": r.node.Value}
 	if ar, ok := s.drv.(drivers.AttrReader); ok && r.warning == "" {
 		m, err := ar.Attrs(ctx, r.node)
 		if err != nil {
-			return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+			return nil, mutation{}, fromError(ctx, a.Command, s.cfg.Platform, err)
 		}
 		attrs = m
 	}
 	b, _ := json.Marshal(attrs)
 	data := map[string]any{"attrs": attrs}
-	return &Output{Text: string(b), Warning: r.warning, Data: data}, nil, nil
+	return &Output{Text: string(b), Warning: r.warning, Data: data}, mutation{}, nil
 }
 
-func (s *Session) leafIs(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafIs(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	ia := args.(lang.IsArgs)
 	pred, chain, selText := ia.Predicate, ia.Selector, ia.SelectorText
 	obs, e := s.observe(ctx, drivers.SnapshotOptions{})
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	want := ia.Value
 	var pass bool
@@ -72,7 +72,7 @@ func (s *Session) leafIs(ctx context.Context, a *lang.Action, args lang.Args) (*
 				pass = true
 				break
 			}
-			return nil, nil, rerr
+			return nil, mutation{}, rerr
 		}
 		n := &obs.Snap.Nodes[res.node]
 		if pred == "text" {
@@ -90,9 +90,9 @@ func (s *Session) leafIs(ctx context.Context, a *lang.Action, args lang.Args) (*
 		e := newErr(CodeCommandFailed, "predicate_failed", "%s", msg)
 		e.Hint = "Check the snapshot, or wait for the state before asserting it."
 		e.Details = map[string]any{"predicate": pred, "selector": selText}
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
-	return &Output{Text: "true", Data: map[string]any{"pass": true}}, nil, nil
+	return &Output{Text: "true", Data: map[string]any{"pass": true}}, mutation{}, nil
 }
 
 func containsText(snap *drivers.Snapshot, text string) bool {
@@ -117,14 +117,14 @@ func fingerprint(snap *drivers.Snapshot) string {
 	return b.String()
 }
 
-func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	wa := args.(lang.WaitArgs)
 	w := &wa.WaitSpec
 	if w.Kind == "sleep" {
 		if e := s.sleep(ctx, time.Duration(w.DurationMs)*time.Millisecond); e != nil {
-			return nil, nil, e
+			return nil, mutation{}, e
 		}
-		return &Output{Text: fmt.Sprintf("Waited %dms", w.DurationMs)}, nil, nil
+		return &Output{Text: fmt.Sprintf("Waited %dms", w.DurationMs)}, mutation{}, nil
 	}
 	timeout := s.cfg.WaitTimeout
 	if w.TimeoutMs != nil {
@@ -158,12 +158,12 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) 
 		what, reason = w.Selector.Raw+" to disappear", "wait_target_present"
 	case "ref":
 		if !wa.RefOK {
-			return nil, nil, badRef(w.Ref)
+			return nil, mutation{}, badRef(w.Ref)
 		}
 		ref := wa.Ref.Plain()
 		idx, warn, e := s.readRef(wa.Ref)
 		if e != nil {
-			return nil, nil, e
+			return nil, mutation{}, e
 		}
 		warning = warn
 		text := match.NodeText(&s.frame.Evidence().Snap.Nodes[idx])
@@ -186,23 +186,23 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) 
 		}
 		what, reason = "a stable screen", "wait_stable_timeout"
 	default:
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "Unsupported wait form %q", w.Kind)
+		return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "Unsupported wait form %q", w.Kind)
 	}
 	polls, done, e := s.poll(ctx, timeout, check)
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	if !done && impostors {
 		e := newErr(CodeCommandFailed, "wait_landmark_identity_mismatch", "Timed out after %dms waiting for %s: only elements without the recorded identity matched", timeout.Milliseconds(), what)
 		e.Hint = "The landmark on screen is not the recorded one; re-record the step or repair the selector."
 		e.Details = map[string]any{"timeoutMs": timeout.Milliseconds(), "polls": polls}
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	if !done {
 		e := newErr(CodeCommandFailed, reason, "Timed out after %dms waiting for %s", timeout.Milliseconds(), what)
 		e.Hint = "Check that the screen reaches this state, or raise the wait timeout."
 		e.Details = map[string]any{"timeoutMs": timeout.Milliseconds(), "polls": polls}
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
-	return &Output{Text: "Found " + what, Warning: warning}, nil, nil
+	return &Output{Text: "Found " + what, Warning: warning}, mutation{}, nil
 }

@@ -19,10 +19,10 @@ func (s *Session) readiness() time.Duration {
 	return s.cfg.ReadinessTimeout
 }
 
-func (s *Session) leafClick(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafClick(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	r, e := s.resolveTarget(ctx, args.(lang.TargetArgs).Target, true, s.readiness())
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	da := drivers.Action{Kind: drivers.ActTap, Target: r.target, Count: 1, Button: "primary"}
 	if n, ok := a.Flags.Int("count"); ok && n > 0 {
@@ -39,50 +39,50 @@ func (s *Session) leafClick(ctx context.Context, a *lang.Action, args lang.Args)
 	return nil, does(da, &Output{Text: "Tapped " + r.target.Describe, Warning: r.warning}), nil
 }
 
-func (s *Session) leafLongPress(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafLongPress(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	ta := args.(lang.TargetArgs)
 	r, e := s.resolveTarget(ctx, ta.Target, true, s.readiness())
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	dur := time.Duration(ta.DurationMs) * time.Millisecond
 	return nil, does(drivers.Action{Kind: drivers.ActLongPress, Target: r.target, Duration: dur}, &Output{Text: "Long-pressed " + r.target.Describe}), nil
 }
 
-func (s *Session) leafFill(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafFill(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	ta := args.(lang.TargetArgs)
 	r, e := s.resolveTarget(ctx, ta.Target, true, s.readiness())
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	da := drivers.Action{Kind: drivers.ActFill, Target: r.target, Text: ta.Text}
 	da.DelayMs, _ = a.Flags.Int("delayMs")
 	return nil, does(da, &Output{Text: "Filled " + r.target.Describe}), nil
 }
 
-func (s *Session) leafType(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafType(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	da := drivers.Action{Kind: drivers.ActType, Text: args.(lang.TextArgs).Text}
 	da.DelayMs, _ = a.Flags.Int("delayMs")
 	return nil, does(da, &Output{Text: "Typed"}), nil
 }
 
-func (s *Session) targetAction(ctx context.Context, args lang.Args, kind drivers.ActionKind, verb string) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) targetAction(ctx context.Context, args lang.Args, kind drivers.ActionKind, verb string) (*Output, mutation, *ErrorInfo) {
 	r, e := s.resolveTarget(ctx, args.(lang.TargetArgs).Target, true, 0)
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	return nil, does(drivers.Action{Kind: kind, Target: r.target}, &Output{Text: verb + " " + r.target.Describe}), nil
 }
 
-func (s *Session) leafFocus(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafFocus(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	return s.targetAction(ctx, args, drivers.ActFocus, "Focused")
 }
 
-func (s *Session) leafHover(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafHover(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	return s.targetAction(ctx, args, drivers.ActHover, "Hovered")
 }
 
-func (s *Session) leafScroll(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafScroll(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	sa := args.(lang.ScrollArgs)
 	da := drivers.Action{Kind: drivers.ActScroll, Direction: sa.Direction, Amount: sa.Amount}
 	if sa.Until == nil {
@@ -110,12 +110,12 @@ func (s *Session) leafScroll(ctx context.Context, a *lang.Action, args lang.Args
 	// Already visible: nothing to do, nothing crosses the seam.
 	if ok, e := visible(ctx); e != nil || ok {
 		if e != nil {
-			return nil, nil, e
+			return nil, mutation{}, e
 		}
-		return until0(0), nil, nil
+		return until0(0), mutation{}, nil
 	}
 	// One logical command: the seam is crossed before the first scroll only.
-	return nil, &mutation{act: &da, then: func(ctx context.Context) (*Output, *ErrorInfo) {
+	return nil, mutation{act: da, hasAct: true, then: func(ctx context.Context) (*Output, *ErrorInfo) {
 		for i := 1; ; i++ {
 			ok, e := visible(ctx)
 			if e != nil {
@@ -134,23 +134,23 @@ func (s *Session) leafScroll(ctx context.Context, a *lang.Action, args lang.Args
 	}}, nil
 }
 
-func (s *Session) leafSwipe(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafSwipe(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	sw := args.(lang.SwipeArgs)
 	count := 1
 	if c, ok := a.Flags.Int("count"); ok && c > 0 {
 		count = c
 	}
 	if count > 200 {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "swipe --count must be at most 200")
+		return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "swipe --count must be at most 200")
 	}
 	pause, _ := a.Flags.Int("pauseMs")
 	if pause > 10000 {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "swipe --pause-ms must be at most 10000")
+		return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "swipe --pause-ms must be at most 10000")
 	}
 	pattern, _ := a.Flags.String("pattern")
 	from, to := drivers.Point(sw.From), drivers.Point(sw.To)
 	// One logical command: plan once, expire once, repeat the same plan.
-	return nil, &mutation{then: func(ctx context.Context) (*Output, *ErrorInfo) {
+	return nil, mutation{then: func(ctx context.Context) (*Output, *ErrorInfo) {
 		for i := 0; i < count; i++ {
 			if i > 0 {
 				if e := s.sleep(ctx, time.Duration(pause)*time.Millisecond); e != nil {
@@ -169,7 +169,7 @@ func (s *Session) leafSwipe(ctx context.Context, a *lang.Action, args lang.Args)
 	}}, nil
 }
 
-func (s *Session) leafGesture(ctx context.Context, a *lang.Action, args lang.Args) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafGesture(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	g := args.(lang.GestureArgs)
 	switch g.Kind {
 	case "pan":
@@ -198,5 +198,5 @@ func (s *Session) leafGesture(ctx context.Context, a *lang.Action, args lang.Arg
 		}
 		return nil, does(drivers.Action{Kind: drivers.ActSwipe, From: from, To: to}, &Output{Text: "Flung " + g.Direction}), nil
 	}
-	return nil, nil, unsupported("gesture "+g.Kind, s.cfg.Platform)
+	return nil, mutation{}, unsupported("gesture "+g.Kind, s.cfg.Platform)
 }
