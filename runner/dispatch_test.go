@@ -40,6 +40,7 @@ func golden(t *testing.T) *goldie.Goldie {
 // Snapshot text and JSON rendering: one node per line, refs in document
 // order over printed nodes, refsGeneration once at the top of JSON.
 func TestSnapshotRendering(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		line string
@@ -80,6 +81,7 @@ func TestSnapshotRendering(t *testing.T) {
 // Design.md: a page whose only interactive elements are a link and then a
 // button prints them as @e1 and @e2.
 func TestRefNumberingDesignExample(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "open * -> p\nscreen p\n  heading \"Title\"\n  text \"Intro\"\n  link \"More\"\n  group\n    button \"Go\"\n")
 	e.must(t, "open x")
 	out := e.must(t, "snapshot -i")
@@ -89,6 +91,7 @@ func TestRefNumberingDesignExample(t *testing.T) {
 }
 
 func TestSelectorResolution(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, line, reason, code string
 		tapped                   string
@@ -132,6 +135,7 @@ func TestSelectorResolution(t *testing.T) {
 
 // AMBIGUOUS_MATCH lists candidates pinned and issues them as a partial frame.
 func TestAmbiguousCandidatesArePublished(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, richScreens)
 	e.must(t, "open shop")
 	_, err := e.run(t, `click "label=Buy"`)
@@ -153,6 +157,7 @@ func TestAmbiguousCandidatesArePublished(t *testing.T) {
 }
 
 func TestFind(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		line, want, reason string
 	}{
@@ -174,6 +179,7 @@ func TestFind(t *testing.T) {
 }
 
 func TestScrollUntil(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("open long -> long\nscreen long\n")
 	for i := 1; i <= 40; i++ {
@@ -227,6 +233,7 @@ func TestScreenshotPaths(t *testing.T) {
 }
 
 func TestMiscLeaves(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		line, text, reason string
 	}{

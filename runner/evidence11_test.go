@@ -15,6 +15,7 @@ import (
 // the plain ref back. [Seen red by keeping the pin in the parser's ref
 // decoding: the click is then rejected with ref_generation_mismatch.]
 func TestEvidence11ScriptsCarryNoPins(t *testing.T) {
+	t.Parallel()
 	const script = "open app\nsnapshot -i\nclick @e1~s987654 \"Next\"\n"
 	s, err := lang.Parse("pins.ad", []byte(script))
 	if err != nil {

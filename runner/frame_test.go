@@ -23,6 +23,7 @@ func pinned(e *env, ref string) string {
 // Evidence 1: a bare and a pinned second mutation reject after an unobserved
 // first mutation, and nothing is dispatched for them.
 func TestEvidence01SecondMutationRejected(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		second func(e *env, pin string) string
@@ -58,6 +59,7 @@ func TestEvidence01SecondMutationRejected(t *testing.T) {
 // Evidence 2: definitive pre-seam failures (arguments, target not found,
 // driver preflight guards, unsupported operations) preserve the frame.
 func TestEvidence02PreSeamFailuresPreserve(t *testing.T) {
+	t.Parallel()
 	screens := loginScreens + `
 screen guarded
   button "Off" id=off disabled
@@ -101,6 +103,7 @@ open guarded -> guarded
 // Evidence 3: post-seam failures (platform error, timeout, cancellation,
 // connection loss) leave the frame expired.
 func TestEvidence03PostSeamFailuresExpire(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		setup  func(e *env)
@@ -152,6 +155,7 @@ func TestEvidence03PostSeamFailuresExpire(t *testing.T) {
 // interactions and lifecycle/generic commands all cross the same seam before
 // their device operation.
 func TestEvidence04EveryPathCrossesTheSeam(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		line, op string
 	}{
@@ -222,6 +226,7 @@ func (d *seamOrderDriver) Act(ctx context.Context, a drivers.Action) error {
 // Evidence 4 (order): the frame is expired before the driver is called,
 // for every repetition of a series.
 func TestEvidence04SeamBeforeDeviceOp(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, loginScreens)
 	d := &seamOrderDriver{Driver: e.dev}
 	e.sess.drv = d
@@ -239,6 +244,7 @@ func TestEvidence04SeamBeforeDeviceOp(t *testing.T) {
 // Evidence 6: read-only operational captures do not replace the authorized
 // frame: after them a ref still resolves in the frame's own tree.
 func TestEvidence06ReadsDoNotReplaceFrame(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, loginScreens)
 	e.must(t, "open demo")
 	e.must(t, "snapshot -i")
@@ -268,6 +274,7 @@ func TestEvidence06ReadsDoNotReplaceFrame(t *testing.T) {
 // Evidence 7: partial publication admits only emitted pinned refs, reports
 // each typed failure in order, and renders pins in text, plain in JSON.
 func TestEvidence07PartialPublication(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, loginScreens)
 	e.must(t, "open demo")
 	e.must(t, "snapshot")
@@ -310,6 +317,7 @@ func TestEvidence07PartialPublication(t *testing.T) {
 
 // Evidence 7: an empty partial publication changes nothing.
 func TestEvidence07EmptyPartialKeepsFrame(t *testing.T) {
+	t.Parallel()
 	obs := newObservation(bigSnapshot(3), drivers.SnapshotOptions{})
 	f := frame.NewLifetime(3).ActivateComplete(obs)
 	if g := f.PublishPartial(obs, nil); !reflect.DeepEqual(g, f) {
@@ -330,6 +338,7 @@ func TestEvidence07EmptyPartialKeepsFrame(t *testing.T) {
 
 // Spec §6 rule 6: admission order and the exact error shape.
 func TestAdmissionOrderAndShape(t *testing.T) {
+	t.Parallel()
 	obs := newObservation(&drivers.Snapshot{Nodes: []drivers.Node{{Role: "button", Label: "A", Interactive: true, Parent: -1}, {Role: "button", Label: "B", Interactive: true, Parent: -1}}}, drivers.SnapshotOptions{})
 	base := frame.NewLifetime(41)
 	complete := base.ActivateComplete(obs)
@@ -378,6 +387,7 @@ func TestAdmissionOrderAndShape(t *testing.T) {
 // Evidence 8: a complete publication admits its plain namespace; a sparse
 // (empty) capture does not replace useful authority.
 func TestEvidence08CompleteVsSparse(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, loginScreens+"screen empty\nopen blank -> empty\n")
 	e.must(t, "open demo")
 	out := e.must(t, "snapshot -i")
@@ -400,6 +410,7 @@ func TestEvidence08CompleteVsSparse(t *testing.T) {
 
 // Evidence 9: mutating find omits refsGeneration and never activates its ref.
 func TestEvidence09MutatingFindDoesNotPublish(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, loginScreens)
 	e.must(t, "open demo")
 	e.must(t, "snapshot -i")
@@ -424,6 +435,7 @@ func TestEvidence09MutatingFindDoesNotPublish(t *testing.T) {
 
 // Evidence 12: press series, double tap and swipe series resolve and expire once.
 func TestEvidence12SeriesExpireOnce(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		line     string
 		op       string
@@ -470,6 +482,7 @@ func TestEvidence12SeriesExpireOnce(t *testing.T) {
 // semantic scope; a mutation, another publication or scope breaks it; an
 // arbitrary stale ref cannot borrow it; an unusable repetition keeps both.
 func TestEvidence14ScopeLineage(t *testing.T) {
+	t.Parallel()
 	const screens = `
 open app -> list
 screen list
@@ -565,6 +578,7 @@ screen gone
 // Evidence 15: fused keyboard/alert requests expire even when nothing was
 // there; status/get reads preserve.
 func TestEvidence15FusedAndSplitSeams(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		line    string
 		expires bool
@@ -600,6 +614,7 @@ func TestEvidence15FusedAndSplitSeams(t *testing.T) {
 // Evidence 16: a failed or timed-out open on an existing session leaves the
 // old frame expired after dispatch.
 func TestEvidence16FailedOpenExpires(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		fault  func(e *env)
@@ -630,6 +645,7 @@ func TestEvidence16FailedOpenExpires(t *testing.T) {
 // staleness warning; missing evidence fails instead of resolving the same
 // ref body in a newer observation.
 func TestEvidence17StaleReads(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, loginScreens)
 	e.must(t, "open demo")
 	e.must(t, "snapshot -i")
@@ -711,6 +727,7 @@ func bigSnapshot(n int) *drivers.Snapshot {
 // Evidence 19: the rejection shape is the same for every targeting command
 // (one enforcement path).
 func TestEvidence19ConsistentShapes(t *testing.T) {
+	t.Parallel()
 	var shapes []string
 	for _, line := range []string{"click @e1", "press @e1", `fill @e1 "x"`, "longpress @e1", "focus @e1", "hover @e1"} {
 		e := newEnv(t, loginScreens)
@@ -732,6 +749,7 @@ func TestEvidence19ConsistentShapes(t *testing.T) {
 
 // Spec §6 rule 13: a new session starts a new random lifetime; close drops the frame.
 func TestLifecycleNewSessionRejectsOldPins(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, loginScreens)
 	e.must(t, "open demo")
 	e.must(t, "snapshot -i")
@@ -755,6 +773,7 @@ func TestLifecycleNewSessionRejectsOldPins(t *testing.T) {
 // Every command a script can reach has a ref-frame classification and a
 // dispatch decision (a leaf, or a typed UNSUPPORTED_OPERATION).
 func TestEveryCommandClassified(t *testing.T) {
+	t.Parallel()
 	if len(lang.Commands) == 0 {
 		t.Fatal("the command table is empty")
 	}
@@ -783,6 +802,7 @@ func TestEveryCommandClassified(t *testing.T) {
 // Evidence 7 (diffs): `diff snapshot` publishes only the added refs, pinned
 // in text; no change publishes nothing.
 func TestDiffSnapshotPublishesAddedRefs(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, loginScreens)
 	e.must(t, "open demo")
 	e.must(t, "click id=signin")

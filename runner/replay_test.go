@@ -17,6 +17,7 @@ import (
 // -> click @e2 fails at step 3 with ref_frame_expired, and the device
 // received exactly one tap.
 func TestDoneWhen(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, loginScreens)
 	res := e.replay(t, "open demo\nsnapshot -i\nclick @e2\nclick @e1\n")
 	if res.Status != StatusFailed || res.Error == nil {
@@ -37,6 +38,7 @@ func TestDoneWhen(t *testing.T) {
 // TestDoneWhenExact is the issue's literal script: snapshot -i, click @e1
 // (navigates), click @e2 fails at step 3.
 func TestDoneWhenExact(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, `
 open * -> start
 screen start
@@ -82,6 +84,7 @@ func (o *recObserver) StepFinished(ev StepEvent) {
 // bare refs of the same run; every mutation expires; failures keep the
 // step/executed/total/partialResults contract and details.reason.
 func TestEvidence10ReplayDelegates(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, script string
 		failStep     int
@@ -129,6 +132,7 @@ func TestEvidence10ReplayDelegates(t *testing.T) {
 // A divergence publishes its screen as a partial frame: the pinned refs it
 // lists are usable, plain refs are not.
 func TestDivergenceReport(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, loginScreens)
 	res := e.replay(t, "open demo\nclick label=\"Sign on\"\n")
 	if res.Error == nil {
@@ -171,6 +175,7 @@ func TestDivergenceReport(t *testing.T) {
 }
 
 func TestReplayVariablesAndRedaction(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, loginScreens)
 	scope := &lang.Scope{CLI: map[string]string{"EMAIL": "ada@example.com", "BUTTON": "Sign up now"}}
 	obs := &recObserver{}
@@ -206,6 +211,7 @@ func TestReplayVariablesAndRedaction(t *testing.T) {
 }
 
 func TestReplayUnresolvedVariable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, loginScreens)
 	res := e.replay(t, "open demo\nclick id=${MISSING}\n")
 	if res.Error == nil || res.Error.Code != "INVALID_ARGS" || res.Error.Message != "Unresolved variable ${MISSING} at flow.ad:2." {
@@ -217,6 +223,7 @@ func TestReplayUnresolvedVariable(t *testing.T) {
 }
 
 func TestReplaySecretsMasked(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, loginScreens)
 	res := e.sess.Replay(context.Background(), parseScript(t, "open demo\nwait text \"hunter2\" 100\n"), ReplayOptions{Secrets: []string{"hunter2"}})
 	b, _ := json.Marshal(res)
@@ -227,6 +234,7 @@ func TestReplaySecretsMasked(t *testing.T) {
 
 // click/press/longpress/fill wait up to ReadinessTimeout for a selector target.
 func TestReadinessWait(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name      string
 		readiness time.Duration
@@ -264,6 +272,7 @@ func TestReadinessWait(t *testing.T) {
 }
 
 func TestWaitForms(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		line    string
 		elapsed time.Duration
@@ -297,6 +306,7 @@ func TestWaitForms(t *testing.T) {
 }
 
 func TestIsPredicates(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		line string
 		pass bool
@@ -330,6 +340,7 @@ func TestIsPredicates(t *testing.T) {
 
 // The context deadline ends a hanging step promptly as timedOut.
 func TestReplayTimeout(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		cancel bool
@@ -369,6 +380,7 @@ func TestReplayTimeout(t *testing.T) {
 
 // An empty tree for the whole readiness wait is capture_sparse, not a miss.
 func TestReadinessSparse(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "open * -> blank\nscreen blank\nscreen full\n  button \"A\" id=a\n")
 	e.sess.cfg.ReadinessTimeout = 300 * time.Millisecond
 	res := e.replay(t, "open x\nclick id=a\n")

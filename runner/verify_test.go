@@ -20,6 +20,7 @@ screen shop
 // Target-binding verification (spec §4.2.2) runs before dispatch; a
 // divergence dispatches nothing and preserves the frame (ADR 0014 evidence 2).
 func TestTargetVerification(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, annotation, step string
 		kind, hint             string // "" = verified, step passes
@@ -75,6 +76,7 @@ func TestTargetVerification(t *testing.T) {
 // An annotated selector wait is a landmark: impostors keep it polling and
 // end it as an identity mismatch; a real match passes.
 func TestWaitLandmark(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, annotation, step, kind string
 	}{
