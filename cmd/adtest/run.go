@@ -59,6 +59,8 @@ type runFlags struct {
 	serve, webServer, webServerURL    string
 	serveExample                      bool
 	fakeDevice                        string
+	androidSnapshot                   string
+	debug                             bool
 	paths                             []string
 	// --last-failed, --list, --test-list
 	lastFailed, list bool
@@ -92,6 +94,8 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&f.browserPerWorker, "browser-per-worker", false, "one browser process per worker instead of one context each in a shared browser")
 	fs.StringVar(&f.adbServer, "adb-server", "", "adb server `HOST:PORT` (Android)")
 	fs.Var(&f.devices, "device", "run on device `SERIAL` (repeatable: one worker per device)")
+	fs.StringVar(&f.androidSnapshot, "android-snapshot", "helper", "Android snapshots through the persistent `MODE`: helper (default) or dump (uiautomator dump, installs nothing)")
+	fs.BoolVar(&f.debug, "debug", false, "log driver diagnostics (Android helper session events, adb commands) to stderr")
 	fs.StringVar(&f.serve, "serve", "", "serve static `DIR` on 127.0.0.1 and pass its URL as AD_BASE_URL")
 	fs.StringVar(&f.webServer, "web-server", "", "start `CMD` before the run (killed at the end); needs --web-server-url")
 	fs.StringVar(&f.webServerURL, "web-server-url", "", "wait until `URL` answers; passed as AD_BASE_URL")
@@ -284,9 +288,8 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 		fmt.Fprintln(env.Stderr, err)
 		return nil, ExitUsage
 	}
-	if f.platform == drivers.PlatformAndroid && f.fakeDevice == "" {
-		fmt.Fprintln(env.Stderr, "adtest run: Android driver not available yet (--platform android)")
-		return nil, ExitInfra
+	if f.androidSnapshot != "helper" && f.androidSnapshot != "dump" {
+		return usageErr(env, "--android-snapshot must be helper or dump, got %q", f.androidSnapshot)
 	}
 	if len(tests) == 0 {
 		return usageErr(env, "no tests matched")
@@ -345,9 +348,9 @@ func providerFunc(env *Env, f *runFlags) suite.ProviderFunc {
 				Getenv:           env.Getenv,
 			})
 		case drivers.PlatformAndroid:
-			return nil, fmt.Errorf("%w: Android driver not available yet", drivers.ErrInfrastructure)
+			return androidProvider(ctx, env, f)
 		}
-		return nil, fmt.Errorf("%w: no driver for platform %q (adtest runs web; android is coming)", drivers.ErrInfrastructure, platform)
+		return nil, fmt.Errorf("%w: no driver for platform %q (adtest runs web and android)", drivers.ErrInfrastructure, platform)
 	}
 }
 
@@ -484,11 +487,11 @@ func exitCode(res *runner.Result, failOnFlaky, reportFailed bool) int {
 }
 
 // infrastructureFailed reports a run stopped because a session could not be
-// opened (the browser or device went away).
+// opened, or a test lost its browser or device (infrastructure, exit 3).
 func infrastructureFailed(res *runner.Result) bool {
 	for _, t := range res.Tests {
 		if n := len(t.Attempts); n > 0 {
-			if e := t.Attempts[n-1].Error; e != nil && e.Reason == suite.ReasonSessionStart {
+			if e := t.Attempts[n-1].Error; e != nil && (e.Reason == suite.ReasonSessionStart || e.Reason == suite.ReasonInfrastructure) {
 				return true
 			}
 		}
