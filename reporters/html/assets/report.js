@@ -317,6 +317,11 @@
   document.getElementById('view-slowest').addEventListener('click', () => go({ v: 'slowest' }));
   document.getElementById('view-timeline').addEventListener('click', () => go({ v: 'timeline' }));
   window.addEventListener('hashchange', render);
+  // "/" jumps to the search box, as in many report pages.
+  document.addEventListener('keydown', ev => {
+    const search = document.getElementById('search');
+    if (ev.key === '/' && document.activeElement !== search) { ev.preventDefault(); search.focus(); }
+  });
 
   // The slowest and timeline views are built when first shown.
   const built = {};
