@@ -126,6 +126,9 @@ type CommandSpec struct {
 	Newest bool
 	// Notes is an optional longer remark for the reference.
 	Notes string
+	// Interactive marks the commands `adtest NAME ...` runs on a live session
+	// through the warm daemon (set from interactiveCommands).
+	Interactive bool
 }
 
 // Flag returns the flag spec a token spells, if the command has one.
@@ -329,6 +332,15 @@ var commandTable = []*CommandSpec{
 // notScript lists the commands of the table that cannot be script lines.
 var notScript = map[string]bool{"test": true, "batch": true}
 
+// interactiveCommands are the commands adtest also runs one at a time on a
+// live session (`adtest click @e3 --session NAME`), through the warm daemon.
+var interactiveCommands = map[string]bool{
+	"open": true, "snapshot": true, "click": true, "press": true, "longpress": true, "fill": true,
+	"type": true, "focus": true, "hover": true, "scroll": true, "swipe": true, "gesture": true,
+	"back": true, "home": true, "keyboard": true, "wait": true, "is": true, "get": true,
+	"find": true, "alert": true, "screenshot": true, "close": true,
+}
+
 // Commands is the command table, sorted by name.
 var Commands []*CommandSpec
 
@@ -341,6 +353,7 @@ func init() {
 	commandIndex = make(map[string]*CommandSpec, len(Commands))
 	for _, c := range Commands {
 		c.Script = !notScript[c.Name]
+		c.Interactive = interactiveCommands[c.Name]
 		commandIndex[c.Name] = c
 	}
 }
@@ -495,6 +508,9 @@ func WriteCommandHelp(w io.Writer, c *CommandSpec) error {
 	if !c.Script {
 		b.WriteString("script:     not usable as a script line\n")
 	}
+	if c.Interactive {
+		fmt.Fprintf(&b, "interactive: adtest %s ... [--session NAME] [--json]\n", c.Name)
+	}
 	if c.Newest {
 		b.WriteString("grammar:    newest (not in agent-device 0.20.3)\n")
 	}
@@ -538,6 +554,8 @@ func WriteCommandsMarkdown(w io.Writer) error {
 	b.WriteString("Every command a `.ad` script line can start with. *Ref frame* is the ADR 0014 effect: `preserve` never\n")
 	b.WriteString("expires snapshot refs, `may-invalidate` expires them when the command acts, `conditional` depends on the\n")
 	b.WriteString("sub-action, `delegated` lets each step decide. Flags not listed for a command stay positionals.\n\n")
+	b.WriteString("Commands marked *interactive* also run one at a time on a live session, through adtest's warm daemon:\n")
+	b.WriteString("`adtest NAME ARGS... [--session NAME] [--json]` (see the README's interactive sessions section).\n\n")
 	b.WriteString("| Command | Ref frame | Recorded | Platforms | Summary |\n| --- | --- | --- | --- | --- |\n")
 	for _, c := range Commands {
 		name := "[`" + c.Name + "`](#" + c.Name + ")"
@@ -554,6 +572,9 @@ func WriteCommandsMarkdown(w io.Writer) error {
 		}
 		if !c.Script {
 			b.WriteString("- Not usable as a script line\n")
+		}
+		if c.Interactive {
+			fmt.Fprintf(&b, "- Interactive: `adtest %s ... [--session NAME] [--json]`\n", c.Name)
 		}
 		if c.Newest {
 			b.WriteString("- Newest grammar (not in agent-device 0.20.3)\n")

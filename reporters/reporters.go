@@ -16,7 +16,7 @@ import (
 )
 
 // Names of the reporters, in the order help lists them.
-var Names = []string{"console", "json", "junit", "github"}
+var Names = []string{"console", "json", "junit", "github", "html"}
 
 // Spec is one --reporter NAME[=PATH].
 type Spec struct {
@@ -55,6 +55,8 @@ func Render(name string, w io.Writer, r *runner.Result, color bool) error {
 		return WriteJUnit(w, r)
 	case "github":
 		return WriteGitHub(w, r)
+	case "html":
+		return fmt.Errorf("reporter html writes a directory, not a stream")
 	}
 	return fmt.Errorf("unknown reporter %q (known: %s)", name, strings.Join(Names, ", "))
 }
@@ -65,6 +67,18 @@ type Listeners []runner.SuiteListener
 func (ls Listeners) SuiteStarted(e runner.SuiteStarted) {
 	for _, l := range ls {
 		l.SuiteStarted(e)
+	}
+}
+
+func (ls Listeners) StepStarted(e runner.StepEvent) {
+	for _, l := range ls {
+		l.StepStarted(e)
+	}
+}
+
+func (ls Listeners) StepFinished(e runner.StepEvent) {
+	for _, l := range ls {
+		l.StepFinished(e)
 	}
 }
 
@@ -148,10 +162,7 @@ func describe(e *runner.ErrorInfo) string {
 
 // infrastructure reports an attempt error that is the device's fault, not the test's.
 func infrastructure(e *runner.ErrorInfo) bool {
-	if e == nil {
-		return false
-	}
-	return e.Code == "INFRA" || e.Reason == "timeout_cleanup_pending" || e.Reason == "session_start_failed"
+	return e.IsInfrastructure()
 }
 
 // FormatDuration prints ms as agent-device does: >= 10 s one decimal,
