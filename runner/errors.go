@@ -90,7 +90,7 @@ func fromError(ctx context.Context, command, platform string, err error) *ErrorI
 		return unsupported(command, platform)
 	}
 	if errors.Is(err, drivers.ErrInfrastructure) {
-		return &ErrorInfo{Code: CodeDeviceNotFound, Reason: "infrastructure", Message: err.Error(), Hint: DefaultHint(CodeDeviceNotFound)}
+		return &ErrorInfo{Code: CodeDeviceNotFound, Reason: ReasonInfrastructure, Message: err.Error(), Hint: DefaultHint(CodeDeviceNotFound)}
 	}
 	return &ErrorInfo{Code: CodeCommandFailed, Reason: "command_failed", Message: err.Error(), Hint: DefaultHint(CodeCommandFailed)}
 }

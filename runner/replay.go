@@ -267,7 +267,7 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, file string, s
 	}
 	// A fresh digest of the screen, unless the context is already over.
 	var obs *observation
-	if ctx.Err() == nil && cause.Reason != "infrastructure" {
+	if ctx.Err() == nil && cause.Reason != ReasonInfrastructure {
 		o, e := s.observe(ctx, drivers.SnapshotOptions{Interactive: true})
 		if e == nil {
 			obs = o

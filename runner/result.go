@@ -99,8 +99,11 @@ func (e *ErrorInfo) Error() string { return e.Message }
 // Reasons and codes of infrastructure failures (the device's or the
 // browser's fault, not the test's).
 const (
-	CodeInfra                   = "INFRA"
-	ReasonSessionStart          = "session_start_failed"
+	CodeInfra          = "INFRA"
+	ReasonSessionStart = "session_start_failed"
+	// ReasonInfrastructure: a step failed because the device or browser
+	// went away (drivers.ErrInfrastructure).
+	ReasonInfrastructure        = "infrastructure"
 	ReasonTimeoutCleanupPending = "timeout_cleanup_pending"
 )
 
@@ -111,5 +114,16 @@ func (e *ErrorInfo) IsInfrastructure() bool {
 	if e == nil {
 		return false
 	}
-	return e.Code == CodeInfra || e.Reason == ReasonSessionStart || e.Reason == ReasonTimeoutCleanupPending
+	switch e.Reason {
+	case ReasonSessionStart, ReasonInfrastructure, ReasonTimeoutCleanupPending:
+		return true
+	}
+	return e.Code == CodeInfra
+}
+
+// Unavailable reports the infrastructure failures that mean the browser or
+// device is not there (a session that could not start, one lost mid-test):
+// the run's exit code 3.
+func (e *ErrorInfo) Unavailable() bool {
+	return e != nil && (e.Reason == ReasonSessionStart || e.Reason == ReasonInfrastructure)
 }

@@ -511,7 +511,7 @@ func exitCode(res *runner.Result, failOnFlaky, reportFailed bool) int {
 func infrastructureFailed(res *runner.Result) bool {
 	for _, t := range res.Tests {
 		if n := len(t.Attempts); n > 0 {
-			if e := t.Attempts[n-1].Error; e != nil && (e.Reason == suite.ReasonSessionStart || e.Reason == suite.ReasonInfrastructure) {
+			if t.Attempts[n-1].Error.Unavailable() {
 				return true
 			}
 		}

@@ -122,10 +122,10 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 
 	prov := s.providers[t.Platform]
 	if prov == nil {
-		ar = failedAttempt("INFRA", "no_driver", fmt.Sprintf("no driver for platform %q", t.Platform), "")
+		ar = failedAttempt(runner.CodeInfra, "no_driver", fmt.Sprintf("no driver for platform %q", t.Platform), "")
 		infra = true
 	} else if d, err := s.acquire(ctx, actx, prov, t.Platform, ai); err != nil {
-		ar = failedAttempt("INFRA", ReasonSessionStart, "could not start a session: "+err.Error(),
+		ar = failedAttempt(runner.CodeInfra, ReasonSessionStart, "could not start a session: "+err.Error(),
 			"the browser or device did not accept a new session; check it is running")
 		infra = errors.Is(err, drivers.ErrInfrastructure) || actx.Err() == nil
 	} else {
@@ -153,7 +153,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	}
 	s.record(&ar, start, timedOut, ai, art, mask, tw)
 	// A device or browser that failed mid-attempt: no retry on it.
-	infra = infra || ar.Error != nil && ar.Error.Reason == ReasonInfrastructure
+	infra = infra || ar.Error != nil && ar.Error.Reason == runner.ReasonInfrastructure
 	return ar, infra
 }
 
@@ -223,12 +223,12 @@ func (s *scheduler) release(ctx context.Context, drv drivers.Driver, rep Replaye
 		return false
 	}
 	if ar.Error == nil {
-		ar.Error = &runner.ErrorInfo{Code: "INFRA", Message: "session teardown hung"}
+		ar.Error = &runner.ErrorInfo{Code: runner.CodeInfra, Message: "session teardown hung"}
 	}
 	if ar.Error.Details == nil {
 		ar.Error.Details = map[string]any{}
 	}
-	ar.Error.Reason = "timeout_cleanup_pending"
+	ar.Error.Reason = runner.ReasonTimeoutCleanupPending
 	ar.Error.Details["timeoutCleanupPending"] = true
 	ar.Error.Hint = "the session did not stop within the grace period and was abandoned; the device or browser may need a restart"
 	if ar.Status == runner.StatusPassed {

@@ -100,13 +100,12 @@ type eventSource interface {
 
 // ReasonInfrastructure is the typed reason of a step that failed because
 // the device or browser itself failed (drivers.ErrInfrastructure).
-const ReasonInfrastructure = "infrastructure"
+const ReasonInfrastructure = runner.ReasonInfrastructure
 
 // lostDevice reports a test whose last attempt lost its device.
 func lostDevice(res runner.TestResult) bool {
 	if n := len(res.Attempts); n > 0 {
-		e := res.Attempts[n-1].Error
-		return e != nil && (e.Reason == ReasonSessionStart || e.Reason == ReasonInfrastructure)
+		return res.Attempts[n-1].Error.Unavailable()
 	}
 	return false
 }
