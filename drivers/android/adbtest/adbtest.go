@@ -52,6 +52,12 @@ func StartServer(ctx context.Context) (*Server, error) {
 	}
 	cmd := exec.Command(bin, "-P", strconv.Itoa(port), "nodaemon", "server")
 	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	if path := os.Getenv("ADBTEST_SERVER_LOG"); path != "" {
+		// The server's own log, for diagnosing a test run.
+		if f, err := os.Create(path); err == nil {
+			cmd.Stdout, cmd.Stderr = f, f
+		}
+	}
 	cmd.Env = append(os.Environ(), "ANDROID_ADB_SERVER_PORT="+strconv.Itoa(port))
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -141,6 +147,9 @@ func (s *Server) Connect(ctx context.Context, opts fakedevice.Options) (*fakedev
 	defer cancel()
 	if _, err := s.Client.Connect(ctx, d.Addr()); err != nil {
 		d.Close()
+		if !s.Alive() {
+			return nil, fmt.Errorf("%w (the adb server process is gone: %v)", err, s.cmd.ProcessState)
+		}
 		return nil, err
 	}
 	if err := s.Client.WaitDevice(ctx, d.Addr()); err != nil {
