@@ -67,15 +67,21 @@ func TestScripts(t *testing.T) {
 			if p, err := exec.LookPath("chromium"); err == nil {
 				e.Setenv("ADTEST_CHROME", p)
 			}
+			daemonSetup(e)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"jsonq":      cmdJSONQ,
-			"waitfile":   cmdWaitFile,
-			"artifacts":  cmdArtifacts,
-			"noleak":     cmdNoLeak,
-			"catglob":    cmdCatGlob,
-			"junitcheck": cmdJUnitCheck,
+			"jsonq":          cmdJSONQ,
+			"waitfile":       cmdWaitFile,
+			"artifacts":      cmdArtifacts,
+			"noleak":         cmdNoLeak,
+			"catglob":        cmdCatGlob,
+			"junitcheck":     cmdJUnitCheck,
+			"waithttp":       cmdWaitHTTP,
+			"crashdaemon":    cmdCrashDaemon,
+			"exits":          cmdExits,
+			"daemonprofiles": cmdDaemonProfiles,
+			"profilesgone":   cmdProfilesGone,
 		},
 	})
 }

@@ -62,6 +62,9 @@ type runFlags struct {
 	androidSnapshot                   string
 	debug                             bool
 	paths                             []string
+	// --last-failed, --list, --test-list
+	lastFailed, list bool
+	testList         string
 }
 
 // hiddenFlags are test-only and left out of the usage text.
@@ -83,7 +86,7 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.shard, "shard", "", "run shard `I/N` of the suite (1-based)")
 	fs.StringVar(&f.shardWeights, "shard-weights", "", "balance shards by the durations in a previous JSON result `FILE`")
 	fs.StringVar(&f.artifactsDir, "artifacts-dir", ".adtest/artifacts", "artifacts root `DIR`; each run writes <DIR>/<run-id>/")
-	fs.Var(&f.reporters, "reporter", "`NAME[=PATH]`: console, json, junit=PATH, github (repeatable; default console)")
+	fs.Var(&f.reporters, "reporter", "`NAME[=PATH]`: console, json, junit=PATH, github, html[=DIR] (repeatable; default console)")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colors in console output")
 	fs.Var(&f.masks, "mask", "mask the value of variable `NAME` in every report (repeatable)")
 	fs.StringVar(&f.browser, "browser", "", "Chromium/Chrome binary `PATH` (else ADTEST_CHROME, else PATH)")
@@ -97,6 +100,9 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.webServer, "web-server", "", "start `CMD` before the run (killed at the end); needs --web-server-url")
 	fs.StringVar(&f.webServerURL, "web-server-url", "", "wait until `URL` answers; passed as AD_BASE_URL")
 	fs.BoolVar(&f.serveExample, "serve-example", false, "serve the bundled example app (examples/web) as AD_BASE_URL")
+	fs.BoolVar(&f.lastFailed, "last-failed", false, "rerun only the tests that failed, timed out or did not run in the previous run (.adtest/last-run.json; each shard keeps its own)")
+	fs.BoolVar(&f.list, "list", false, "print the tests the run would execute (after --grep, --platform, --shard, --last-failed, --test-list) and exit; no device is started")
+	fs.StringVar(&f.testList, "test-list", "", "run the files listed in `FILE` (one path, directory or glob a line; # comments)")
 	fs.StringVar(&f.fakeDevice, "fake-device", "", "test only: run every test on the in-memory fake device of SCREENS_FILE")
 	return fs
 }
@@ -156,6 +162,14 @@ func runRun(ctx context.Context, env *Env) int {
 	if plan == nil {
 		return code
 	}
+	if f.list {
+		writeList(env.Stdout, plan.tests, plan.shard)
+		return ExitOK
+	}
+	if f.lastFailed && len(plan.tests) == 0 {
+		fmt.Fprintf(env.Stdout, "--last-failed: no test failed in the last run (%s); nothing to run\n", displayRel(env.Cwd, lastRunPath(env.Cwd, plan.shard)))
+		return ExitOK
+	}
 	return plan.execute(ctx, env)
 }
 
@@ -180,6 +194,13 @@ func usageErr(env *Env, format string, a ...any) (*runPlan, int) {
 
 func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	p := &runPlan{f: f}
+	if f.testList != "" {
+		listed, err := readTestList(env.Cwd, f.testList)
+		if err != nil {
+			return usageErr(env, "%v", err)
+		}
+		f.paths = append(f.paths, listed...)
+	}
 	if len(f.paths) == 0 {
 		return usageErr(env, "%v", suite.ErrNoInputs)
 	}
@@ -286,6 +307,12 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	} else {
 		tests = suite.Shard(tests, p.shard, nil)
 	}
+	if f.lastFailed {
+		// After sharding: a shard reruns its own failures.
+		if tests, _, err = keepLastFailed(env.Cwd, p.shard, tests); err != nil {
+			return usageErr(env, "%v", err)
+		}
+	}
 	p.tests = tests
 
 	p.color = env.Color && !f.noColor && (env.Getenv == nil || env.Getenv("NO_COLOR") == "")
@@ -375,7 +402,13 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 			closers = append(closers, file)
 			w = file
 		}
-		consoles[s] = reporters.NewConsole(w, p.color && s.Path == "")
+		if s.Path == "" && env.Terminal {
+			consoles[s] = reporters.NewLiveConsole(w, p.color, reporters.LiveOptions{Width: env.TermWidth})
+			stopTicks := tickEvery(200*time.Millisecond, consoles[s].Tick)
+			defer stopTicks()
+		} else {
+			consoles[s] = reporters.NewConsole(w, p.color && s.Path == "")
+		}
 		listeners = append(listeners, consoles[s])
 	}
 
@@ -398,6 +431,9 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 	}
 
 	failedReport := false
+	if err := writeLastRun(lastRunPath(env.Cwd, p.shard), newLastRun(res, p.runID)); err != nil {
+		fmt.Fprintf(env.Stderr, "adtest run: last run: %v\n", err)
+	}
 	// The run's own result.json, for --shard-weights and merge-reports.
 	if err := reporters.WriteFileAtomic(filepath.Join(p.runDir, "result.json"), func(w io.Writer) error {
 		return reporters.WriteJSON(w, res)
@@ -418,6 +454,8 @@ func (p *runPlan) writeReport(env *Env, s reporters.Spec, res *runner.Result, co
 	switch s.Name {
 	case "console":
 		return console.Summary(res)
+	case "html":
+		return writeHTMLReport(env, s, res)
 	case "github":
 		if env.Getenv == nil || env.Getenv("GITHUB_ACTIONS") != "true" {
 			return nil

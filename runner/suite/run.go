@@ -643,6 +643,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 
 	end := s.now()
 	ar.DurationMs = end.Sub(start).Milliseconds()
+	ar.StartedAt = start
 	ar.Worker = ai.worker
 	ar.Device = ai.device
 	ar.Shard = s.cfg.Shard.String()
