@@ -142,3 +142,7 @@ func TestAndroidUnplugMidSuite(t *testing.T) {
 		t.Errorf("the other device started %d apps, want %d", got, n-1)
 	}
 }
+
+// fakedeviceMain is adtest-fakedevice inside scripts: a fake Android device
+// behind a private adb server (android_*.txtar).
+func fakedeviceMain() { os.Exit(adbtest.Main(os.Args[1:], os.Stdout, os.Stderr)) }

@@ -42,15 +42,22 @@ func freePort() (int, error) {
 // StartServer starts the adb server on a free loopback port and waits until
 // it answers host:version.
 func StartServer(ctx context.Context) (*Server, error) {
-	bin, err := exec.LookPath("adb")
-	if err != nil {
-		return nil, fmt.Errorf("adb is not installed (run scripts/setup.sh): %w", err)
-	}
 	port, err := freePort()
 	if err != nil {
 		return nil, err
 	}
+	return StartServerOn(ctx, port)
+}
+
+// StartServerOn starts the adb server on port. The server dies with this
+// process where the OS allows (Linux: parent-death signal).
+func StartServerOn(ctx context.Context, port int) (*Server, error) {
+	bin, err := exec.LookPath("adb")
+	if err != nil {
+		return nil, fmt.Errorf("adb is not installed (run scripts/setup.sh): %w", err)
+	}
 	cmd := exec.Command(bin, "-P", strconv.Itoa(port), "nodaemon", "server")
+	dieWithParent(cmd)
 	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
 	if path := os.Getenv("ADBTEST_SERVER_LOG"); path != "" {
 		// The server's own log, for diagnosing a test run.
