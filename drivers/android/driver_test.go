@@ -158,6 +158,17 @@ func TestPersistentHelperFlow(t *testing.T) {
 	if r.dev.Count("uiautomator-dump") != 0 {
 		t.Errorf("uiautomator dump was used")
 	}
+	// Closing the provider ends the helper session and removes its forward.
+	if err := r.s.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.prov.Close()
+	if fw, err := server.Client.ListForwards(ctx); err != nil || len(fw) != 0 {
+		t.Errorf("forwards left after Close: %v %v", fw, err)
+	}
+	if n := r.dev.LiveSessions(); n != 0 {
+		t.Errorf("%d helper sessions still running on the device after Close", n)
+	}
 }
 
 // TestSessionFallsBackOneShotForReads: a malformed session reply

@@ -226,6 +226,19 @@ func (d *Device) KillHelper() {
 	}
 }
 
+// LiveSessions returns the number of helper sessions running.
+func (d *Device) LiveSessions() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n := 0
+	for _, s := range d.sessions {
+		if !s.stopped() {
+			n++
+		}
+	}
+	return n
+}
+
 // BreakSession makes the next n session requests answer a malformed reply.
 func (d *Device) BreakSession(n int) {
 	d.mu.Lock()
