@@ -307,6 +307,10 @@ func (p *Provider) NewSession(ctx context.Context, opts drivers.SessionOptions) 
 		}
 	}
 	s := &Session{p: p, serial: serial, helper: p.helperFor(serial)}
+	// The last log line, so the failure log is this session's slice of logcat.
+	if out, err := s.sh(ctx, "logcat -d -t 1"); err == nil {
+		s.logMark = strings.TrimRight(out, "\r\n")
+	}
 	p.mu.Lock()
 	p.sessions[s] = true
 	p.mu.Unlock()
@@ -344,7 +348,8 @@ type Session struct {
 	pkg      string // the app opened
 	viewport drivers.Rect
 	closed   bool
-	released bool // the device lease was given back
+	released bool   // the device lease was given back
+	logMark  string // the last logcat line when the session began
 }
 
 // Serial returns the device serial of the session.
@@ -1173,15 +1178,37 @@ func (s *Session) Attrs(ctx context.Context, n *drivers.Node) (map[string]string
 	return m, nil
 }
 
-// LogTail implements drivers.LogTailer: the last n lines of logcat.
+// logStamp is the length of logcat's "MM-DD hh:mm:ss.mmm" line prefix.
+const logStamp = len("01-02 15:04:05.000")
+
+// LogTail implements drivers.LogTailer: the last n lines of logcat since
+// the session began (from the timestamp of the line that was last then,
+// cut after that line).
 func (s *Session) LogTail(n int) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	out, err := s.sh(ctx, "logcat -d -t "+strconv.Itoa(n))
+	cmd := "logcat -d -t " + strconv.Itoa(n)
+	mark := s.logMark
+	if i := strings.LastIndexByte(mark, '\n'); i >= 0 {
+		mark = mark[i+1:] // past a "--------- beginning of main" header
+	}
+	if len(mark) > logStamp {
+		cmd = "logcat -d -T " + adb.Quote(mark[:logStamp])
+	}
+	out, err := s.sh(ctx, cmd)
 	if err != nil {
 		return []string{"logcat: " + err.Error()}
 	}
-	return strings.Split(strings.TrimRight(out, "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(out, "\r\n"), "\n")
+	if len(mark) > logStamp {
+		for i, l := range lines {
+			if strings.TrimRight(l, "\r") == mark {
+				lines = lines[i+1:]
+				break
+			}
+		}
+	}
+	return lines[max(0, len(lines)-n):]
 }
 
 // AppState returns the package in front (dumpsys window focus).

@@ -380,6 +380,15 @@ func TestAlertScreenshotLogsKeyboard(t *testing.T) {
 	if r.dev.Foreground() != "" {
 		t.Errorf("app still in front after close")
 	}
+	// A later session's log slice starts at its own beginning.
+	d2, err := r.prov.NewSession(ctx, drivers.SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close(ctx)
+	if tail := strings.Join(d2.(drivers.LogTailer).LogTail(200), "\n"); strings.Contains(tail, "input tap") {
+		t.Errorf("the new session's log tail has the old session's lines:\n%s", tail)
+	}
 }
 
 // TestHelperVersionChangeReinstalls: the helper is replaced by an older

@@ -250,8 +250,11 @@ func (d *Device) count(event string) {
 	d.counts[event]++
 }
 
+// logTime is logcat's threadtime timestamp layout.
+const logTime = "01-02 15:04:05.000"
+
 func (d *Device) log(format string, a ...any) {
-	line := time.Now().Format("01-02 15:04:05.000") + "  1000  1000 I adtest-fake: " + fmt.Sprintf(format, a...)
+	line := time.Now().Format(logTime) + "  1000  1000 I adtest-fake: " + fmt.Sprintf(format, a...)
 	d.logcat = append(d.logcat, line)
 	if len(d.logcat) > 2000 {
 		d.logcat = d.logcat[len(d.logcat)-1000:]
