@@ -678,6 +678,8 @@ func (s *Session) Preflight(ctx context.Context, a drivers.Action) error {
 		return &drivers.TargetError{Reason: "target_not_visible", Message: fmt.Sprintf("Target %s is not on screen", a.Target.Describe), Hint: "Scroll it into view first (scroll --until)."}
 	case !n.Enabled:
 		return &drivers.TargetError{Reason: "target_disabled", Message: fmt.Sprintf("Target %s is disabled", a.Target.Describe), Hint: "Wait until it is enabled."}
+	case strings.HasSuffix(n.Handle, coveredMark):
+		return &drivers.TargetError{Reason: "target_covered", Message: fmt.Sprintf("Target %s is covered by a system dialog", a.Target.Describe), Hint: "Answer the dialog first (alert accept|dismiss)."}
 	case a.Kind == drivers.ActFill && !n.Editable:
 		return &drivers.TargetError{Reason: "target_not_editable", Message: fmt.Sprintf("Target %s is not a text field", a.Target.Describe), Hint: "Fill an EditText."}
 	}
@@ -768,7 +770,12 @@ func (s *Session) act(ctx context.Context, a drivers.Action) error {
 	return drivers.Unsupported(string(a.Kind), drivers.PlatformAndroid)
 }
 
+// sleepCtx waits d (a pacing delay the action asks for, not a wait for a
+// condition) or until ctx ends.
 func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -919,7 +926,7 @@ func (s *Session) fill(ctx context.Context, a drivers.Action) error {
 		if err := s.typeText(ctx, a.Text); err != nil {
 			return err
 		}
-		got, err := s.fieldValue(ctx, p)
+		got, err := s.settledFieldValue(ctx, p, a.Text)
 		if err != nil {
 			return err
 		}
@@ -943,6 +950,27 @@ func fillMatches(got, want string) bool {
 		return true
 	}
 	return len(got) > 0 && strings.ToUpper(want[:1])+want[1:] == got
+}
+
+// settledFieldValue reads the field now, and again 150 and 350 ms after
+// the fill while it does not hold want yet (a keyboard or the app may still
+// be updating it).
+func (s *Session) settledFieldValue(ctx context.Context, p drivers.Point, want string) (string, error) {
+	start := time.Now()
+	var got string
+	for _, at := range []time.Duration{0, 150 * time.Millisecond, 350 * time.Millisecond} {
+		if err := sleepCtx(ctx, at-time.Since(start)); err != nil {
+			return "", err
+		}
+		v, err := s.fieldValue(ctx, p)
+		if err != nil {
+			return "", err
+		}
+		if got = v; fillMatches(got, want) {
+			return got, nil
+		}
+	}
+	return got, nil
 }
 
 // fieldValue reads the focused text field, else the smallest one at p.
@@ -1172,7 +1200,7 @@ func (s *Session) Attrs(ctx context.Context, n *drivers.Node) (map[string]string
 			m[k] = v
 		}
 	}
-	if class, _, ok := strings.Cut(n.Handle, "@"); ok {
+	if class, _, ok := strings.Cut(strings.TrimSuffix(n.Handle, coveredMark), "@"); ok {
 		m["class"] = class
 	}
 	return m, nil

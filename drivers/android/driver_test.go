@@ -336,8 +336,13 @@ func TestAlertScreenshotLogsKeyboard(t *testing.T) {
 		t.Fatalf("alert %q %v %v", text, open, err)
 	}
 	snap, _ = r.s.Snapshot(ctx, drivers.SnapshotOptions{})
-	if n := find(t, snap, "Sign out"); n.Hittable {
+	signOut := find(t, snap, "Sign out")
+	if signOut.Hittable {
 		t.Errorf("a node under the dialog is hittable")
+	}
+	var te *drivers.TargetError
+	if err := r.s.Preflight(ctx, drivers.Action{Kind: drivers.ActTap, Target: &drivers.Target{Node: signOut, Describe: "Sign out"}}); !errors.As(err, &te) || te.Reason != "target_covered" {
+		t.Errorf("preflight of a covered node: %v", err)
 	}
 	if err := r.s.AlertRespond(ctx, false); err != nil {
 		t.Fatal(err)
