@@ -518,7 +518,7 @@ func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 	}
 	s.closed = false
 	s.mu.Unlock()
-	s.settle(ctx)
+	s.settle(ctx, "")
 	return nil
 }
 
@@ -633,25 +633,54 @@ func (s *Session) captureXML(ctx context.Context, cmd string) (string, error) {
 	return xml, s.wrap(err)
 }
 
-// settle waits, bounded, until two captures in a row are the same: the
-// action's effects are then observable (the settle contract).
-func (s *Session) settle(ctx context.Context) {
+// settle waits, bounded by SettleTimeout, until the action's effects are
+// observable (the settle contract): the screen changed from before (the
+// capture taken before the action; "" when there is none) and two captures
+// in a row agree, or nothing changed within a quiet window.
+func (s *Session) settle(ctx context.Context, before string) {
 	if s.p.opts.Snapshot == SnapshotDump {
 		return // each dump idles for a second already
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.p.opts.SettleTimeout)
 	defer cancel()
+	// quiet matches the helper's own waitForIdleQuietMs.
+	const quiet, every = 100 * time.Millisecond, 20 * time.Millisecond
+	start := time.Now()
+	changed := before == ""
 	prev := ""
-	for i := 0; i < 8 && ctx.Err() == nil; i++ {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
 		xml, err := s.helper.snapshotXML(ctx)
 		if err != nil {
 			return
 		}
-		if xml == prev {
+		if !changed && xml != before {
+			changed = true
+		} else if changed && xml == prev {
 			return
+		} else if !changed && time.Since(start) >= quiet {
+			return // the action changed nothing on screen
 		}
 		prev = xml
+		if changed {
+			continue // each capture waits for UI idle on the device itself
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
 	}
+}
+
+// beforeAction captures the screen an action starts from, for settle.
+func (s *Session) beforeAction(ctx context.Context) string {
+	if s.p.opts.Snapshot == SnapshotDump {
+		return ""
+	}
+	xml, _ := s.helper.snapshotXML(ctx)
+	return xml
 }
 
 func (s *Session) currentViewport(ctx context.Context) drivers.Rect {
@@ -701,10 +730,11 @@ func px(f float64) string { return strconv.Itoa(int(f + 0.5)) }
 // Act implements drivers.Driver. When it returns, the action's effects are
 // observable (it settles).
 func (s *Session) Act(ctx context.Context, a drivers.Action) error {
+	before := s.beforeAction(ctx)
 	if err := s.act(ctx, a); err != nil {
 		return err
 	}
-	s.settle(ctx)
+	s.settle(ctx, before)
 	return nil
 }
 
@@ -1183,11 +1213,12 @@ func (s *Session) AlertRespond(ctx context.Context, accept bool) error {
 	if b == nil {
 		return fmt.Errorf("the dialog has no %s button", map[bool]string{true: "accept", false: "dismiss"}[accept])
 	}
+	before := s.beforeAction(ctx)
 	c := b.Rect.Center()
 	if _, err := s.sh(ctx, "input tap "+px(c.X)+" "+px(c.Y)); err != nil {
 		return err
 	}
-	s.settle(ctx)
+	s.settle(ctx, before)
 	return nil
 }
 

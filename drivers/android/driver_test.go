@@ -217,7 +217,7 @@ func TestGestureFailureIsNotRetried(t *testing.T) {
 	if err := r.s.Open(ctx, drivers.OpenRequest{Target: "adtest://catalog"}); err != nil {
 		t.Fatal(err)
 	}
-	r.dev.BreakSession(1)
+	r.dev.BreakGesture(1)
 	err := r.s.Act(ctx, drivers.Action{Kind: drivers.ActSwipe, From: drivers.Point{X: 540, Y: 1800}, To: drivers.Point{X: 540, Y: 600}})
 	if err == nil {
 		t.Fatal("a failed session gesture returned no error")

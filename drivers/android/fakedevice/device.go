@@ -59,6 +59,7 @@ type Device struct {
 	settings   map[string]string
 	sessions   map[int]*helperSession // device port -> live helper session
 	breakNext  int                    // session requests that answer garbage
+	breakGest  int                    // gesture requests that answer garbage
 	reverses   map[string]string
 	unplugged  bool
 	wg         sync.WaitGroup
@@ -224,6 +225,14 @@ func (d *Device) KillHelper() {
 	for _, s := range d.sessions {
 		s.stop()
 	}
+}
+
+// BreakGesture makes the next n session gesture requests answer a
+// malformed reply without injecting anything.
+func (d *Device) BreakGesture(n int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.breakGest = n
 }
 
 // LiveSessions returns the number of helper sessions running.

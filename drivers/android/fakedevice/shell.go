@@ -847,6 +847,9 @@ func (d *Device) sessionRequest(sess *helperSession, s *stream) {
 	broken := d.breakNext > 0
 	if broken {
 		d.breakNext--
+	} else if len(f) > 0 && f[0] == "gesture" && d.breakGest > 0 {
+		d.breakGest--
+		broken = true
 	}
 	d.mu.Unlock()
 	if broken {
