@@ -112,7 +112,15 @@ func NewProvider(ctx context.Context, opts Options) (*Provider, error) {
 		if len(opts.Devices) > 0 {
 			want = fmt.Sprintf("device %s is not online", strings.Join(opts.Devices, ", "))
 		}
-		return nil, infra("%s at the adb server %s (start an emulator, plug a device in, or `adb connect HOST:PORT`)", want, c.Addr())
+		var seen []string
+		for _, d := range list {
+			seen = append(seen, d.Serial+" "+d.State)
+		}
+		hint := "start an emulator, plug a device in, or `adb connect HOST:PORT`"
+		if len(seen) > 0 {
+			hint = "the server lists " + strings.Join(seen, ", ") + "; an unauthorized device needs its USB debugging prompt accepted"
+		}
+		return nil, infra("%s at the adb server %s (%s)", want, c.Addr(), hint)
 	}
 	tctx, tcancel := context.WithCancel(context.Background())
 	p.cancel = tcancel

@@ -496,3 +496,18 @@ func adbtestScreens(t *testing.T, src string) *fake.Screens {
 	}
 	return s
 }
+
+// TestNoDeviceIsInfrastructure: a --device that is not there fails the
+// provider as infrastructure and names what the server does list.
+func TestNoDeviceIsInfrastructure(t *testing.T) {
+	ctx := tctx(t)
+	dev, err := server.Connect(ctx, fakedevice.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Disconnect(dev)
+	_, err = android.NewProvider(ctx, android.Options{Server: server.Addr(), Devices: []string{"emulator-5554"}})
+	if !errors.Is(err, drivers.ErrInfrastructure) || !strings.Contains(err.Error(), "device emulator-5554 is not online") || !strings.Contains(err.Error(), dev.Addr()+" device") {
+		t.Errorf("err = %v", err)
+	}
+}
