@@ -121,7 +121,7 @@ func TestPersistentHelperFlow(t *testing.T) {
 	if err := r.s.Act(ctx, drivers.Action{Kind: drivers.ActFill, Text: "ada lovelace@example.com", Target: &drivers.Target{Node: email}}); err != nil {
 		t.Fatal(err)
 	}
-	snap, _ = r.s.Snapshot(ctx, drivers.SnapshotOptions{})
+	snap = r.snap(t, ctx)
 	if got := find(t, snap, "Email").Value; got != "ada lovelace@example.com" {
 		t.Errorf("email holds %q", got)
 	}
@@ -129,16 +129,16 @@ func TestPersistentHelperFlow(t *testing.T) {
 	if err := r.s.Act(ctx, drivers.Action{Kind: drivers.ActFill, Text: "ada@example.com", Target: &drivers.Target{Node: find(t, snap, "Email")}}); err != nil {
 		t.Fatal(err)
 	}
-	snap, _ = r.s.Snapshot(ctx, drivers.SnapshotOptions{})
+	snap = r.snap(t, ctx)
 	tapAt(t, r, ctx, find(t, snap, "Sign in"))
-	snap, _ = r.s.Snapshot(ctx, drivers.SnapshotOptions{})
+	snap = r.snap(t, ctx)
 	if !has(snap, "Signed in") {
 		t.Fatalf("not signed in")
 	}
 	if err := r.s.Act(ctx, drivers.Action{Kind: drivers.ActBack}); err != nil {
 		t.Fatal(err)
 	}
-	snap, _ = r.s.Snapshot(ctx, drivers.SnapshotOptions{})
+	snap = r.snap(t, ctx)
 	if !has(snap, "Sign in to Acme") {
 		t.Errorf("back did not return to the login screen")
 	}
@@ -329,13 +329,13 @@ func TestAlertScreenshotLogsKeyboard(t *testing.T) {
 	if err := r.dev.App().SetScreen("home"); err != nil {
 		t.Fatal(err)
 	}
-	snap, _ := r.s.Snapshot(ctx, drivers.SnapshotOptions{})
+	snap := r.snap(t, ctx)
 	tapAt(t, r, ctx, find(t, snap, "Delete account"))
 	text, open, err := r.s.AlertText(ctx)
 	if err != nil || !open || text != "Delete your account?" {
 		t.Fatalf("alert %q %v %v", text, open, err)
 	}
-	snap, _ = r.s.Snapshot(ctx, drivers.SnapshotOptions{})
+	snap = r.snap(t, ctx)
 	signOut := find(t, snap, "Sign out")
 	if signOut.Hittable {
 		t.Errorf("a node under the dialog is hittable")
@@ -367,7 +367,7 @@ func TestAlertScreenshotLogsKeyboard(t *testing.T) {
 		t.Errorf("wifi off: %v", err)
 	}
 	r.dev.App().SetScreen("login")
-	snap, _ = r.s.Snapshot(ctx, drivers.SnapshotOptions{})
+	snap = r.snap(t, ctx)
 	tapAt(t, r, ctx, find(t, snap, "Password"))
 	st, err := r.s.KeyboardStatus(ctx)
 	if err != nil || !st.Visible || st.InputType != "password" {
@@ -510,4 +510,14 @@ func TestNoDeviceIsInfrastructure(t *testing.T) {
 	if !errors.Is(err, drivers.ErrInfrastructure) || !strings.Contains(err.Error(), "device emulator-5554 is not online") || !strings.Contains(err.Error(), dev.Addr()+" device") {
 		t.Errorf("err = %v", err)
 	}
+}
+
+// snap takes a snapshot and fails the test when it cannot.
+func (r *rig) snap(t testing.TB, ctx context.Context) *drivers.Snapshot {
+	t.Helper()
+	s, err := r.s.Snapshot(ctx, drivers.SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
