@@ -47,6 +47,9 @@ func px(f float64) string { return strconv.Itoa(int(f + 0.5)) }
 // Act implements drivers.Driver. When it returns, the action's effects are
 // observable (it settles).
 func (s *Session) Act(ctx context.Context, a drivers.Action) error {
+	if err := s.live(); err != nil {
+		return err
+	}
 	before := s.beforeAction(ctx)
 	if err := s.act(ctx, a); err != nil {
 		return err

@@ -24,7 +24,7 @@ type Session struct {
 	mu       sync.Mutex
 	pkg      string // the app opened
 	viewport drivers.Rect
-	closed   bool
+	appOpen  bool   // the app opened last has not been closed
 	released bool   // the device lease was given back
 	logMark  string // the last logcat line when the session began
 }
@@ -138,6 +138,9 @@ func isURL(s string) bool { return strings.Contains(s, "://") }
 // Open implements drivers.Driver: an app by package (launcher activity),
 // a deep link in an app, or a URL.
 func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
+	if err := s.live(); err != nil {
+		return err
+	}
 	target, link := req.Target, req.URL
 	if isURL(target) && link == "" {
 		target, link = "", target
@@ -193,7 +196,7 @@ func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 	if pkg != "" {
 		s.pkg = pkg
 	}
-	s.closed = false
+	s.appOpen = true
 	s.mu.Unlock()
 	s.settle(ctx, "")
 	return nil
@@ -224,23 +227,32 @@ func (s *Session) reverseLocal(ctx context.Context, link string) error {
 // session stays warm for the next attempt.
 func (s *Session) Close(ctx context.Context) error {
 	s.mu.Lock()
-	pkg, closed := s.pkg, s.closed
-	released := s.released
-	s.released = true
-	s.closed = true
+	pkg, appOpen, released := s.pkg, s.appOpen, s.released
+	s.released, s.appOpen = true, false
 	s.mu.Unlock()
+	if released {
+		return nil
+	}
 	s.p.mu.Lock()
 	delete(s.p.sessions, s)
 	lease := s.p.lease(s.serial)
 	s.p.mu.Unlock()
-	if !released {
-		defer func() { <-lease }() // the device is free for the next session
-	}
-	if closed || pkg == "" || !s.p.isOnline(s.serial) {
+	defer func() { <-lease }() // the device is free for the next session
+	if !appOpen || pkg == "" || !s.p.isOnline(s.serial) {
 		return nil
 	}
 	_, err := s.sh(ctx, "am force-stop "+pkg)
 	return err
+}
+
+// live fails every call on a session that Close released.
+func (s *Session) live() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.released {
+		return fmt.Errorf("android session on %s: %w", s.serial, drivers.ErrClosed)
+	}
+	return nil
 }
 
 // DrainEvents returns the helper events of this session's device since the
@@ -263,6 +275,9 @@ func (s *Session) DrainEvents() []map[string]any {
 
 // Snapshot implements drivers.Driver.
 func (s *Session) Snapshot(ctx context.Context, opts drivers.SnapshotOptions) (*drivers.Snapshot, error) {
+	if err := s.live(); err != nil {
+		return nil, err
+	}
 	xml, err := s.captureXML(ctx, "snapshot")
 	if err != nil {
 		return nil, err

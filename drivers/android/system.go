@@ -13,6 +13,9 @@ import (
 
 // Screenshot implements drivers.Driver: exec-out screencap -p.
 func (s *Session) Screenshot(ctx context.Context, opts drivers.ScreenshotOptions) ([]byte, error) {
+	if err := s.live(); err != nil {
+		return nil, err
+	}
 	out, err := s.p.client.Exec(ctx, s.serial, "screencap -p", nil)
 	if err != nil {
 		return nil, s.wrap(err)
@@ -79,12 +82,18 @@ func (s *Session) alert(ctx context.Context) (msg string, accept, dismiss *drive
 
 // AlertText implements drivers.AlertHandler for system dialogs.
 func (s *Session) AlertText(ctx context.Context) (string, bool, error) {
+	if err := s.live(); err != nil {
+		return "", false, err
+	}
 	msg, _, _, open, err := s.alert(ctx)
 	return msg, open, err
 }
 
 // AlertRespond implements drivers.AlertHandler: taps the accept or dismiss button.
 func (s *Session) AlertRespond(ctx context.Context, accept bool) error {
+	if err := s.live(); err != nil {
+		return err
+	}
 	_, yes, no, open, err := s.alert(ctx)
 	if err != nil || !open {
 		return err
