@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/drivers/android"
 	"github.com/adtest/adtest/drivers/web"
 	"github.com/adtest/adtest/recorder"
 	"github.com/adtest/adtest/runner"
@@ -237,7 +238,8 @@ func daemonProviders(env *Env, browser, cdpURL string) daemon.ProviderFunc {
 		case drivers.PlatformWeb:
 			return web.NewProvider(web.Options{BrowserPath: browser, CDPURL: cdpURL, Getenv: env.Getenv})
 		case drivers.PlatformAndroid:
-			return nil, fmt.Errorf("%w: Android driver not available yet", drivers.ErrInfrastructure)
+			// The adb server from ADB_SERVER_SOCKET / ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037.
+			return android.NewProvider(ctx, android.Options{Getenv: env.Getenv, ADBPath: env.Getenv("ADTEST_ADB")})
 		}
 		return nil, fmt.Errorf("%w: no driver for platform %q", drivers.ErrInfrastructure, platform)
 	}
