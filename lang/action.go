@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Actions that were built, not parsed: from a command line (ActionFromArgv)
@@ -63,17 +64,68 @@ func ActionFromArgv(command string, argv []string, opts ArgvOptions) (*Action, e
 // positionals (a ref label after its ref), then the flags in the command
 // table's order and first spelling. Positionals are bare when they are a ref
 // or a number, else JSON strings; generation pins are kept as the action
-// holds them. No trailing newline. It reads only the action's values, never
-// its tokens, so a built action prints the same as a parsed one.
+// holds them. No trailing newline. It reads the action's values, so a built
+// action prints the same as a parsed one; only a parsed action whose values
+// spell one of its command's flags is printed from its tokens, the way fmt
+// prints it. What it prints parses back to the same action (values that are
+// valid UTF-8; FuzzFormatAction).
 func FormatAction(a *Action) string {
+	line := formatActionLine(a)
+	if a.Tokens != nil && spellsFlag(a) {
+		// A value that spells one of the command's flags cannot stand where
+		// the canonical order puts it; a parsed action keeps the printer's
+		// checked printing of its own tokens.
+		line = prActionLine(argvFile, actionLineOf(a))
+	}
+	if ann := formatEvidence(a); ann != "" {
+		return ann + "\n" + line
+	}
+	return line
+}
+
+// spellsFlag reports a positional or a string flag value that is a flag
+// spelling of the action's command.
+func spellsFlag(a *Action) bool {
+	spec, ok := LookupCommand(a.Command)
+	if !ok || len(spec.Flags) == 0 {
+		return false
+	}
+	is := func(v string) bool {
+		_, ok := spec.Flag(v)
+		return ok
+	}
+	for _, p := range a.Positionals {
+		if mayBeFlag(p) && is(p) {
+			return true
+		}
+	}
+	for _, f := range []Flags{a.Flags, a.Runtime} {
+		for _, v := range f {
+			if str, ok := v.(string); ok && mayBeFlag(str) && is(str) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// actionLineOf is the script line a parsed action came from, rebuilt from
+// its tokens for the printer.
+func actionLineOf(a *Action) *Line {
+	toks := append([]*Token{{Pos: a.Pos, Raw: a.Command, Value: a.Command}}, a.Tokens...)
+	raw := make([]string, len(toks))
+	for i, t := range toks {
+		raw[i] = t.Raw
+	}
+	return &Line{Pos: a.Pos, Kind: LineAction, Text: strings.Join(raw, " "), Action: a, Tokens: toks}
+}
+
+// formatActionLine is the canonical command line of an action.
+func formatActionLine(a *Action) string {
 	var b strings.Builder
 	b.Grow(64)
-	if ann := formatEvidence(a); ann != "" {
-		b.WriteString(ann)
-		b.WriteByte('\n')
-	}
 	c := a.Command
-	if prBareSafe(c) && c[0] != '#' && c != "env" && c != "context" {
+	if (prBareSafe(c) || rawBareSafe(c)) && c[0] != '#' && c != "env" && c != "context" {
 		b.WriteString(c)
 	} else {
 		b.WriteString(prJSON(c))
@@ -132,10 +184,17 @@ func refLabelSlot(a *Action) int {
 }
 
 func formatPositional(p string) string {
-	if prPositionalBare(p) {
+	if prPositionalBare(p) || rawBareSafe(p) {
 		return p
 	}
 	return jsonString(p)
+}
+
+// rawBareSafe reports a value that is not valid UTF-8 (JSON cannot carry
+// it) but lexes back bare: no white space, no leading quote. Any other
+// invalid UTF-8 is printed as JSON, with U+FFFD for the bad bytes.
+func rawBareSafe(v string) bool {
+	return v != "" && !utf8.ValidString(v) && !prHasSpace(v) && v[0] != '"' && v[0] != '\''
 }
 
 // jsonString is prJSON with a fast path for printable ASCII that needs no
