@@ -75,6 +75,7 @@ func (s *Session) leafIs(ctx context.Context, a *lang.Action, args lang.Args) (*
 			return nil, mutation{}, rerr
 		}
 		n := &obs.Snap.Nodes[res.node]
+		s.resolvedAt("selector", "", ia.SelectorText, obs.Snap, res.node, n.Rect.Center())
 		if pred == "text" {
 			got = readText(n)
 			pass = match.NormText(got) == match.NormText(want)

@@ -97,8 +97,13 @@ func TestJournalResolvedNodeAndTree(t *testing.T) {
 		t.Fatalf("output %+v error %+v", ref.Output, ref.Error)
 	}
 
+	// The assertion of step 5 resolved its selector in a capture of its own,
+	// which is not the tree that authorised @e2.
+	if r := j.entries[4].Resolution; r == nil || r.Kind != "selector" || r.Selector != "id=signin" || r.Tree == nil || r.Tree == ref.Resolution.Tree || r.Node.ID != "signin" {
+		t.Fatalf("is resolution %+v", r)
+	}
 	// Steps without a target carry no resolution.
-	for _, i := range []int{0, 1, 3, 4} {
+	for _, i := range []int{0, 1, 3} {
 		if j.entries[i].Resolution != nil {
 			t.Fatalf("step %d: resolution %+v", i+1, j.entries[i].Resolution)
 		}
