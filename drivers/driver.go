@@ -176,10 +176,27 @@ type Driver interface {
 	Open(ctx context.Context, req OpenRequest) error
 	// Close ends the session and releases its resources. It is idempotent.
 	Close(ctx context.Context) error
-	// Snapshot captures the screen. It must not change device state.
+	// Snapshot captures the screen. It must not change device state. It
+	// never captures content that is being replaced: when a navigation or
+	// transition is in flight it first waits for it (bounded).
 	Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, error)
 	// Act performs one device operation. Unsupported kinds return an error
 	// wrapping ErrUnsupported.
+	//
+	// Settle contract: when Act returns nil, the effects the action started
+	// are observable, so the next Snapshot sees the screen the action led
+	// to. A navigation or screen transition the action started (web: a link,
+	// a form submit, a location change, a history push; Android: an
+	// activity or window change) has committed and its new content is
+	// ready (web: DOMContentLoaded of the new document), within a bound;
+	// otherwise the device rendered at least one frame after the action, so
+	// its handlers and observers ran. A driver tells "this action
+	// navigated" from "it did not" by the device's own events (page
+	// lifecycle, window or accessibility events), never by sleeping. Settle
+	// waits only when something is in flight, and every wait is bounded by
+	// ctx and a bound of the driver's own. Settling is read-only: it never
+	// takes a snapshot for the runner and so never activates or expires a
+	// ref frame (ADR 0014).
 	Act(ctx context.Context, a Action) error
 	// Screenshot returns a PNG of the screen.
 	Screenshot(ctx context.Context, opts ScreenshotOptions) ([]byte, error)

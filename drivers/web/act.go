@@ -25,8 +25,18 @@ const (
 	backTimeout      = 30 * time.Second
 )
 
-// Act performs one device operation.
+// Act performs one device operation and settles (see settle.go): when it
+// returns, the page rendered a frame after the action and a navigation the
+// action started reached DOMContentLoaded of its new document.
 func (s *Session) Act(ctx context.Context, a drivers.Action) error {
+	mark := s.navMark()
+	if err := s.act(ctx, a); err != nil {
+		return err
+	}
+	return s.settle(ctx, mark)
+}
+
+func (s *Session) act(ctx context.Context, a drivers.Action) error {
 	switch a.Kind {
 	case drivers.ActTap:
 		return s.tap(ctx, a)

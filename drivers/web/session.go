@@ -58,6 +58,7 @@ type Session struct {
 	logs     []string
 	crashed  bool
 	closed   bool
+	nav      navState
 }
 
 type dialogInfo struct {
@@ -74,7 +75,7 @@ var (
 )
 
 func newSession(p *Provider, b *browserProc) *Session {
-	return &Session{p: p, b: b, dialogCh: make(chan struct{}, 1)}
+	return &Session{p: p, b: b, dialogCh: make(chan struct{}, 1), nav: navState{changed: make(chan struct{})}}
 }
 
 // Default viewport of a session in CSS pixels (as Playwright's), so that
@@ -87,6 +88,12 @@ func (s *Session) start(ctx context.Context) error {
 	stop := context.AfterFunc(ctx, s.tabCancel)
 	defer stop()
 	return chromedp.Do(s.tabCtx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		// The main frame of a page target has the target's id; a new page
+		// (also after relaunch) starts with no navigation in flight.
+		s.mu.Lock()
+		s.nav.mainFrame = cdp.FrameID(t.TargetID)
+		s.nav.end()
+		s.mu.Unlock()
 		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 			Width: defaultWidth, Height: defaultHeight, DeviceScaleFactor: 1,
 		})
@@ -96,6 +103,9 @@ func (s *Session) start(ctx context.Context) error {
 
 // onEvent runs in the tab's read loop: record, never block.
 func (s *Session) onEvent(ev any) {
+	if s.onNavEvent(ev) {
+		return
+	}
 	switch ev := ev.(type) {
 	case *page.EventJavascriptDialogOpening:
 		s.mu.Lock()
@@ -386,6 +396,10 @@ func (s *Session) relaunch(ctx context.Context) error {
 // Snapshot captures the page in one in-page walk (see page.js).
 func (s *Session) Snapshot(ctx context.Context, opts drivers.SnapshotOptions) (*drivers.Snapshot, error) {
 	if err := s.refuseWithDialog("snapshot"); err != nil {
+		return nil, err
+	}
+	// Never capture a document that is being replaced.
+	if _, err := s.waitNav(ctx, navBound); err != nil {
 		return nil, err
 	}
 	var raw rawSnapshot
