@@ -270,3 +270,20 @@ func (e *TargetError) Error() string { return e.Message }
 type Preflighter interface {
 	Preflight(ctx context.Context, a Action) error
 }
+
+// ScrollReport describes a driver's last scroll.
+type ScrollReport struct {
+	// Container names what scrolled ("the page", `div#list "Picks"`).
+	Container string
+	// Distance is how far it moved, in device units.
+	Distance float64
+	// AtEnd is set when the container cannot move further that way.
+	AtEnd bool
+}
+
+// ScrollReporter is implemented by drivers that can tell what their last
+// ActScroll moved, so that `scroll --until` stops at the end of its
+// container and says how far it scrolled and where.
+type ScrollReporter interface {
+	LastScroll() ScrollReport
+}

@@ -1035,7 +1035,14 @@ func (s *Session) leafScroll(ctx context.Context, a *lang.Action) (*Output, *Err
 	if err != nil {
 		return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 	}
+	// Bounded: at most maxScrolls scrolls, and no further than the end of
+	// the container. The driver settles after each scroll (the page renders
+	// and runs its scroll and IntersectionObserver handlers), so a target is
+	// judged on what the page shows, and only one in view counts.
 	const maxScrolls = 20
+	rep, _ := s.drv.(drivers.ScrollReporter)
+	var distance float64
+	container := ""
 	for i := 0; ; i++ {
 		obs, e := s.observe(ctx, drivers.SnapshotOptions{})
 		if e != nil {
@@ -1046,8 +1053,22 @@ func (s *Session) leafScroll(ctx context.Context, a *lang.Action) (*Output, *Err
 				return &Output{Text: fmt.Sprintf("Scrolled %s %d time(s) until %s", da.Direction, i, until)}, nil
 			}
 		}
-		if i == maxScrolls {
-			e := newErr(CodeCommandFailed, "selector_not_found", "Scrolled %s %d times but %s never became visible", da.Direction, maxScrolls, until)
+		atEnd := false
+		if rep != nil && i > 0 {
+			r := rep.LastScroll()
+			atEnd = r.AtEnd
+		}
+		if i == maxScrolls || atEnd {
+			how := fmt.Sprintf("%d times", i)
+			if rep != nil {
+				how += fmt.Sprintf(" (%.0f px in %s", distance, container)
+				if atEnd {
+					how += ", to its end"
+				}
+				how += ")"
+			}
+			e := newErr(CodeCommandFailed, "selector_not_found", "Scrolled %s %s but %s never came into view", da.Direction, how, until)
+			e.Hint = "check the selector, or scroll the container that holds the target (scroll with a target, or another direction)"
 			return nil, e
 		}
 		// One logical command: the seam is crossed before the first scroll only.
@@ -1057,6 +1078,11 @@ func (s *Session) leafScroll(ctx context.Context, a *lang.Action) (*Output, *Err
 			}
 		} else if err := s.drv.Act(ctx, da); err != nil {
 			return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+		}
+		if rep != nil {
+			r := rep.LastScroll()
+			distance += r.Distance
+			container = r.Container
 		}
 	}
 }

@@ -59,6 +59,8 @@ type Session struct {
 	crashed  bool
 	closed   bool
 	nav      navState
+	// lastScroll is what the last scroll moved.
+	lastScroll drivers.ScrollReport
 }
 
 type dialogInfo struct {
@@ -67,11 +69,12 @@ type dialogInfo struct {
 }
 
 var (
-	_ drivers.Driver       = (*Session)(nil)
-	_ drivers.AlertHandler = (*Session)(nil)
-	_ drivers.AttrReader   = (*Session)(nil)
-	_ drivers.LogTailer    = (*Session)(nil)
-	_ drivers.Preflighter  = (*Session)(nil)
+	_ drivers.Driver         = (*Session)(nil)
+	_ drivers.AlertHandler   = (*Session)(nil)
+	_ drivers.AttrReader     = (*Session)(nil)
+	_ drivers.LogTailer      = (*Session)(nil)
+	_ drivers.Preflighter    = (*Session)(nil)
+	_ drivers.ScrollReporter = (*Session)(nil)
 )
 
 func newSession(p *Provider, b *browserProc) *Session {

@@ -203,20 +203,26 @@ func (s *Session) requeueDialog() {
 	}
 }
 
-// frameExpr resolves after the page rendered a frame and ran the tasks
-// queued by it (IntersectionObserver callbacks come after the rendering
-// steps of a frame, so two frames and a task cover them).
-const frameExpr = `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))`
+// frameExpr resolves after the page rendered a frame and ran the tasks that
+// frame queued: the rendering steps of a frame (after its
+// requestAnimationFrame callbacks) compute IntersectionObserver entries and
+// queue their callbacks, so a task queued by a task queued from the frame
+// callback comes after them. scrollFrameExpr waits one frame more: a scroll
+// moves content in the next frame, whose observers then run.
+const (
+	frameExpr       = `new Promise(r => requestAnimationFrame(() => setTimeout(() => setTimeout(r, 0), 0)))`
+	scrollFrameExpr = `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => setTimeout(r, 0), 0))))`
+)
 
 // awaitFrame waits for one rendered frame, within frameBound. A document
 // replaced meanwhile is no error: the navigation wait takes over.
-func (s *Session) awaitFrame(ctx context.Context) error {
+func (s *Session) awaitFrame(ctx context.Context, expr string) error {
 	fctx, cancel := context.WithTimeout(ctx, frameBound)
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
 		done <- s.do(fctx, "settle", func(ctx context.Context, t *chromedp.Target) error {
-			_, err := chromedp.Evaluate[chromedp.Void](frameExpr, func(p *runtime.EvaluateParams) {
+			_, err := chromedp.Evaluate[chromedp.Void](expr, func(p *runtime.EvaluateParams) {
 				await := true
 				p.AwaitPromise = &await
 			})(ctx, t)
@@ -249,11 +255,11 @@ func (s *Session) awaitFrame(ctx context.Context) error {
 // settle is the end of every mutating action (drivers.Driver's settle
 // contract): one rendered frame, then the navigation that started since
 // mark, if any, up to DOMContentLoaded of its document.
-func (s *Session) settle(ctx context.Context, mark uint64) error {
+func (s *Session) settle(ctx context.Context, mark uint64, expr string) error {
 	if s.dialogOpen() {
 		return nil
 	}
-	if err := s.awaitFrame(ctx); err != nil {
+	if err := s.awaitFrame(ctx, expr); err != nil {
 		return err
 	}
 	s.mu.Lock()
