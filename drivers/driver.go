@@ -287,3 +287,12 @@ type ScrollReport struct {
 type ScrollReporter interface {
 	LastScroll() ScrollReport
 }
+
+// Liveness is implemented by drivers that can tell, without a device call,
+// that their session is already dead: its browser exited or its connection
+// broke. The suite runner asks a session it opened ahead of time before it
+// hands it to an attempt, so a retry after an infrastructure failure never
+// starts on what died with the old helper.
+type Liveness interface {
+	Alive() bool
+}

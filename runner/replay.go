@@ -35,6 +35,30 @@ type ReplayOptions struct {
 	Scope    *lang.Scope
 	Observer Observer
 	Secrets  []string // values to mask
+	// StepTimeout bounds each step (0: no bound of its own); a step that
+	// does not finish in time fails with reason step_timeout.
+	StepTimeout time.Duration
+}
+
+// ReasonStepTimeout is the typed reason of a step that outlived its bound.
+const ReasonStepTimeout = "step_timeout"
+
+// stepBound derives the context of one step from the attempt's.
+func stepBound(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+// stepTimeoutError is the failure of a step whose bound passed while the
+// attempt's own context is still live.
+func stepTimeoutError(a *lang.Action, step int, d time.Duration) *ErrorInfo {
+	e := newErr(CodeCommandFailed, ReasonStepTimeout, "step %d (%s, line %d) did not finish within the step bound of %dms",
+		step, a.Command, a.Line(), d.Milliseconds())
+	e.Hint = "the page or device stopped answering (a script that never returns, a hung app); raise --step-timeout MS if the step is legitimately slow"
+	e.Details = map[string]any{"stepTimeoutMs": d.Milliseconds()}
+	return e
 }
 
 // redactor replaces variable values with <var:NAME> and secrets with ***,
@@ -216,9 +240,14 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 			ev.Positionals = red.all(ra.Positionals)
 			// Target-binding verification completes before dispatch (and so
 			// before the seam): a divergence here preserves the frame.
-			if e = s.verifyTarget(ctx, ra); e == nil {
-				out, e = s.dispatch(ctx, ra)
+			sctx, scancel := stepBound(ctx, opts.StepTimeout)
+			if e = s.verifyTarget(sctx, ra); e == nil {
+				out, e = s.dispatch(sctx, ra)
 			}
+			if e != nil && ctx.Err() == nil && errors.Is(sctx.Err(), context.DeadlineExceeded) {
+				e = stepTimeoutError(ra, step, opts.StepTimeout)
+			}
+			scancel()
 			if e != nil {
 				e = s.divergence(ctx, ra, file, step, total, e, res.Steps, red)
 			}
@@ -297,7 +326,7 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, file string, s
 	}
 	// A fresh digest of the screen, unless the context is already over.
 	var obs *observation
-	if ctx.Err() == nil && cause.Reason != "infrastructure" {
+	if ctx.Err() == nil && cause.Reason != "infrastructure" && cause.Reason != ReasonStepTimeout {
 		o, e := s.observe(ctx, drivers.SnapshotOptions{Interactive: true})
 		if e == nil {
 			obs = o

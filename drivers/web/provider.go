@@ -37,6 +37,8 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 )
@@ -82,6 +84,7 @@ type Provider struct {
 	warmers   sync.WaitGroup // background openings of spare sessions
 	warmCtx   context.Context
 	warmStop  context.CancelFunc
+	cleanOnce sync.Once // stale profiles of killed runs, once per provider
 }
 
 // browserProc is one browser generation: a Chromium process (or a CDP
@@ -160,20 +163,40 @@ var _ drivers.Provider = (*Provider)(nil)
 // NewSession returns a driver on a fresh, isolated browser context with one
 // page. It starts (or restarts) the browser when needed.
 func (p *Provider) NewSession(ctx context.Context, o drivers.SessionOptions) (drivers.Driver, error) {
-	b, err := p.browser(ctx, o.Worker)
-	if err != nil {
-		return nil, err
-	}
-	s := p.takeSpare(ctx, b)
-	if s == nil {
+	var b *browserProc
+	var s *Session
+	// A browser that dies while the session opens (its death not noticed
+	// yet when it was picked) is replaced once: the session opens on the
+	// new one.
+	for try := 0; s == nil; try++ {
+		var err error
+		b, err = p.browser(ctx, o.Worker)
+		if err != nil {
+			return nil, err
+		}
+		if s = p.takeSpare(ctx, b); s != nil {
+			break
+		}
 		s = newSession(p, b)
 		if err := s.start(ctx); err != nil {
 			s.closeTab()
-			if b.ctx.Err() != nil {
-				return nil, fmt.Errorf("%w: web: the browser went away while opening a session: %v", drivers.ErrInfrastructure, err)
-			}
+			s = nil
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
+			}
+			// A dead browser is noticed by chromedp shortly after the
+			// failing call.
+			t := time.NewTimer(time.Second)
+			select {
+			case <-b.ctx.Done():
+			case <-t.C:
+			}
+			t.Stop()
+			if b.ctx.Err() != nil {
+				if try == 0 {
+					continue
+				}
+				return nil, fmt.Errorf("%w: web: the browser went away while opening a session: %v", drivers.ErrInfrastructure, err)
 			}
 			return nil, fmt.Errorf("%w: web: could not open a browser context: %v", drivers.ErrInfrastructure, err)
 		}
@@ -269,6 +292,50 @@ func (p *Provider) browser(ctx context.Context, worker int) (*browserProc, error
 	return b, nil
 }
 
+// probeTimeout bounds the check of a browser after a session of it hung.
+const probeTimeout = 5 * time.Second
+
+// probe checks, in the background, that browser b still answers a
+// browser-level call; when it does not, b is retired: its sessions fail as
+// infrastructure and the next NewSession starts a new browser.
+func (p *Provider) probe(b *browserProc) {
+	if b.ctx.Err() != nil {
+		return
+	}
+	p.warmers.Add(1)
+	go func() {
+		defer p.warmers.Done()
+		ctx, cancel := context.WithTimeout(b.ctx, probeTimeout)
+		defer cancel()
+		c := chromedp.FromContext(b.ctx)
+		if c == nil || c.Browser == nil {
+			return
+		}
+		_, err := cdp.Call(ctx, c.Browser, browser.GetVersion, cdp.Empty{})
+		if err == nil || b.ctx.Err() != nil {
+			return
+		}
+		p.opts.Logf("web: browser generation %d (pid %d) does not answer (%v); replacing it", b.gen, b.pid, err)
+		p.retire(b)
+	}()
+}
+
+// retire stops using b: it is released, and the next session starts a new
+// browser.
+func (p *Provider) retire(b *browserProc) {
+	p.mu.Lock()
+	if p.shared == b {
+		p.shared = nil
+	}
+	for w, pb := range p.perWorker {
+		if pb == b {
+			delete(p.perWorker, w)
+		}
+	}
+	p.mu.Unlock()
+	p.release(b)
+}
+
 // start launches Chromium (or attaches over CDP) and connects to it.
 func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 	b := &browserProc{spare: make(chan *Session, 1)}
@@ -277,11 +344,20 @@ func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 		b.remote = true
 		allocCtx, b.allocCancel = remote.NewAllocator(context.Background(), p.opts.CDPURL)
 	} else {
-		dir, err := os.MkdirTemp("", "adtest-chromium-")
+		p.cleanOnce.Do(func() {
+			for _, d := range cleanStale(os.TempDir()) {
+				p.opts.Logf("web: removed %s, left by a run that was killed", d)
+			}
+		})
+		dir, err := os.MkdirTemp("", profilePattern)
 		if err != nil {
 			return nil, fmt.Errorf("%w: web: creating the browser profile directory: %v", drivers.ErrInfrastructure, err)
 		}
 		b.dataDir = dir
+		if err := writeOwner(dir); err != nil {
+			removeDir(dir)
+			return nil, fmt.Errorf("%w: web: writing the browser profile directory: %v", drivers.ErrInfrastructure, err)
+		}
 		allocCtx, b.allocCancel = chromedp.NewExecAllocator(context.Background(), p.allocatorOptions(dir)...)
 	}
 	b.ctx, b.cancel = chromedp.NewContext(allocCtx)
@@ -367,6 +443,13 @@ func (p *Provider) release(b *browserProc) {
 		s.tabCancel()
 	default:
 	}
+	if !b.remote && b.ctx != nil && b.ctx.Err() == nil {
+		// A clean shutdown (Browser.close): Chromium then removes its
+		// singleton directory itself.
+		cctx, cancel := context.WithTimeout(b.ctx, closeTimeout)
+		_ = chromedp.Cancel(cctx)
+		cancel()
+	}
 	if b.cancel != nil {
 		b.cancel()
 	}
@@ -374,10 +457,14 @@ func (p *Provider) release(b *browserProc) {
 		b.allocCancel() // waits for the process to exit
 	}
 	if b.dataDir != "" {
-		killProfileProcesses(b.dataDir)
-		removeDir(b.dataDir)
+		// What a killed or stuck Chromium left: its processes, its
+		// profile, its singleton directory.
+		removeProfile(b.dataDir, os.TempDir())
 	}
 }
+
+// closeTimeout bounds a clean browser shutdown before it is killed.
+const closeTimeout = 3 * time.Second
 
 // Close shuts every browser down: sessions end, Chromium processes are
 // killed and their temporary profiles removed.

@@ -58,7 +58,10 @@ type Session struct {
 	logs     []string
 	crashed  bool
 	closed   bool
-	nav      navState
+	// hung is set when a call outlived its deadline (a page that stopped
+	// answering): closing the session then checks the browser itself.
+	hung bool
+	nav  navState
 	// lastScroll is what the last scroll moved.
 	lastScroll drivers.ScrollReport
 }
@@ -75,6 +78,7 @@ var (
 	_ drivers.LogTailer      = (*Session)(nil)
 	_ drivers.Preflighter    = (*Session)(nil)
 	_ drivers.ScrollReporter = (*Session)(nil)
+	_ drivers.Liveness       = (*Session)(nil)
 )
 
 func newSession(p *Provider, b *browserProc) *Session {
@@ -183,6 +187,15 @@ func (s *Session) addLog(line string) {
 	}
 }
 
+// Alive reports whether the session's page and browser are still there
+// (drivers.Liveness).
+func (s *Session) Alive() bool {
+	s.mu.Lock()
+	dead := s.closed || s.crashed
+	s.mu.Unlock()
+	return !dead && s.b.ctx.Err() == nil && s.tabCtx != nil && s.tabCtx.Err() == nil
+}
+
 // Platform implements drivers.Driver.
 func (s *Session) Platform() string { return drivers.PlatformWeb }
 
@@ -197,11 +210,17 @@ func (s *Session) closeTab() {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
 		s.closed = true
+		hung := s.hung
 		s.mu.Unlock()
 		if s.tabCancel != nil {
 			s.tabCancel()
 		}
 		s.p.forget(s)
+		if hung {
+			// The tab is closed (its renderer goes with its browser
+			// context); a browser that no longer answers is replaced.
+			s.p.probe(s.b)
+		}
 	})
 }
 
@@ -221,6 +240,11 @@ func (s *Session) do(ctx context.Context, op string, f func(ctx context.Context,
 	stop := context.AfterFunc(ctx, cancel)
 	defer stop()
 	err := chromedp.Do(rctx, chromedp.Func(f))
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		s.mu.Lock()
+		s.hung = true
+		s.mu.Unlock()
+	}
 	return s.classify(ctx, op, err)
 }
 

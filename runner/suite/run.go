@@ -30,6 +30,8 @@ type ReplayParams struct {
 	Secrets []string
 	// OnStep is called when a step starts and when it finishes.
 	OnStep func(StepEvent)
+	// StepTimeout bounds every step (Config.StepTimeout).
+	StepTimeout time.Duration
 }
 
 // StepEvent is a step boundary reported by the Replayer.
@@ -101,7 +103,19 @@ type Config struct {
 	// Grace bounds how long a cancelled attempt and a session teardown may
 	// take before they are abandoned (2 s by default).
 	Grace time.Duration
+
+	// StepTimeout bounds every step of every attempt (DefaultStepTimeout
+	// when 0): a step that outlives it fails with reason step_timeout, its
+	// session is torn down and the suite goes on. The hard per-attempt
+	// deadline (Test.TimeoutMs) is separate.
+	StepTimeout time.Duration
+	// RepeatEach runs every test this many times (RepeatEach), when > 1.
+	RepeatEach int
 }
+
+// DefaultStepTimeout is the step bound when Config.StepTimeout is 0 (as
+// agent-device bounds every request).
+const DefaultStepTimeout = 60 * time.Second
 
 // ReasonSessionStart is the typed reason of an attempt whose session could
 // not be opened: an infrastructure failure that stops the suite.
@@ -116,6 +130,7 @@ var ErrNoProvider = fmt.Errorf("%w: no driver for platform", drivers.ErrInfrastr
 // interrupted ctx stops the run: in-flight attempts are cancelled, the rest
 // is notRun and Result.Interrupted is set.
 func Run(ctx context.Context, cfg Config, tests []*Test) (*runner.Result, error) {
+	tests = RepeatEach(tests, cfg.RepeatEach)
 	s := newScheduler(cfg, tests)
 	if err := s.openProviders(ctx); err != nil {
 		s.closeProviders()
@@ -160,6 +175,9 @@ func newScheduler(cfg Config, tests []*Test) *scheduler {
 	}
 	if s.cfg.FormatSnapshot == nil {
 		s.cfg.FormatSnapshot = formatSnapshot
+	}
+	if s.cfg.StepTimeout <= 0 {
+		s.cfg.StepTimeout = DefaultStepTimeout
 	}
 	s.results = make([]runner.TestResult, len(tests))
 	s.done = make([]bool, len(tests))
@@ -497,6 +515,8 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 			Scope:   s.scope(t, ai, art.dir),
 			Secrets: s.secretValues(t),
 			OnStep:  func(ev StepEvent) { tw.step(s.now(), ev) },
+
+			StepTimeout: s.cfg.StepTimeout,
 		}
 		done := make(chan runner.AttemptResult, 1)
 		go func() { done <- rep.Replay(actx, t.Script, params) }()
@@ -660,6 +680,12 @@ func (s *scheduler) acquire(ctx, actx context.Context, prov drivers.Provider, pl
 		}
 	} else if p != nil {
 		s.closeLater(p)
+	}
+	if l, ok := d.(drivers.Liveness); ok && err == nil && !l.Alive() {
+		// Opened ahead on a browser or device that has died since (the
+		// failure of the previous attempt, often): never hand it out.
+		s.closeLater(&prefetched{done: p.done, drv: d})
+		d = nil
 	}
 	if p == nil || err != nil || d == nil {
 		d, err = prov.NewSession(actx, opts)
