@@ -48,8 +48,10 @@ type Options struct {
 	// BrowserPath is the Chromium/Chrome binary (--browser); else
 	// ADTEST_CHROME; else chromium, chromium-browser, google-chrome on PATH.
 	BrowserPath string
-	// CDPURL attaches to a running browser (--cdp-url): ws://... or
-	// http://host:9222 (resolved to the websocket URL via /json/version).
+	// CDPURL attaches to a running browser (--cdp-url): ws:// or wss://
+	// used exactly as given, or http(s)://host:port/...?query resolved to
+	// the websocket URL via /json/version with the query carried over (see
+	// cdp.go).
 	CDPURL string
 	// NoSandbox passes --no-sandbox; nil means automatic (true when root).
 	NoSandbox *bool
@@ -84,7 +86,8 @@ type Provider struct {
 	warmers   sync.WaitGroup // background openings of spare sessions
 	warmCtx   context.Context
 	warmStop  context.CancelFunc
-	cleanOnce sync.Once // stale profiles of killed runs, once per provider
+	cleanOnce sync.Once  // stale profiles of killed runs, once per provider
+	startMu   sync.Mutex // one browser start at a time
 }
 
 // browserProc is one browser generation: a Chromium process (or a CDP
@@ -258,11 +261,15 @@ func (p *Provider) warm(b *browserProc) {
 }
 
 // browser returns the live browser for worker, starting a new one when there
-// is none or the previous one died.
+// is none or the previous one died. Starts are serialised by startMu, not
+// under mu: the bookkeeping of sessions (closing one of a dead browser)
+// never waits for a browser to start.
 func (p *Provider) browser(ctx context.Context, worker int) (*browserProc, error) {
+	p.startMu.Lock()
+	defer p.startMu.Unlock()
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.closed {
+		p.mu.Unlock()
 		return nil, fmt.Errorf("%w: web: the provider is closed", drivers.ErrInfrastructure)
 	}
 	var cur *browserProc
@@ -271,6 +278,7 @@ func (p *Provider) browser(ctx context.Context, worker int) (*browserProc, error
 	} else {
 		cur = p.shared
 	}
+	p.mu.Unlock()
 	if cur != nil && cur.ctx.Err() == nil {
 		return cur, nil
 	}
@@ -282,6 +290,12 @@ func (p *Provider) browser(ctx context.Context, worker int) (*browserProc, error
 	if err != nil {
 		return nil, err
 	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		p.release(b)
+		return nil, fmt.Errorf("%w: web: the provider is closed", drivers.ErrInfrastructure)
+	}
 	b.gen = len(p.all) + 1
 	p.all = append(p.all, b)
 	if p.opts.BrowserPerWorker {
@@ -289,6 +303,7 @@ func (p *Provider) browser(ctx context.Context, worker int) (*browserProc, error
 	} else {
 		p.shared = b
 	}
+	p.mu.Unlock()
 	return b, nil
 }
 
@@ -342,7 +357,14 @@ func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 	var allocCtx context.Context
 	if p.opts.CDPURL != "" {
 		b.remote = true
-		allocCtx, b.allocCancel = remote.NewAllocator(context.Background(), p.opts.CDPURL)
+		rctx, cancel := context.WithTimeout(ctx, startTimeout)
+		wsURL, err := resolveCDP(rctx, p.opts.CDPURL)
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+		// Used as given: a pool's path and token are part of the address.
+		allocCtx, b.allocCancel = remote.NewAllocator(context.Background(), wsURL, remote.NoModifyURL)
 	} else {
 		p.cleanOnce.Do(func() {
 			for _, d := range cleanStale(os.TempDir()) {
@@ -377,7 +399,10 @@ func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 			return nil, ctx.Err()
 		}
 		if b.remote {
-			return nil, fmt.Errorf("%w: web: could not attach to the browser at %s: %v", drivers.ErrInfrastructure, p.opts.CDPURL, err)
+			if aerr, ok := authError(p.opts.CDPURL, err); ok {
+				return nil, aerr
+			}
+			return nil, fmt.Errorf("%w: web: could not attach to the browser at %s: %s", drivers.ErrInfrastructure, redactURL(p.opts.CDPURL), scrubQuery(err, queryOf(p.opts.CDPURL)))
 		}
 		var execErr *exec.Error
 		var pathErr *os.PathError
