@@ -74,6 +74,12 @@ func (c *Console) SuiteStarted(e runner.SuiteStarted) {
 	c.printf("Running %d %s using %d %s%s\n", e.Total, plural(e.Total, "test", "tests"), e.Workers, plural(e.Workers, "worker", "workers"), shard)
 }
 
+// StepStarted is ignored: the console prints finished tests only.
+func (c *Console) StepStarted(runner.StepEvent) {}
+
+// StepFinished is ignored: the console prints finished tests only.
+func (c *Console) StepFinished(runner.StepEvent) {}
+
 // AttemptFinished prints a line for an attempt that will be retried.
 func (c *Console) AttemptFinished(e runner.AttemptFinished) {
 	if !e.WillRetry {

@@ -68,6 +68,18 @@ func (ls Listeners) SuiteStarted(e runner.SuiteStarted) {
 	}
 }
 
+func (ls Listeners) StepStarted(e runner.StepEvent) {
+	for _, l := range ls {
+		l.StepStarted(e)
+	}
+}
+
+func (ls Listeners) StepFinished(e runner.StepEvent) {
+	for _, l := range ls {
+		l.StepFinished(e)
+	}
+}
+
 func (ls Listeners) AttemptFinished(e runner.AttemptFinished) {
 	for _, l := range ls {
 		l.AttemptFinished(e)
@@ -148,10 +160,7 @@ func describe(e *runner.ErrorInfo) string {
 
 // infrastructure reports an attempt error that is the device's fault, not the test's.
 func infrastructure(e *runner.ErrorInfo) bool {
-	if e == nil {
-		return false
-	}
-	return e.Code == "INFRA" || e.Reason == "timeout_cleanup_pending" || e.Reason == "session_start_failed"
+	return e.IsInfrastructure()
 }
 
 // FormatDuration prints ms as agent-device does: >= 10 s one decimal,

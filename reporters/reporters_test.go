@@ -27,7 +27,11 @@ func sample() *runner.Result {
 		Stats: runner.Stats{Total: 7, Passed: 1, Failed: 2, Flaky: 1, Skipped: 1, TimedOut: 1, NotRun: 1},
 		Tests: []runner.TestResult{
 			{File: "suite/login.ad", Name: "login", Platform: "web", Status: runner.StatusPassed, DurationMs: 1020,
-				Attempts: []runner.AttemptResult{{Status: runner.StatusPassed, DurationMs: 1020, ArtifactsDir: "art/suite__login.ad/attempt-1"}}},
+				Attempts: []runner.AttemptResult{{Status: runner.StatusPassed, DurationMs: 1020, ArtifactsDir: "art/suite__login.ad/attempt-1",
+					Steps: []runner.StepResult{
+						{Step: 1, Line: 2, Command: "open", Action: `open "demo"`, Status: runner.StatusPassed, DurationMs: 300},
+						{Step: 2, Line: 3, Command: "fill", Action: `fill "id=email" "***"`, Status: runner.StatusPassed, DurationMs: 20},
+					}}}},
 			{File: "suite/cart.ad", Name: "cart", Platform: "web", Status: runner.StatusFailed, DurationMs: 2500,
 				Attempts: []runner.AttemptResult{
 					{Status: runner.StatusFailed, DurationMs: 1200, ArtifactsDir: "art/suite__cart.ad/attempt-1", Screenshot: "art/suite__cart.ad/attempt-1/failure.png",

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"github.com/adtest/adtest/runner/internal/frame"
 	"strings"
 	"testing"
 
@@ -44,12 +45,12 @@ func BenchmarkActivateFrame10k(b *testing.B) {
 	for _, n := range []int{100, 10000} {
 		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
 			obs := newObservation(bigSnapshot(n), drivers.SnapshotOptions{})
-			s := &Session{frame: newFrameLifetime(1)}
+			s := &Session{frame: frame.NewLifetime(1)}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				s.frame = s.frame.activateComplete(obs)
-				s.frame = s.frame.expire()
+				s.frame = s.frame.ActivateComplete(obs)
+				s.frame = s.frame.Expire()
 			}
 		})
 	}

@@ -180,10 +180,11 @@ func TestScrollUntil(t *testing.T) {
 	}
 	e := newEnv(t, b.String())
 	e.must(t, "open long")
-	seams := e.sess.seams
+	e.must(t, "snapshot")
+	gen := e.sess.RefsGeneration()
 	out := e.must(t, `scroll down --until "label=\"Row 30\""`)
-	if e.sess.seams != seams+1 {
-		t.Fatalf("scroll --until crossed the seam %d times, want once", e.sess.seams-seams)
+	if e.sess.RefsGeneration() != gen+1 || e.sess.frame.IsActive() {
+		t.Fatalf("scroll --until: epoch %d -> %d, want one expiry", gen, e.sess.RefsGeneration())
 	}
 	if out.Text != `Scrolled down 2 time(s) until label="Row 30"` || e.dev.Count("scroll") != 2 {
 		t.Fatalf("%q scrolls %d", out.Text, e.dev.Count("scroll"))

@@ -5,33 +5,49 @@
 // # Shape
 //
 //   - session.go: Session, SessionConfig, Clock.
-//   - frame.go: the ref frame. Only this file constructs, activates,
-//     publishes or expires a refFrame; its fields are unexported and every
-//     transition returns a new value. The session keeps the frame apart from
-//     its latest observation; both share one immutable capture (no copy).
+//   - internal/frame: the ref frame. Its fields are unexported, so only that
+//     package constructs, activates, publishes or expires a frame.Frame, and
+//     every transition returns a new value; the compiler holds it. refs.go
+//     is the session's side (captures, admission errors); the one thing the
+//     type cannot judge, an assignment of the session's frame, is held by
+//     TestFrameAssignmentGate. The session keeps the frame apart from its
+//     latest observation; both share one immutable capture (no copy).
 //   - dispatch.go: Session.Dispatch, the single leaf path for replay and
-//     interactive commands. Every command of lang.Commands has a leaf or a
-//     typed UNSUPPORTED_OPERATION. A mutating leaf admits its target, runs
-//     the pre-action guards (target resolution, Preflighter.Preflight), then
-//     crosses the seam (crossSeam: lang.EffectOf decides) immediately before
-//     the device operation; there is no rollback afterwards.
-//   - match.go: selector resolution (spec §3.2), find's fuzzy locator,
+//     interactive commands, and the leaf table built with add (a panic at
+//     start-up for an unknown or duplicate command, or a command of
+//     lang.Commands without a row). Every command has a leaf or a typed
+//     UNSUPPORTED_OPERATION.
+//   - seam.go: the side-effect seam. A mutating leaf runs its pre-action
+//     guards (admission, target resolution) and returns a mutation;
+//     Session.mutate runs Preflighter.Preflight, expires the frame (the only
+//     place that does; lang.EffectOf decides) and performs the device
+//     operations, with no rollback afterwards.
+//   - observe.go, resolve.go: internal captures and polls; ref and selector
+//     resolution.
+//   - leaf_touch.go, leaf_read.go, leaf_find.go, leaf_snapshot.go,
+//     leaf_system.go: the leaves by family.
+//   - match (package runner/match): the selector matcher, find's fuzzy
+//     locator and the target-v1 identity check, shared with the recorder;
+//     match.go turns its outcomes into errors and ranks
 //     divergence suggestions.
 //   - render.go: snapshot text and JSON, ref numbering (e1..eN in document
 //     order over printed nodes).
 //   - verify.go: target-v1 binding verification before dispatch (§4.2.2).
-//   - replay.go: Replay, StepEvent/Observer, REPLAY_DIVERGENCE with its
-//     divergence report, variable resolution and redaction.
+//   - step.go: Session.Step, the one path of a command (interpolate, bind,
+//     verify, dispatch), and the Journal that hears every step.
+//   - replay.go: Replay (a loop over Step), StepEvent/Observer,
+//     REPLAY_DIVERGENCE with its divergence report, variable resolution and
+//     redaction.
 //
 // # ADR 0014 required evidence → tests
 //
 // Each test below was seen red once by breaking the code it guards (the
 // mutation named in brackets), then restored.
 //
-//	 1 second bare/pinned mutation rejected   TestEvidence01SecondMutationRejected, TestDoneWhen, TestDoneWhenExact [crossSeam no-op; expired check removed]
+//	 1 second bare/pinned mutation rejected   TestEvidence01SecondMutationRejected, TestDoneWhen, TestDoneWhenExact [seam in mutate a no-op; expired check removed]
 //	 2 pre-seam failures preserve the frame   TestEvidence02PreSeamFailuresPreserve, TestTargetVerification [seam moved before Preflight; verification skipped]
-//	 3 post-seam failures leave it expired    TestEvidence03PostSeamFailuresExpire [crossSeam no-op]
-//	 4 ref/selector/coordinate/provider/      TestEvidence04EveryPathCrossesTheSeam, TestEvidence04SeamBeforeDeviceOp [crossSeam no-op]
+//	 3 post-seam failures leave it expired    TestEvidence03PostSeamFailuresExpire [seam in mutate a no-op]
+//	 4 ref/selector/coordinate/provider/      TestEvidence04EveryPathCrossesTheSeam, TestEvidence04SeamBeforeDeviceOp [seam in mutate a no-op]
 //	   lifecycle paths cross one seam         (fake driver: ref, selector, point, find, open/close, keyboard, alert, gestures)
 //	 6 reads do not replace the frame         TestEvidence06ReadsDoNotReplaceFrame [internal capture activating]
 //	 7 partial publication / typed failures   TestEvidence07PartialPublication, TestEvidence07EmptyPartialKeepsFrame, TestDiffSnapshotPublishesAddedRefs, TestAdmissionOrderAndShape [plain-on-partial check removed; empty publication superseding; diff not publishing]
@@ -49,22 +65,23 @@
 //	19 consistent enforcement and shapes      TestEvidence19ConsistentShapes [fill resolving as a read]
 //
 //	web (real Chromium, examples/web app on loopback; web_evidence_test.go)
-//	 4 ref: click @eN then @eM: one click     TestWebEvidenceRefTarget [crossSeam no-op: the 2nd click lands or is target_stale; act crossing only for points]
+//	 4 ref: click @eN then @eM: one click     TestWebEvidenceRefTarget [seam in mutate a no-op: the 2nd click lands or is target_stale; act crossing only for points]
 //	 4 selector click/fill/hover/focus expire TestWebEvidenceSelectorTarget [act crossing only for points; expired frame gating selectors]
 //	   and are never rejected themselves
 //	 4 coordinate click expires, never        TestWebEvidenceCoordinateTarget [act crossing only for node targets; expired frame gating points]
 //	   rejected itself
-//	15 alert accept/dismiss expire with no    TestWebEvidenceAlerts [accept/dismiss without crossSeam; alert get expiring]
+//	15 alert accept/dismiss expire with no    TestWebEvidenceAlerts [accept/dismiss without the seam; alert get expiring]
 //	   alert open; alert get preserves
-//	15 keyboard dismiss/enter expire with     TestWebEvidenceKeyboard [key sent without crossSeam; keyboard status expiring]
+//	15 keyboard dismiss/enter expire with     TestWebEvidenceKeyboard [key sent without the seam; keyboard status expiring]
 //	   nothing focused; status/get preserve
 //	16 open/open --relaunch expire first,     TestWebEvidenceOpenExpires [seam after Open]
 //	   unreachable URL stays expired
 //	 2 target_covered (Preflight) preserves   TestWebEvidenceCoveredPreservesFrame [seam moved before Preflight]
 //
-// The field-owner gate (no refFrame literal, field edit or foreign
-// assignment outside frame.go): TestFrameFieldOwnerGate [a literal frame in
-// the snapshot leaf].
+// The field-owner gate: the compiler refuses a frame literal with fields or
+// a field edit outside runner/internal/frame; TestFrameAssignmentGate
+// refuses a foreign assignment of the session's frame [s.frame =
+// frame.Frame{} in Session.Close].
 //
 // Items 5 and 13 (Android freshness and dialog recovery) come with the
 // Android driver. Item 11 is covered for the scripts adtest writes (fmt);

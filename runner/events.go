@@ -37,9 +37,13 @@ type TestFinished struct {
 	Test  TestResult
 }
 
-// SuiteListener receives suite events.
+// SuiteListener receives suite events. StepStarted and StepFinished carry
+// each step of each attempt (File, Name, Attempt and Worker set); a listener
+// that does not show steps ignores them.
 type SuiteListener interface {
 	SuiteStarted(SuiteStarted)
+	StepStarted(StepEvent)
+	StepFinished(StepEvent)
 	AttemptFinished(AttemptFinished)
 	TestFinished(TestFinished)
 }

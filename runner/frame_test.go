@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"github.com/adtest/adtest/runner/internal/frame"
 	"reflect"
 	"runtime"
 	"strings"
@@ -85,8 +86,8 @@ open guarded -> guarded
 			if err == nil || err.Reason != tc.reason {
 				t.Fatalf("got %+v, want reason %s", err, tc.reason)
 			}
-			if !e.sess.frame.isActive() || e.sess.RefsGeneration() != gen {
-				t.Fatalf("frame changed by a pre-seam failure (active %v, gen %d->%d)", e.sess.frame.isActive(), gen, e.sess.RefsGeneration())
+			if !e.sess.frame.IsActive() || e.sess.RefsGeneration() != gen {
+				t.Fatalf("frame changed by a pre-seam failure (active %v, gen %d->%d)", e.sess.frame.IsActive(), gen, e.sess.RefsGeneration())
 			}
 			if after := len(e.dev.Mutations()); after != before {
 				t.Fatalf("pre-seam failure dispatched %d ops", after-before)
@@ -185,16 +186,16 @@ func TestEvidence04EveryPathCrossesTheSeam(t *testing.T) {
 			e := newEnv(t, loginScreens)
 			e.must(t, "open demo")
 			e.must(t, "snapshot -i")
-			seams := e.sess.seams
+			gen := e.sess.RefsGeneration()
 			before := e.dev.Count(tc.op)
 			e.must(t, tc.line)
 			if e.dev.Count(tc.op) != before+1 {
 				t.Fatalf("%s ops %d -> %d, want one more", tc.op, before, e.dev.Count(tc.op))
 			}
-			if e.sess.seams != seams+1 {
-				t.Fatalf("seam crossings %d -> %d, want exactly one", seams, e.sess.seams)
+			if e.sess.RefsGeneration() != gen+1 {
+				t.Fatalf("epoch %d -> %d, want exactly one expiry", gen, e.sess.RefsGeneration())
 			}
-			if e.sess.frame.isActive() {
+			if e.sess.frame.IsActive() {
 				t.Fatalf("frame still active after %s", tc.line)
 			}
 			// The seam is crossed before the op: the op saw the frame expired.
@@ -214,7 +215,7 @@ type seamOrderDriver struct {
 }
 
 func (d *seamOrderDriver) Act(ctx context.Context, a drivers.Action) error {
-	d.sawExpired = append(d.sawExpired, !d.sess.frame.isActive())
+	d.sawExpired = append(d.sawExpired, !d.sess.frame.IsActive())
 	return d.Driver.Act(ctx, a)
 }
 
@@ -242,14 +243,14 @@ func TestEvidence06ReadsDoNotReplaceFrame(t *testing.T) {
 	e.must(t, "open demo")
 	e.must(t, "snapshot -i")
 	gen := e.sess.RefsGeneration()
-	ev := e.sess.frame.evidence()
+	ev := e.sess.frame.Evidence()
 	for _, line := range []string{
 		`is exists id=email`, `get text id=signin`, `wait text "Welcome"`, `wait id=help 100`,
 		`keyboard status`, `alert get`, `appstate`, `screenshot shot.png`, `wait 10`, `get attrs @e2`,
 	} {
 		e.must(t, line)
 	}
-	if e.sess.RefsGeneration() != gen || e.sess.frame.evidence() != ev || !e.sess.frame.isActive() {
+	if e.sess.RefsGeneration() != gen || e.sess.frame.Evidence() != ev || !e.sess.frame.IsActive() {
 		t.Fatal("a read replaced, reindexed or expired the frame")
 	}
 	if e.sess.last == ev {
@@ -310,8 +311,8 @@ func TestEvidence07PartialPublication(t *testing.T) {
 // Evidence 7: an empty partial publication changes nothing.
 func TestEvidence07EmptyPartialKeepsFrame(t *testing.T) {
 	obs := newObservation(bigSnapshot(3), drivers.SnapshotOptions{})
-	f := newFrameLifetime(3).activateComplete(obs)
-	if g := f.publishPartial(obs, nil); !reflect.DeepEqual(g, f) {
+	f := frame.NewLifetime(3).ActivateComplete(obs)
+	if g := f.PublishPartial(obs, nil); !reflect.DeepEqual(g, f) {
 		t.Fatalf("empty publication changed the frame: %+v -> %+v", f, g)
 	}
 	e := newEnv(t, loginScreens)
@@ -330,24 +331,25 @@ func TestEvidence07EmptyPartialKeepsFrame(t *testing.T) {
 // Spec §6 rule 6: admission order and the exact error shape.
 func TestAdmissionOrderAndShape(t *testing.T) {
 	obs := newObservation(&drivers.Snapshot{Nodes: []drivers.Node{{Role: "button", Label: "A", Interactive: true, Parent: -1}, {Role: "button", Label: "B", Interactive: true, Parent: -1}}}, drivers.SnapshotOptions{})
-	base := refFrame{epoch: 41}
-	complete := base.activateComplete(obs)
-	partial := complete.publishPartial(obs, []int{2})
+	base := frame.NewLifetime(41)
+	complete := base.ActivateComplete(obs)
+	partial := complete.PublishPartial(obs, []int{2})
 	for _, tc := range []struct {
 		name   string
-		frame  refFrame
-		ref    refInput
+		frame  frame.Frame
+		ref    frame.Ref
 		reason string
 		minted bool
 	}{
-		{"expired beats mismatch", partial.expire(), refInput{Body: "@e1", N: 1, Pinned: true, Pin: 7}, "ref_frame_expired", true},
-		{"mismatch beats plain-on-partial", partial, refInput{Body: "@e1", N: 1, Pinned: true, Pin: 7}, "ref_generation_mismatch", true},
-		{"plain on partial beats not issued", partial, refInput{Body: "@e1", N: 1}, "plain_ref_requires_complete_frame", false},
-		{"not issued", partial, refInput{Body: "@e1", N: 1, Pinned: true, Pin: partial.generation()}, "ref_not_issued", true},
-		{"plain expired", complete.expire(), refInput{Body: "@e2", N: 2}, "ref_frame_expired", false},
+		{"expired beats mismatch", partial.Expire(), frame.Ref{Body: "@e1", N: 1, Pinned: true, Pin: 7}, "ref_frame_expired", true},
+		{"mismatch beats plain-on-partial", partial, frame.Ref{Body: "@e1", N: 1, Pinned: true, Pin: 7}, "ref_generation_mismatch", true},
+		{"plain on partial beats not issued", partial, frame.Ref{Body: "@e1", N: 1}, "plain_ref_requires_complete_frame", false},
+		{"not issued", partial, frame.Ref{Body: "@e1", N: 1, Pinned: true, Pin: partial.Generation()}, "ref_not_issued", true},
+		{"plain expired", complete.Expire(), frame.Ref{Body: "@e2", N: 2}, "ref_frame_expired", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := tc.frame.admitMutation(tc.ref)
+			_, rej := tc.frame.AdmitMutation(tc.ref)
+			err := refRejected(rej)
 			if err == nil || err.Reason != tc.reason || err.Code != "COMMAND_FAILED" {
 				t.Fatalf("got %+v, want %s", err, tc.reason)
 			}
@@ -363,12 +365,12 @@ func TestAdmissionOrderAndShape(t *testing.T) {
 					t.Fatalf("details lack %s: %v", k, err.Details)
 				}
 			}
-			if err.Details["currentGeneration"] != tc.frame.generation() || err.Hint != "Capture a fresh interactive snapshot (snapshot -i) or use a stable selector, then retry." {
+			if err.Details["currentGeneration"] != tc.frame.Generation() || err.Hint != "Capture a fresh interactive snapshot (snapshot -i) or use a stable selector, then retry." {
 				t.Fatalf("details %v hint %q", err.Details, err.Hint)
 			}
 		})
 	}
-	if _, err := partial.admitMutation(refInput{Body: "@e2", N: 2, Pinned: true, Pin: partial.generation()}); err != nil {
+	if _, err := partial.AdmitMutation(frame.Ref{Body: "@e2", N: 2, Pinned: true, Pin: partial.Generation()}); err != nil {
 		t.Fatalf("issued pinned ref rejected: %v", err)
 	}
 }
@@ -387,7 +389,7 @@ func TestEvidence08CompleteVsSparse(t *testing.T) {
 		t.Fatal(err)
 	}
 	out = e.must(t, "snapshot -i")
-	if out.Warning == "" || e.sess.RefsGeneration() != gen || !e.sess.frame.isActive() {
+	if out.Warning == "" || e.sess.RefsGeneration() != gen || !e.sess.frame.IsActive() {
 		t.Fatalf("sparse capture changed the frame (gen %d -> %d) warning %q", gen, e.sess.RefsGeneration(), out.Warning)
 	}
 	if err := e.dev.SetScreen("login"); err != nil {
@@ -409,7 +411,7 @@ func TestEvidence09MutatingFindDoesNotPublish(t *testing.T) {
 	if strings.Contains(out.Text, "~s") {
 		t.Fatalf("mutating find rendered a pin: %q", out.Text)
 	}
-	if e.sess.frame.isActive() || e.sess.RefsGeneration() != gen+1 {
+	if e.sess.frame.IsActive() || e.sess.RefsGeneration() != gen+1 {
 		t.Fatal("mutating find activated a frame (or did not expire the old one)")
 	}
 	if _, err := e.run(t, "click @e3"); err == nil || err.Reason != "ref_frame_expired" {
@@ -437,10 +439,10 @@ func TestEvidence12SeriesExpireOnce(t *testing.T) {
 			e := newEnv(t, loginScreens)
 			e.must(t, "open demo")
 			e.must(t, "snapshot -i")
-			seams, snaps := e.sess.seams, e.dev.Count("snapshot")
+			gen, snaps := e.sess.RefsGeneration(), e.dev.Count("snapshot")
 			e.must(t, tc.line)
-			if e.sess.seams != seams+1 {
-				t.Fatalf("expired %d times, want once", e.sess.seams-seams)
+			if e.sess.RefsGeneration() != gen+1 || e.sess.frame.IsActive() {
+				t.Fatalf("epoch %d -> %d, want one expiry", gen, e.sess.RefsGeneration())
 			}
 			if e.dev.Count(tc.op) != tc.ops {
 				t.Fatalf("%s ops = %d, want %d", tc.op, e.dev.Count(tc.op), tc.ops)
@@ -547,7 +549,7 @@ screen gone
 		if _, err := e.run(t, "snapshot -s @e2"); err == nil || err.Reason != "scope_not_found" {
 			t.Fatalf("got %+v", err)
 		}
-		if e.sess.RefsGeneration() != gen || !e.sess.frame.isActive() {
+		if e.sess.RefsGeneration() != gen || !e.sess.frame.IsActive() {
 			t.Fatal("unusable repetition changed the frame")
 		}
 		if err := e.dev.SetScreen("list"); err != nil {
@@ -588,7 +590,7 @@ func TestEvidence15FusedAndSplitSeams(t *testing.T) {
 			if err != nil && !tc.expires {
 				t.Fatalf("%s: %v", tc.line, err)
 			}
-			if got := !e.sess.frame.isActive(); got != tc.expires {
+			if got := !e.sess.frame.IsActive(); got != tc.expires {
 				t.Fatalf("expired = %v, want %v", got, tc.expires)
 			}
 		})
@@ -663,23 +665,23 @@ func TestEvidence17StaleReads(t *testing.T) {
 func TestEvidence18NoDeepCopy(t *testing.T) {
 	snap := bigSnapshot(10000)
 	obs := newObservation(snap, drivers.SnapshotOptions{})
-	lifetime := newFrameLifetime(7)
+	lifetime := frame.NewLifetime(7)
 	allocs := testing.AllocsPerRun(100, func() {
-		f := lifetime.activateComplete(obs)
-		f = f.expire()
+		f := lifetime.ActivateComplete(obs)
+		f = f.Expire()
 		_ = f
 	})
 	if allocs > 1 {
 		t.Fatalf("activate+expire over 10,000 nodes allocated %v times, want <= 1", allocs)
 	}
-	f := lifetime.activateComplete(obs)
-	if f.evidence().snap != snap || &f.evidence().snap.Nodes[0] != &snap.Nodes[0] {
+	f := lifetime.ActivateComplete(obs)
+	if f.Evidence().Snap != snap || &f.Evidence().Snap.Nodes[0] != &snap.Nodes[0] {
 		t.Fatal("the frame does not share the capture")
 	}
 	e := newEnv(t, loginScreens)
 	e.must(t, "open demo")
 	e.must(t, "snapshot -i")
-	if e.sess.frame.evidence() != e.sess.last {
+	if e.sess.frame.Evidence() != e.sess.last {
 		t.Fatal("snapshot's frame and observation are not the same capture")
 	}
 	// Bounded retention: however many reads run, the session holds at most
@@ -687,7 +689,7 @@ func TestEvidence18NoDeepCopy(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		e.must(t, "is exists id=email")
 	}
-	retained := map[*drivers.Snapshot]bool{e.sess.frame.evidence().snap: true, e.sess.last.snap: true}
+	retained := map[*drivers.Snapshot]bool{e.sess.frame.Evidence().Snap: true, e.sess.last.Snap: true}
 	nodes := 0
 	for sn := range retained {
 		nodes += len(sn.Nodes)
@@ -735,7 +737,7 @@ func TestLifecycleNewSessionRejectsOldPins(t *testing.T) {
 	e.must(t, "snapshot -i")
 	old := e.sess.RefsGeneration()
 	e.must(t, "close")
-	if e.sess.frame.present {
+	if e.sess.frame.Evidence() != nil || e.sess.frame.IsActive() {
 		t.Fatal("close kept a frame")
 	}
 	e.must(t, "open demo")
@@ -760,9 +762,12 @@ func TestEveryCommandClassified(t *testing.T) {
 		if _, ok := lang.EffectOf(&lang.Action{Command: c.Name}); !ok {
 			t.Errorf("%s: no ref-frame effect", c.Name)
 		}
-		switch dispatchDecision(c.Name) {
-		case "leaf":
-		case "unsupported":
+		leaf, ok := leaves[c.Name]
+		switch {
+		case !ok:
+			t.Errorf("%s: no dispatch decision", c.Name)
+		case leaf != nil:
+		default:
 			e := newEnv(t, loginScreens)
 			_, err := e.sess.Dispatch(context.Background(), &lang.Action{Command: c.Name})
 			if err == nil || err.Code != CodeUnsupportedOperation || !strings.Contains(err.Message, c.Name) || !strings.Contains(err.Message, "fake") {
@@ -771,8 +776,6 @@ func TestEveryCommandClassified(t *testing.T) {
 			if len(e.dev.Ops()) != 0 {
 				t.Errorf("%s: unsupported command touched the device", c.Name)
 			}
-		default:
-			t.Errorf("%s: no dispatch decision", c.Name)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"encoding/json"
+	"github.com/adtest/adtest/runner/match"
 	"strconv"
 	"strings"
 
@@ -48,16 +49,16 @@ func printedNodes(snap *drivers.Snapshot, opts drivers.SnapshotOptions) []int {
 // scopeRoot is the first node whose normalised label or text equals scope,
 // else the first that contains it.
 func scopeRoot(snap *drivers.Snapshot, scope string) int {
-	want := normText(scope)
+	want := match.NormText(scope)
 	for i := range snap.Nodes {
 		n := &snap.Nodes[i]
-		if normText(n.Label) == want || normText(n.Text) == want {
+		if match.NormText(n.Label) == want || match.NormText(n.Text) == want {
 			return i
 		}
 	}
 	for i := range snap.Nodes {
 		n := &snap.Nodes[i]
-		if strings.Contains(normText(n.Label), want) || strings.Contains(normText(n.Text), want) {
+		if strings.Contains(match.NormText(n.Label), want) || strings.Contains(match.NormText(n.Text), want) {
 			return i
 		}
 	}
@@ -74,7 +75,7 @@ func subtreeEnd(snap *drivers.Snapshot, i int) int {
 }
 
 func newObservation(snap *drivers.Snapshot, opts drivers.SnapshotOptions) *observation {
-	return &observation{snap: snap, opts: opts, refs: printedNodes(snap, opts)}
+	return &observation{Snap: snap, Opts: opts, Refs: printedNodes(snap, opts)}
 }
 
 // FormatSnapshotText renders a snapshot one node per line, like
@@ -88,11 +89,11 @@ func FormatSnapshotText(snap *drivers.Snapshot, opts drivers.SnapshotOptions) st
 // ref (`~s42`) for partial publications.
 func formatObservation(obs *observation, pin string) string {
 	var b strings.Builder
-	depthOf := make(map[int]int, len(obs.refs))
-	for k, idx := range obs.refs {
-		n := &obs.snap.Nodes[idx]
+	depthOf := make(map[int]int, len(obs.Refs))
+	for k, idx := range obs.Refs {
+		n := &obs.Snap.Nodes[idx]
 		d := 0
-		for p := n.Parent; p >= 0; p = obs.snap.Nodes[p].Parent {
+		for p := n.Parent; p >= 0; p = obs.Snap.Nodes[p].Parent {
 			if pd, ok := depthOf[p]; ok {
 				d = pd + 1
 				break
@@ -163,14 +164,14 @@ type nodeJSON struct {
 // FormatSnapshotJSON renders obs as JSON with one response-level
 // refsGeneration; node refs are plain bodies.
 func formatSnapshotJSON(obs *observation, gen int64) ([]byte, error) {
-	out := snapshotJSON{RefsGeneration: gen, URL: obs.snap.URL, Title: obs.snap.Title, Nodes: make([]nodeJSON, 0, len(obs.refs))}
-	for k, idx := range obs.refs {
-		n := &obs.snap.Nodes[idx]
+	out := snapshotJSON{RefsGeneration: gen, URL: obs.Snap.URL, Title: obs.Snap.Title, Nodes: make([]nodeJSON, 0, len(obs.Refs))}
+	for k, idx := range obs.Refs {
+		n := &obs.Snap.Nodes[idx]
 		var st []string
 		for _, s := range []struct {
 			on   bool
 			name string
-		}{{nodeVisible(n), "visible"}, {n.Editable, "editable"}, {n.Selected, "selected"}, {n.Focused, "focused"}, {!n.Enabled, "disabled"}, {n.Hittable, "hittable"}} {
+		}{{match.NodeVisible(n), "visible"}, {n.Editable, "editable"}, {n.Selected, "selected"}, {n.Focused, "focused"}, {!n.Enabled, "disabled"}, {n.Hittable, "hittable"}} {
 			if s.on {
 				st = append(st, s.name)
 			}

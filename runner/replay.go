@@ -19,12 +19,17 @@ type Observer interface {
 	StepFinished(ev StepEvent) // after, with Status/Duration/Error
 }
 
-// StepEvent describes one step of a replay.
+// StepEvent is one step starting or finishing: the one step-event type of
+// replays, the suite runner (which fills File, Name, Attempt and Worker) and
+// reporters. Action is the action text with variable values and secrets
+// masked (as written when the step starts, as bound when it finishes).
 type StepEvent struct {
+	File, Name        string
+	Attempt, Worker   int
 	Step, Total, Line int
 	Command           string
-	Positionals       []string // redacted
-	Status            Status
+	Action            string
+	Status            Status // "" when the step starts (skipped steps: StatusSkipped)
 	Duration          time.Duration
 	Error             *ErrorInfo
 	Time              time.Time
@@ -196,7 +201,7 @@ func actionLabel(a *lang.Action) string {
 	return strings.Join(parts, " ")
 }
 
-// Replay runs a script's steps one at a time through Dispatch. The first
+// Replay runs a script's steps one at a time through Step. The first
 // failing step ends the attempt with one REPLAY_DIVERGENCE error.
 func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOptions) AttemptResult {
 	s.mu.Lock()
@@ -215,47 +220,28 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 	}
 	for i, a := range script.Actions {
 		step := i + 1
-		ev := StepEvent{Step: step, Total: total, Line: a.Line(), Command: a.Command, Positionals: red.all(a.Positionals), Time: s.cfg.Clock.Now()}
+		ev := StepEvent{File: file, Step: step, Total: total, Line: a.Line(), Command: a.Command, Action: red.actionText(a), Time: s.cfg.Clock.Now()}
 		if a.Command == "replay" {
 			ev.Status = StatusSkipped
 			if opts.Observer != nil {
 				opts.Observer.StepStarted(ev)
 				opts.Observer.StepFinished(ev)
 			}
-			res.Steps = append(res.Steps, StepResult{Step: step, Line: a.Line(), Command: a.Command, Status: StatusSkipped})
+			res.Steps = append(res.Steps, StepResult{Step: step, Line: a.Line(), Command: a.Command, Action: ev.Action, Status: StatusSkipped})
 			continue
 		}
 		if opts.Observer != nil {
 			opts.Observer.StepStarted(ev)
 		}
-		t0 := s.cfg.Clock.Now()
-		var out *Output
-		var e *ErrorInfo
-		ra, err := interpolate(a, opts.Scope, file)
-		if err != nil {
-			// Unresolved variables are plain INVALID_ARGS, not a divergence.
-			e = fromError(ctx, a.Command, s.cfg.Platform, err)
-			e.Message = red.apply(e.Message)
-		} else {
-			ev.Positionals = red.all(ra.Positionals)
-			// Target-binding verification completes before dispatch (and so
-			// before the seam): a divergence here preserves the frame.
-			sctx, scancel := stepBound(ctx, opts.StepTimeout)
-			if e = s.verifyTarget(sctx, ra); e == nil {
-				out, e = s.dispatch(sctx, ra)
-			}
-			if e != nil && ctx.Err() == nil && errors.Is(sctx.Err(), context.DeadlineExceeded) {
-				e = stepTimeoutError(ra, step, opts.StepTimeout)
-			}
-			scancel()
-			if e != nil {
-				e = s.divergence(ctx, ra, file, step, total, e, res.Steps, red)
-			}
+		r := s.step(ctx, a, StepOptions{Scope: opts.Scope, Secrets: opts.Secrets, File: file, Step: step, Total: total, Timeout: opts.StepTimeout}, red, ev.Action)
+		e := r.err
+		if e != nil && r.bound != nil {
+			e = s.divergence(ctx, r.bound, file, step, total, e, res.Steps, red)
 		}
-		ev.Duration = s.cfg.Clock.Now().Sub(t0)
-		sr := StepResult{Step: step, Line: a.Line(), Command: a.Command, Status: StatusPassed, DurationMs: ev.Duration.Milliseconds()}
-		if out != nil && out.Warning != "" {
-			sr.Warning = red.apply(out.Warning)
+		ev.Action, ev.Duration = r.text, r.dur
+		sr := StepResult{Step: step, Line: a.Line(), Command: a.Command, Action: r.text, Status: StatusPassed, DurationMs: r.dur.Milliseconds()}
+		if r.out != nil && r.out.Warning != "" {
+			sr.Warning = red.apply(r.out.Warning)
 			res.Warnings = append(res.Warnings, fmt.Sprintf("step %d: %s", step, sr.Warning))
 		}
 		if e != nil {
@@ -332,7 +318,7 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, file string, s
 			obs = o
 		}
 	}
-	if obs == nil || len(obs.refs) == 0 {
+	if obs == nil || len(obs.Refs) == 0 {
 		div["screen"] = map[string]any{"state": "unavailable", "reason": "capture_unavailable"}
 		div["repairHint"] = "manual"
 	} else {
@@ -341,11 +327,11 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, file string, s
 		if truncated {
 			ranked = ranked[:20]
 		}
-		s.frame = s.frame.publishPartial(obs, ranked)
-		gen := s.frame.generation()
+		s.frame = s.frame.PublishPartial(obs, ranked)
+		gen := s.frame.Generation()
 		refs := make([]map[string]any, 0, len(ranked))
 		for _, k := range ranked {
-			n := &obs.snap.Nodes[obs.refs[k-1]]
+			n := &obs.Snap.Nodes[obs.Refs[k-1]]
 			m := map[string]any{"ref": fmt.Sprintf("@e%d~s%d", k, gen), "role": n.Role}
 			if n.Label != "" {
 				m["label"] = red.apply(n.Label)
@@ -401,8 +387,8 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, file string, s
 // hittable nodes first, then document order.
 func rankDigest(obs *observation) []int {
 	var first, rest []int
-	for k, idx := range obs.refs {
-		if obs.snap.Nodes[idx].Hittable {
+	for k, idx := range obs.Refs {
+		if obs.Snap.Nodes[idx].Hittable {
 			first = append(first, k+1)
 		} else {
 			rest = append(rest, k+1)

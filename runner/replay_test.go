@@ -67,7 +67,7 @@ screen second
 type recObserver struct{ events []string }
 
 func (o *recObserver) StepStarted(ev StepEvent) {
-	o.events = append(o.events, fmt.Sprintf("start %d/%d line %d %s %v", ev.Step, ev.Total, ev.Line, ev.Command, ev.Positionals))
+	o.events = append(o.events, fmt.Sprintf("start %d/%d line %d %s: %s", ev.Step, ev.Total, ev.Line, ev.Command, ev.Action))
 }
 
 func (o *recObserver) StepFinished(ev StepEvent) {
@@ -121,7 +121,7 @@ func TestEvidence10ReplayDelegates(t *testing.T) {
 	if res := e.replay(t, "wait 10\nget text @e2\nis exists id=email\n"); res.Status != StatusPassed {
 		t.Fatalf("read-only replay failed: %+v", res.Error)
 	}
-	if !e.sess.frame.isActive() || e.sess.RefsGeneration() != gen {
+	if !e.sess.frame.IsActive() || e.sess.RefsGeneration() != gen {
 		t.Fatal("a read-only replay changed the frame")
 	}
 }
@@ -196,9 +196,9 @@ func TestReplayVariablesAndRedaction(t *testing.T) {
 		t.Fatalf("fill typed %q, want the resolved value", filled)
 	}
 	want := []string{
-		"start 1/3 line 1 open [demo]", "end 1 passed",
-		"start 2/3 line 2 fill [id=email ${EMAIL}]", "end 2 passed",
-		"start 3/3 line 3 click [label=\"${BUTTON}\"]", "end 3 failed selector_not_found",
+		"start 1/3 line 1 open: open \"demo\"", "end 1 passed",
+		"start 2/3 line 2 fill: fill \"id=email\" \"${EMAIL}\"", "end 2 passed",
+		"start 3/3 line 3 click: click \"label=\\\"${BUTTON}\\\"\"", "end 3 failed selector_not_found",
 	}
 	if !reflect.DeepEqual(obs.events, want) {
 		t.Fatalf("events\n%s\nwant\n%s", strings.Join(obs.events, "\n"), strings.Join(want, "\n"))

@@ -67,9 +67,11 @@ type AttemptResult struct {
 
 // StepResult is one executed (or skipped) step.
 type StepResult struct {
-	Step       int    `json:"step"`
-	Line       int    `json:"line"`
-	Command    string `json:"command"`
+	Step    int    `json:"step"`
+	Line    int    `json:"line"`
+	Command string `json:"command"`
+	// Action is the step's action text, variable values and secrets masked.
+	Action     string `json:"action"`
 	Status     Status `json:"status"`
 	DurationMs int64  `json:"durationMs"`
 	Warning    string `json:"warning,omitempty"`
@@ -91,3 +93,21 @@ type ErrorInfo struct {
 }
 
 func (e *ErrorInfo) Error() string { return e.Message }
+
+// Reasons and codes of infrastructure failures (the device's or the
+// browser's fault, not the test's).
+const (
+	CodeInfra                   = "INFRA"
+	ReasonSessionStart          = "session_start_failed"
+	ReasonTimeoutCleanupPending = "timeout_cleanup_pending"
+)
+
+// IsInfrastructure reports an error that is the device's or the browser's
+// fault (no driver, a session that could not start, a hung teardown), not
+// the test's: the one judgement suite, reporters and cmd share.
+func (e *ErrorInfo) IsInfrastructure() bool {
+	if e == nil {
+		return false
+	}
+	return e.Code == CodeInfra || e.Reason == ReasonSessionStart || e.Reason == ReasonTimeoutCleanupPending
+}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"github.com/adtest/adtest/runner/internal/frame"
 	"sync"
 	"time"
 
@@ -35,6 +36,8 @@ type SessionConfig struct {
 	Seed int64
 	// PollInterval is the interval of internal polling captures (default 100ms).
 	PollInterval time.Duration
+	// Journal hears every step of Step and Replay (nil = none).
+	Journal Journal
 }
 
 // Session is one device session: the driver, the ref frame (ADR 0014) and
@@ -45,16 +48,17 @@ type Session struct {
 	drv drivers.Driver
 	cfg SessionConfig
 
-	// frame is the one ref frame; only frame.go's transitions produce values for it.
-	frame refFrame
+	// frame is the one ref frame; only its own transitions produce values for it.
+	frame frame.Frame
 	// last is the latest operational observation (selectors, diagnostics).
 	last *observation
 
+	// resolution is how the step in progress resolved its target (journal).
+	resolution *Resolution
+
 	opened bool
 	closed bool
-	// seams counts side-effect seam crossings (tests assert "expired once").
-	seams int
-	shots int
+	shots  int
 }
 
 // NewSession wraps a driver in a session.
@@ -74,7 +78,7 @@ func NewSession(d drivers.Driver, cfg SessionConfig) *Session {
 	if cfg.Platform == "" && d != nil {
 		cfg.Platform = d.Platform()
 	}
-	return &Session{drv: d, cfg: cfg, frame: newFrameLifetime(cfg.Seed)}
+	return &Session{drv: d, cfg: cfg, frame: frame.NewLifetime(cfg.Seed)}
 }
 
 // LastSnapshot returns the latest observation (for failure artifacts); nil
@@ -83,17 +87,17 @@ func (s *Session) LastSnapshot() *drivers.Snapshot {
 	if s.last == nil {
 		return nil
 	}
-	return s.last.snap
+	return s.last.Snap
 }
 
 // RefsGeneration returns the current ref-frame epoch.
-func (s *Session) RefsGeneration() int64 { return s.frame.generation() }
+func (s *Session) RefsGeneration() int64 { return s.frame.Generation() }
 
 // Close ends the session: the driver is closed (idempotent) and the frame dropped.
 func (s *Session) Close(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.frame = s.frame.closeSession()
+	s.frame = s.frame.CloseSession()
 	if s.closed {
 		return nil
 	}

@@ -3,8 +3,8 @@ package runner
 import (
 	"context"
 	"fmt"
+	"github.com/adtest/adtest/runner/match"
 
-	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
 )
 
@@ -64,44 +64,6 @@ func bindingSelector(a *lang.Action) *lang.SelectorChain {
 	return it.Selector
 }
 
-// hasIdentity reports whether node i carries the recorded identity: the id
-// when recorded, else normalised role and label; and the recorded ancestry as
-// a leaf-anchored prefix of the node's ancestry.
-func hasIdentity(snap *drivers.Snapshot, i int, ev *lang.TargetEvidence) bool {
-	n := &snap.Nodes[i]
-	if ev.ID != "" {
-		if n.ID != ev.ID {
-			return false
-		}
-	} else if canonRole(n.Role) != canonRole(ev.Role) || normText(n.Label) != normText(ev.Label) {
-		return false
-	}
-	p := n.Parent
-	for _, want := range ev.Ancestry {
-		if p < 0 {
-			return false
-		}
-		an := &snap.Nodes[p]
-		if canonRole(an.Role) != canonRole(want.Role) || (want.Label != "" && normText(an.Label) != normText(want.Label)) {
-			return false
-		}
-		p = an.Parent
-	}
-	return true
-}
-
-// siblingIndex is node i's index among its parent's children.
-func siblingIndex(snap *drivers.Snapshot, i int) int {
-	p := snap.Nodes[i].Parent
-	k := 0
-	for j := p + 1; j < i; j++ {
-		if snap.Nodes[j].Parent == p {
-			k++
-		}
-	}
-	return k
-}
-
 // verifyTarget classifies an annotated step and returns a binding error for
 // anything but "verified" (or nil when the step is not verified at all).
 func (s *Session) verifyTarget(ctx context.Context, a *lang.Action) *ErrorInfo {
@@ -127,7 +89,7 @@ func (s *Session) verifyTarget(ctx context.Context, a *lang.Action) *ErrorInfo {
 		if obs != nil && len(cands) > 0 {
 			var list []map[string]any
 			for _, i := range cands {
-				n := &obs.snap.Nodes[i]
+				n := &obs.Snap.Nodes[i]
 				list = append(list, map[string]any{"role": n.Role, "label": n.Label})
 				if len(list) == 5 {
 					break
@@ -144,7 +106,7 @@ func (s *Session) verifyTarget(ctx context.Context, a *lang.Action) *ErrorInfo {
 	var obs *observation
 	var matches []int
 	check := func(o *observation) bool {
-		obs, matches = o, matchExists(o.snap, chain)
+		obs, matches = o, match.Exists(o.Snap, chain)
 		return len(matches) > 0
 	}
 	readiness := s.readiness()
@@ -159,7 +121,7 @@ func (s *Session) verifyTarget(ctx context.Context, a *lang.Action) *ErrorInfo {
 	}
 	var members []int
 	for _, i := range matches {
-		if hasIdentity(obs.snap, i, ev) {
+		if match.HasIdentity(obs.Snap, i, ev) {
 			members = append(members, i)
 		}
 	}
@@ -167,14 +129,14 @@ func (s *Session) verifyTarget(ctx context.Context, a *lang.Action) *ErrorInfo {
 		return fail("identity-mismatch", "identity_mismatch", fmt.Sprintf("Selector %s matched %d element(s), none with the recorded identity", chain.Raw, len(matches)), len(matches), obs, matches)
 	}
 	mutating := a.Command != "get" && a.Command != "is"
-	res, rerr := resolveUnique(obs.snap, chain, mutating)
+	res, rerr := resolveUnique(obs.Snap, chain, mutating)
 	member := -1
 	if len(members) == 1 {
 		member = members[0]
 	} else {
 		var iso []int
 		for _, i := range members {
-			if siblingIndex(obs.snap, i) == ev.Sibling {
+			if match.SiblingIndex(obs.Snap, i) == ev.Sibling {
 				iso = append(iso, i)
 			}
 		}

@@ -62,8 +62,8 @@ func TestTargetVerification(t *testing.T) {
 			}
 			// The frame was preserved by the binding divergence until the
 			// divergence screen published its partial frame.
-			if e.sess.frame.expired || e.sess.RefsGeneration() != gen+1 {
-				t.Fatalf("frame state after binding divergence: expired %v gen %d (was %d)", e.sess.frame.expired, e.sess.RefsGeneration(), gen)
+			if !e.sess.frame.IsActive() || e.sess.RefsGeneration() != gen+1 {
+				t.Fatalf("frame state after binding divergence: active %v gen %d (was %d)", e.sess.frame.IsActive(), e.sess.RefsGeneration(), gen)
 			}
 			if !strings.HasPrefix(res.Error.Message, "Replay failed at step 1 (click ") {
 				t.Fatalf("message %q", res.Error.Message)

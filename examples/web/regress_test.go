@@ -192,23 +192,34 @@ func TestFrozenPageEndsWithinTheStepBound(t *testing.T) {
 	}
 }
 
-// killer wraps the production replayer: once `inFlight` first attempts are
-// in their `wait` step, it SIGKILLs the browser.
+// killer wraps the production replayer: its hook hears every step start.
 type killer struct {
 	suite.Replayer
 	a    suite.AttemptContext
-	hook func(a suite.AttemptContext, ev suite.StepEvent)
+	hook func(a suite.AttemptContext, ev runner.StepEvent)
 }
 
 func (k *killer) Replay(ctx context.Context, s *lang.Script, p suite.ReplayParams) runner.AttemptResult {
-	on := p.OnStep
-	p.OnStep = func(ev suite.StepEvent) {
-		k.hook(k.a, ev)
-		if on != nil {
-			on(ev)
-		}
-	}
+	p.Steps = hookObserver{p.Steps, func(ev runner.StepEvent) { k.hook(k.a, ev) }}
 	return k.Replayer.Replay(ctx, s, p)
+}
+
+type hookObserver struct {
+	runner.Observer
+	started func(runner.StepEvent)
+}
+
+func (h hookObserver) StepStarted(ev runner.StepEvent) {
+	h.started(ev)
+	if h.Observer != nil {
+		h.Observer.StepStarted(ev)
+	}
+}
+
+func (h hookObserver) StepFinished(ev runner.StepEvent) {
+	if h.Observer != nil {
+		h.Observer.StepFinished(ev)
+	}
 }
 
 var pidLog = regexp.MustCompile(`browser started \(pid (\d+),`)
@@ -233,8 +244,8 @@ func TestKilledBrowserCostsOnlyFlakyRetries(t *testing.T) {
 	}
 	var waiting atomic.Int32
 	var killed atomic.Bool
-	hook := func(a suite.AttemptContext, ev suite.StepEvent) {
-		if ev.Finished || ev.Command != "wait" || a.Attempt != 1 || !strings.HasSuffix(a.File, "hold.ad") || killed.Load() {
+	hook := func(a suite.AttemptContext, ev runner.StepEvent) {
+		if ev.Command != "wait" || a.Attempt != 1 || !strings.HasSuffix(a.File, "hold.ad") || killed.Load() {
 			return
 		}
 		if waiting.Add(1) == 2 && killed.CompareAndSwap(false, true) {

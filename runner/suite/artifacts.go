@@ -178,14 +178,14 @@ func (tw *timingWriter) write(v map[string]any) {
 	tw.f.Write(append(b, '\n'))
 }
 
-func (tw *timingWriter) step(now time.Time, ev StepEvent) {
+func (tw *timingWriter) step(now time.Time, ev runner.StepEvent, finished bool) {
 	m := map[string]any{"ts": now, "step": ev.Step, "line": ev.Line, "command": ev.Command}
-	if ev.Finished {
+	if finished {
 		m["event"] = "step_stop"
 		m["status"] = ev.Status
-		m["durationMs"] = ev.DurationMs
-		if ev.ErrorCode != "" {
-			m["errorCode"] = ev.ErrorCode
+		m["durationMs"] = ev.Duration.Milliseconds()
+		if ev.Error != nil {
+			m["errorCode"] = ev.Error.Code
 		}
 	} else {
 		m["event"] = "step_start"

@@ -84,6 +84,7 @@ func (m *Masker) Attempt(a *runner.AttemptResult) {
 	}
 	for i := range a.Steps {
 		a.Steps[i].Warning = m.String(a.Steps[i].Warning)
+		a.Steps[i].Action = m.String(a.Steps[i].Action)
 	}
 	if e := a.Error; e != nil {
 		e.Message = m.String(e.Message)

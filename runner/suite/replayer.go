@@ -24,35 +24,12 @@ type sessionReplayer struct {
 }
 
 func (r *sessionReplayer) Replay(ctx context.Context, s *lang.Script, p ReplayParams) runner.AttemptResult {
-	return r.s.Replay(ctx, s, runner.ReplayOptions{Scope: p.Scope, Secrets: p.Secrets, Observer: observer{p.OnStep}, StepTimeout: p.StepTimeout})
+	return r.s.Replay(ctx, s, runner.ReplayOptions{Scope: p.Scope, Secrets: p.Secrets, Observer: p.Steps, StepTimeout: p.StepTimeout})
 }
 
 func (r *sessionReplayer) LastSnapshot() *drivers.Snapshot { return r.s.LastSnapshot() }
 
 func (r *sessionReplayer) Close(ctx context.Context) error { return r.s.Close(ctx) }
-
-// observer turns runner step events into StepEvents.
-type observer struct {
-	on func(StepEvent)
-}
-
-func (o observer) StepStarted(ev runner.StepEvent) {
-	if o.on != nil {
-		o.on(StepEvent{Step: ev.Step, Line: ev.Line, Command: ev.Command})
-	}
-}
-
-func (o observer) StepFinished(ev runner.StepEvent) {
-	if o.on == nil {
-		return
-	}
-	se := StepEvent{Finished: true, Step: ev.Step, Line: ev.Line, Command: ev.Command,
-		Status: ev.Status, DurationMs: ev.Duration.Milliseconds()}
-	if ev.Error != nil {
-		se.ErrorCode = ev.Error.Code
-	}
-	o.on(se)
-}
 
 // FormatSnapshot renders a snapshot for snapshot.txt as `snapshot` prints it.
 func FormatSnapshot(s *drivers.Snapshot) string {

@@ -28,21 +28,11 @@ type Replayer interface {
 type ReplayParams struct {
 	Scope   *lang.Scope
 	Secrets []string
-	// OnStep is called when a step starts and when it finishes.
-	OnStep func(StepEvent)
+	// Steps hears each step start and finish (never nil when the scheduler
+	// calls a Replayer).
+	Steps runner.Observer
 	// StepTimeout bounds every step (Config.StepTimeout).
 	StepTimeout time.Duration
-}
-
-// StepEvent is a step boundary reported by the Replayer.
-type StepEvent struct {
-	Finished   bool
-	Step       int
-	Line       int
-	Command    string
-	Status     runner.Status // when Finished
-	DurationMs int64         // when Finished
-	ErrorCode  string
 }
 
 // AttemptContext tells a Replayer which attempt it runs.
@@ -119,7 +109,7 @@ const DefaultStepTimeout = 60 * time.Second
 
 // ReasonSessionStart is the typed reason of an attempt whose session could
 // not be opened: an infrastructure failure that stops the suite.
-const ReasonSessionStart = "session_start_failed"
+const ReasonSessionStart = runner.ReasonSessionStart
 
 // ErrNoProvider wraps drivers.ErrInfrastructure for a platform without driver.
 var ErrNoProvider = fmt.Errorf("%w: no driver for platform", drivers.ErrInfrastructure)
@@ -392,6 +382,42 @@ func (s *scheduler) finish(i int, res runner.TestResult) {
 	}
 }
 
+// stepRelay hands an attempt's step events to timing.ndjson and to the
+// listener, with the test and attempt filled in.
+type stepRelay struct {
+	s    *scheduler
+	t    *Test
+	ai   attemptInfo
+	tw   *timingWriter
+	mask *Masker
+}
+
+func (r *stepRelay) fill(ev runner.StepEvent) runner.StepEvent {
+	ev.File, ev.Name, ev.Attempt, ev.Worker = r.t.File, r.t.Name, r.ai.attempt, r.ai.worker
+	ev.Action = r.mask.String(ev.Action)
+	return ev
+}
+
+func (r *stepRelay) StepStarted(ev runner.StepEvent) {
+	ev = r.fill(ev)
+	r.tw.step(r.s.now(), ev, false)
+	if l := r.s.cfg.Listener; l != nil {
+		r.s.mu.Lock()
+		defer r.s.mu.Unlock()
+		l.StepStarted(ev)
+	}
+}
+
+func (r *stepRelay) StepFinished(ev runner.StepEvent) {
+	ev = r.fill(ev)
+	r.tw.step(r.s.now(), ev, true)
+	if l := r.s.cfg.Listener; l != nil {
+		r.s.mu.Lock()
+		defer r.s.mu.Unlock()
+		l.StepFinished(ev)
+	}
+}
+
 func (s *scheduler) emitAttempt(ev runner.AttemptFinished) {
 	if s.cfg.Listener == nil {
 		return
@@ -512,10 +538,9 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		rep = s.cfg.NewReplayer(d, AttemptContext{File: t.File, Platform: t.Platform,
 			ArtifactsDir: art.dir, Attempt: ai.attempt, Worker: ai.worker})
 		params := ReplayParams{
-			Scope:   s.scope(t, ai, art.dir),
-			Secrets: s.secretValues(t),
-			OnStep:  func(ev StepEvent) { tw.step(s.now(), ev) },
-
+			Scope:       s.scope(t, ai, art.dir),
+			Secrets:     s.secretValues(t),
+			Steps:       &stepRelay{s: s, t: t, ai: ai, tw: tw, mask: mask},
 			StepTimeout: s.cfg.StepTimeout,
 		}
 		done := make(chan runner.AttemptResult, 1)

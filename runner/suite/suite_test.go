@@ -169,7 +169,7 @@ func (r *fakeReplayer) Replay(ctx context.Context, s *lang.Script, p ReplayParam
 	res := runner.AttemptResult{Status: runner.StatusPassed}
 	for i, a := range s.Actions {
 		step := runner.StepResult{Step: i + 1, Line: a.Line(), Command: a.Command, Status: runner.StatusPassed}
-		p.OnStep(StepEvent{Step: i + 1, Line: a.Line(), Command: a.Command})
+		p.Steps.StepStarted(runner.StepEvent{Step: i + 1, Line: a.Line(), Command: a.Command, Action: lang.FormatAction(a)})
 		var err *runner.ErrorInfo
 		switch a.Command {
 		case "ok":
@@ -229,7 +229,7 @@ func (r *fakeReplayer) Replay(ctx context.Context, s *lang.Script, p ReplayParam
 			res.Error = err
 		}
 		res.Steps = append(res.Steps, step)
-		p.OnStep(StepEvent{Finished: true, Step: i + 1, Line: a.Line(), Command: a.Command, Status: step.Status})
+		p.Steps.StepFinished(runner.StepEvent{Step: i + 1, Line: a.Line(), Command: a.Command, Action: lang.FormatAction(a), Status: step.Status, Error: err})
 		if err != nil {
 			break
 		}
@@ -240,6 +240,18 @@ func (r *fakeReplayer) Replay(ctx context.Context, s *lang.Script, p ReplayParam
 // recorder is a SuiteListener that keeps the order of events.
 type recorder struct {
 	events []string
+	steps  []string // step events, apart so that the suite-level order reads plainly
+}
+
+func (r *recorder) StepStarted(e runner.StepEvent) {
+	r.steps = append(r.steps, fmt.Sprintf("start %s %q attempt=%d worker=%d %d/%d line %d: %s", e.File, e.Name, e.Attempt, e.Worker, e.Step, e.Total, e.Line, e.Action))
+}
+func (r *recorder) StepFinished(e runner.StepEvent) {
+	s := fmt.Sprintf("end %s %d %s", e.File, e.Step, e.Status)
+	if e.Error != nil {
+		s += " " + e.Error.Reason
+	}
+	r.steps = append(r.steps, s)
 }
 
 func (r *recorder) SuiteStarted(e runner.SuiteStarted) {
@@ -446,6 +458,20 @@ func TestRunStatusesAndRetries(t *testing.T) {
 	}
 	if got := strings.Join(rec.events, "\n"); got != strings.Join(wantEvents, "\n") {
 		t.Errorf("events\ngot:\n%s\nwant:\n%s", got, strings.Join(wantEvents, "\n"))
+	}
+	// Step events reach the listener with the test and attempt filled in.
+	wantSteps := []string{
+		`start a_pass.ad "a_pass" attempt=1 worker=0 1/0 line 2: ok`, "end a_pass.ad 1 passed",
+		`start a_pass.ad "a_pass" attempt=1 worker=0 2/0 line 3: ok`, "end a_pass.ad 2 passed",
+		`start b_fail.ad "b_fail" attempt=1 worker=0 1/0 line 2: ok`, "end b_fail.ad 1 passed",
+		`start b_fail.ad "b_fail" attempt=1 worker=0 2/0 line 3: fail`, "end b_fail.ad 2 failed selector_not_found",
+		`start b_fail.ad "b_fail" attempt=2 worker=0 1/0 line 2: ok`, "end b_fail.ad 1 passed",
+		`start b_fail.ad "b_fail" attempt=2 worker=0 2/0 line 3: fail`, "end b_fail.ad 2 failed selector_not_found",
+		`start c_flaky.ad "c_flaky" attempt=1 worker=0 1/0 line 2: flaky`, "end c_flaky.ad 1 failed selector_not_found",
+		`start c_flaky.ad "c_flaky" attempt=2 worker=0 1/0 line 2: flaky`, "end c_flaky.ad 1 passed",
+	}
+	if got := strings.Join(rec.steps, "\n"); got != strings.Join(wantSteps, "\n") {
+		t.Errorf("step events\ngot:\n%s\nwant:\n%s", got, strings.Join(wantSteps, "\n"))
 	}
 	if w.open != 0 {
 		t.Errorf("%d sessions left open", w.open)

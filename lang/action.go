@@ -1,0 +1,200 @@
+package lang
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Actions that were built, not parsed: from a command line (ActionFromArgv)
+// and back to script text (FormatAction). Both go through the command table's
+// flag rules, so an interactive command and a script line mean the same.
+
+// ArgvOptions tune ActionFromArgv.
+type ArgvOptions struct {
+	// KeepPins keeps generation pins on refs (@e3~s42): interactive use sends
+	// them to the session so a stale ref is rejected precisely. Scripts strip
+	// them (the parser's rule) since epochs are not portable.
+	KeepPins bool
+}
+
+// argvFile names the "file" of an action built from a command line in its
+// positions and messages.
+const argvFile = "<argv>"
+
+// ActionFromArgv builds the action a script line `command argv...` would
+// parse to, each argv entry being one token (already unquoted by the shell).
+// The result has positions in the pseudo-file "<argv>": column k+1 is the
+// k-th argv entry.
+func ActionFromArgv(command string, argv []string, opts ArgvOptions) (*Action, error) {
+	spec, ok := LookupCommand(command)
+	if !ok || !spec.Script {
+		return nil, &Error{Pos: Pos{Filename: argvFile, Line: 1, Column: 1}, Code: codeInvalidArgs,
+			Message: fmt.Sprintf("Unknown command %q", command), Hint: "Run adtest help for the list of commands."}
+	}
+	a := &Action{Pos: Pos{Filename: argvFile, Line: 1, Column: 1}, Command: command}
+	a.Tokens = make([]*Token, len(argv))
+	for i, v := range argv {
+		a.Tokens[i] = &Token{Pos: Pos{Filename: argvFile, Line: 1, Column: i + 2}, Raw: prJSON(v), Value: v}
+	}
+	if e := decodeArgs(a, make([]string, 0, len(argv)), make([]Pos, 0, len(argv))); e != nil {
+		return nil, e
+	}
+	if opts.KeepPins {
+		// The flag rules strip a well-formed pin from the ref slots; put back
+		// the token as given.
+		for i, p := range a.ArgPos {
+			k := p.Column - 2
+			if k < 0 || k >= len(argv) || i >= len(a.Positionals) {
+				continue
+			}
+			if tok := argv[k]; tok != a.Positionals[i] && stripPin(tok) == a.Positionals[i] {
+				a.Positionals[i] = tok
+			}
+		}
+	}
+	return a, nil
+}
+
+// FormatAction prints one action canonically, as the line(s) a script holds:
+// the `# agent-device:target-v1 {...}` (or targets-v1) annotation line when
+// the action carries evidence, then the command line: the command word, the
+// positionals (a ref label after its ref), then the flags in the command
+// table's order and first spelling. Positionals are bare when they are a ref
+// or a number, else JSON strings; generation pins are kept as the action
+// holds them. No trailing newline. It reads only the action's values, never
+// its tokens, so a built action prints the same as a parsed one.
+func FormatAction(a *Action) string {
+	var b strings.Builder
+	b.Grow(64)
+	if ann := formatEvidence(a); ann != "" {
+		b.WriteString(ann)
+		b.WriteByte('\n')
+	}
+	c := a.Command
+	if prBareSafe(c) && c[0] != '#' && c != "env" && c != "context" {
+		b.WriteString(c)
+	} else {
+		b.WriteString(prJSON(c))
+	}
+	label := refLabelSlot(a)
+	for i, p := range a.Positionals {
+		b.WriteByte(' ')
+		b.WriteString(formatPositional(p))
+		if i == label && a.RefLabel != nil {
+			b.WriteByte(' ')
+			b.WriteString(jsonString(*a.RefLabel))
+		}
+	}
+	if spec, ok := LookupCommand(a.Command); ok {
+		for i := range spec.Flags {
+			f := &spec.Flags[i]
+			if f.Key == "" || f.Kind == FlagIgnored || f.Kind == FlagRetired {
+				continue
+			}
+			src := a.Flags
+			if f.Runtime {
+				src = a.Runtime
+			}
+			v, set := src[f.Key]
+			if !set {
+				continue
+			}
+			if f.Kind == FlagBool {
+				if on, _ := v.(bool); on {
+					b.WriteByte(' ')
+					b.WriteString(f.Names[0])
+				}
+				continue
+			}
+			b.WriteByte(' ')
+			b.WriteString(f.Names[0])
+			b.WriteByte(' ')
+			b.WriteString(formatFlagValue(f, v))
+		}
+	}
+	return b.String()
+}
+
+// refLabelSlot is the index of the positional a ref label follows (-1: none).
+func refLabelSlot(a *Action) int {
+	if a.RefLabel == nil {
+		return -1
+	}
+	switch a.Command {
+	case "click", "press", "fill":
+		return 0
+	case "get":
+		return 1
+	}
+	return -1
+}
+
+func formatPositional(p string) string {
+	if prPositionalBare(p) {
+		return p
+	}
+	return jsonString(p)
+}
+
+// jsonString is prJSON with a fast path for printable ASCII that needs no
+// escape (most script values).
+func jsonString(v string) string {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return prJSON(v)
+		}
+	}
+	return `"` + v + `"`
+}
+
+func formatFlagValue(f *FlagSpec, v any) string {
+	switch x := v.(type) {
+	case int:
+		return strconv.Itoa(x)
+	case float64:
+		return jsNumberString(x)
+	case bool:
+		return strconv.FormatBool(x)
+	case string:
+		if (f.Kind == FlagEnum || f.Runtime) && prHintBare(x) {
+			return x
+		}
+		return formatPositional(x)
+	}
+	return prJSON(fmt.Sprint(v))
+}
+
+// formatEvidence is the annotation line of an action's evidence ("" when it
+// carries none), keys in the writers' canonical order.
+func formatEvidence(a *Action) string {
+	var tag string
+	var v any
+	switch {
+	case a.Targets != nil:
+		t := *a.Targets
+		t.Source, t.Destination = evidenceForJSON(t.Source), evidenceForJSON(t.Destination)
+		tag, v = "agent-device:targets-v1", t
+	case a.TargetEvidence != nil:
+		tag, v = "agent-device:target-v1", evidenceForJSON(*a.TargetEvidence)
+	default:
+		return ""
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return ""
+	}
+	return "# " + tag + " " + strings.TrimSuffix(b.String(), "\n")
+}
+
+// evidenceForJSON gives ancestry its empty-array form (the payload requires
+// an array).
+func evidenceForJSON(ev TargetEvidence) TargetEvidence {
+	if ev.Ancestry == nil {
+		ev.Ancestry = []AncestorEntry{}
+	}
+	return ev
+}

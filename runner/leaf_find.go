@@ -1,0 +1,141 @@
+package runner
+
+// The find leaf: locate, then read or act.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"github.com/adtest/adtest/runner/match"
+
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/lang"
+)
+
+var findLocatorWords = map[string]bool{"text": true, "label": true, "value": true, "role": true, "id": true}
+
+func (s *Session) leafFind(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+	p := a.Positionals
+	locator := ""
+	if len(p) >= 2 && findLocatorWords[p[0]] {
+		locator, p = p[0], p[1:]
+	}
+	if len(p) == 0 {
+		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "find requires a query: find [text|label|value|role|id] <query> [action]")
+	}
+	query, p := p[0], p[1:]
+	action := "click"
+	if len(p) > 0 {
+		action, p = p[0], p[1:]
+	}
+	obs, e := s.observe(ctx, drivers.SnapshotOptions{})
+	if e != nil {
+		return nil, nil, e
+	}
+	var matches []int
+	if locator == "" && (strings.Contains(query, "=") || strings.Contains(query, "||")) {
+		chain, err := lang.ParseSelectorChain(query)
+		if err != nil {
+			return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+		}
+		matches = match.Exists(obs.Snap, chain)
+	} else {
+		matches = match.Find(obs.Snap, locator, query)
+	}
+	if action == "wait" {
+		timeout := s.cfg.WaitTimeout
+		if len(p) > 0 {
+			if ms, ok := lang.JSNumber(p[0]); ok {
+				timeout = time.Duration(ms) * time.Millisecond
+			}
+		}
+		_, done, e := s.poll(ctx, timeout, func(o *observation) bool {
+			obs = o
+			matches = match.Find(o.Snap, locator, query)
+			return len(matches) > 0
+		})
+		if e != nil {
+			return nil, nil, e
+		}
+		if !done {
+			return nil, nil, newErr(CodeCommandFailed, "wait_target_absent", "find %q: nothing matched within %dms", query, timeout.Milliseconds())
+		}
+	}
+	if len(matches) == 0 {
+		if action == "exists" {
+			e := newErr(CodeCommandFailed, "predicate_failed", "find %q: no element matches", query)
+			return nil, nil, e
+		}
+		e := newErr(CodeCommandFailed, "selector_not_found", "find %q: no element matches", query)
+		return nil, nil, e
+	}
+	idx := matches[0]
+	n := obs.Snap.Nodes[idx]
+	refOf := refIndex(obs)
+	k, hasRef := refOf[idx]
+	switch action {
+	case "click", "focus", "fill", "type":
+		// Mutating find: the acted ref is pre-action diagnostics only — no
+		// refsGeneration, no publication.
+		t := &drivers.Target{Node: &n, Point: n.Rect.Center(), Describe: "find " + strconv.Quote(query)}
+		da := drivers.Action{Target: t}
+		switch action {
+		case "click":
+			da.Kind, da.Count = drivers.ActTap, 1
+		case "focus":
+			da.Kind = drivers.ActFocus
+		case "fill":
+			da.Kind, da.Text = drivers.ActFill, strings.Join(p, " ")
+		case "type":
+			da.Kind, da.Text = drivers.ActType, strings.Join(p, " ")
+		}
+		data := map[string]any{"action": action}
+		if hasRef {
+			data["ref"] = fmt.Sprintf("@e%d", k)
+		}
+		out := &Output{Text: fmt.Sprintf("find %s: %s", action, describeNode("", &n)), Data: data}
+		if action == "type" {
+			// type goes to the focused element: one logical command that
+			// focuses the found element, then types — one seam crossing.
+			focus := drivers.Action{Kind: drivers.ActFocus, Target: t}
+			da.Target = nil
+			return nil, &mutation{act: &focus, out: out, then: func(ctx context.Context) (*Output, *ErrorInfo) {
+				if err := s.drv.Act(ctx, da); err != nil {
+					return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+				}
+				return nil, nil
+			}}, nil
+		}
+		return nil, does(da, out), nil
+	case "get", "exists", "wait":
+	default:
+		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "Unknown find action %q. Supported: click, focus, fill, type, get text, get attrs, exists, wait", action)
+	}
+	// Read-only find: publish the returned ref as a partial frame.
+	out := &Output{Data: map[string]any{"action": action}}
+	if hasRef {
+		s.frame = s.frame.PublishPartial(obs, []int{k})
+		pinned := fmt.Sprintf("@e%d~s%d", k, s.frame.Generation())
+		out.Data["ref"] = fmt.Sprintf("@e%d", k)
+		out.Data["refsGeneration"] = s.frame.Generation()
+		out.Text = pinned
+	}
+	if action == "get" {
+		sub := "text"
+		if len(p) > 0 {
+			sub = p[0]
+		}
+		if sub == "attrs" {
+			b, _ := json.Marshal(map[string]string{"role": n.Role, "label": n.Label, "id": n.ID, "value": n.Value})
+			out.Text = strings.TrimSpace(out.Text + " " + string(b))
+		} else {
+			out.Text = strings.TrimSpace(out.Text + " " + strconv.Quote(readText(&n)))
+			out.Data["text"] = readText(&n)
+		}
+	}
+	return out, nil, nil
+}

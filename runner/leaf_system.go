@@ -1,0 +1,198 @@
+package runner
+
+// System leaves: open/close, navigation, keyboard, alert, screenshot, viewport, appstate.
+
+import (
+	"context"
+
+	"fmt"
+
+	"os"
+	"path/filepath"
+	"sort"
+
+	"strings"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/lang"
+)
+
+func (s *Session) leafNoop(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+	return &Output{}, nil, nil
+}
+
+func (s *Session) leafOpen(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+	req := drivers.OpenRequest{Relaunch: a.Flags.Bool("relaunch")}
+	if len(a.Positionals) > 0 {
+		req.Target = a.Positionals[0]
+	}
+	if len(a.Positionals) > 1 {
+		req.URL = a.Positionals[1]
+	}
+	if u, ok := a.Runtime.String("launchUrl"); ok && req.URL == "" {
+		req.URL = u
+	}
+	// An open against an existing session expires its frame before the first
+	// close/launch dispatch; a failure after dispatch leaves it expired.
+	return nil, &mutation{then: func(ctx context.Context) (*Output, *ErrorInfo) {
+		if err := s.drv.Open(ctx, req); err != nil {
+			return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+		}
+		s.opened, s.closed = true, false
+		return &Output{Text: "Opened " + req.Target}, nil
+	}}, nil
+}
+
+func (s *Session) leafClose(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+	return nil, &mutation{then: func(ctx context.Context) (*Output, *ErrorInfo) {
+		if err := s.drv.Close(ctx); err != nil {
+			return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+		}
+		s.frame = s.frame.CloseSession()
+		s.closed = true
+		return &Output{Text: "Closed"}, nil
+	}}, nil
+}
+
+func (s *Session) leafBack(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+	return nil, does(drivers.Action{Kind: drivers.ActBack}, &Output{Text: "Went back"}), nil
+}
+
+func (s *Session) leafHome(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+	return nil, does(drivers.Action{Kind: drivers.ActHome}, &Output{Text: "Went home"}), nil
+}
+
+func (s *Session) leafKeyboard(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+	sub := "status"
+	if len(a.Positionals) > 0 {
+		sub = a.Positionals[0]
+	}
+	switch sub {
+	case "status", "get":
+		obs, e := s.observe(ctx, drivers.SnapshotOptions{})
+		if e != nil {
+			return nil, nil, e
+		}
+		visible := false
+		for i := range obs.Snap.Nodes {
+			if obs.Snap.Nodes[i].Focused && obs.Snap.Nodes[i].Editable {
+				visible = true
+			}
+		}
+		return &Output{Text: fmt.Sprintf("keyboard visible: %v", visible), Data: map[string]any{"visible": visible}}, nil, nil
+	case "dismiss", "enter", "return":
+		key := sub
+		if key == "return" {
+			key = "enter"
+		}
+		// Fused request: dispatching it is the conservative seam, even when
+		// the keyboard turns out to be hidden already.
+		return nil, does(drivers.Action{Kind: drivers.ActKey, Key: key}, &Output{Text: "keyboard " + sub}), nil
+	}
+	return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "Unknown keyboard action %q. Supported: status, get, dismiss, enter, return", sub)
+}
+
+func (s *Session) leafAlert(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+	sub := "get"
+	if len(a.Positionals) > 0 {
+		sub = a.Positionals[0]
+	}
+	ah, ok := s.drv.(drivers.AlertHandler)
+	if !ok {
+		return nil, nil, unsupported("alert", s.cfg.Platform)
+	}
+	switch sub {
+	case "get":
+		text, open, err := ah.AlertText(ctx)
+		if err != nil {
+			return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+		}
+		if !open {
+			return &Output{Text: "no alert", Data: map[string]any{"open": false}}, nil, nil
+		}
+		return &Output{Text: text, Data: map[string]any{"open": true, "text": text}}, nil, nil
+	case "wait":
+		timeout := s.cfg.WaitTimeout
+		if len(a.Positionals) > 1 {
+			if ms, ok := lang.JSNumber(a.Positionals[1]); ok {
+				timeout = time.Duration(ms) * time.Millisecond
+			}
+		}
+		deadline := s.cfg.Clock.Now().Add(timeout)
+		for {
+			text, open, err := ah.AlertText(ctx)
+			if err != nil {
+				return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+			}
+			if open {
+				return &Output{Text: text, Data: map[string]any{"open": true, "text": text}}, nil, nil
+			}
+			if !s.cfg.Clock.Now().Before(deadline) {
+				return nil, nil, newErr(CodeCommandFailed, "wait_target_absent", "Timed out after %dms waiting for an alert", timeout.Milliseconds())
+			}
+			if e := s.sleep(ctx, min(s.cfg.PollInterval, deadline.Sub(s.cfg.Clock.Now()))); e != nil {
+				return nil, nil, e
+			}
+		}
+	case "accept", "dismiss":
+		// Fused request: the seam is crossed even when no alert is open.
+		return nil, &mutation{out: &Output{Text: "alert " + sub}, then: func(ctx context.Context) (*Output, *ErrorInfo) {
+			if err := ah.AlertRespond(ctx, sub == "accept"); err != nil {
+				return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+			}
+			return nil, nil
+		}}, nil
+	}
+	return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "Unknown alert action %q. Supported: get, wait, accept, dismiss", sub)
+}
+
+func (s *Session) leafScreenshot(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+	png, err := s.drv.Screenshot(ctx, drivers.ScreenshotOptions{FullPage: a.Flags.Bool("screenshotFullscreen")})
+	if err != nil {
+		return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+	}
+	s.shots++
+	path := fmt.Sprintf("screenshot-%d.png", s.shots)
+	if len(a.Positionals) > 0 && a.Positionals[0] != "" {
+		path = a.Positionals[0]
+	}
+	if !filepath.IsAbs(path) && s.cfg.ArtifactsDir != "" {
+		path = filepath.Join(s.cfg.ArtifactsDir, path)
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+		}
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+	}
+	return &Output{Text: path, Data: map[string]any{"path": path}}, nil, nil
+}
+
+func (s *Session) leafViewport(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+	v, ok := numbers(a.Positionals, 2)
+	if !ok || v[0] <= 0 || v[1] <= 0 {
+		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "viewport requires a positive width and height")
+	}
+	return nil, does(drivers.Action{Kind: drivers.ActViewport, Size: drivers.Point{X: v[0], Y: v[1]}}, &Output{Text: fmt.Sprintf("Viewport %gx%g", v[0], v[1])}), nil
+}
+
+func (s *Session) leafAppState(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+	obs, e := s.observe(ctx, drivers.SnapshotOptions{})
+	if e != nil {
+		return nil, nil, e
+	}
+	data := map[string]any{"platform": s.cfg.Platform, "url": obs.Snap.URL, "title": obs.Snap.Title, "open": s.opened && !s.closed}
+	keys := make([]string, 0, len(data))
+	for k := range data {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s: %v\n", k, data[k])
+	}
+	return &Output{Text: b.String(), Data: data}, nil, nil
+}

@@ -1,0 +1,149 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/lang"
+)
+
+// journal keeps the entries and, for each, the frame's tree at record time.
+type journal struct {
+	s       *Session
+	entries []JournalEntry
+	frames  []*drivers.Snapshot
+}
+
+func (j *journal) Record(e JournalEntry) {
+	j.entries = append(j.entries, e)
+	var tree *drivers.Snapshot
+	if ev := j.s.frame.Evidence(); ev != nil {
+		tree = ev.Snap
+	}
+	j.frames = append(j.frames, tree)
+}
+
+func journalEnv(t *testing.T) (*env, *journal) {
+	t.Helper()
+	e := newEnv(t, loginScreens)
+	j := &journal{s: e.sess}
+	e.sess.cfg.Journal = j
+	return e, j
+}
+
+// The journal shows what each step touched: a ref step's node in the tree
+// that authorised the ref (the frame's tree), a selector step's node in the
+// capture it was resolved in, the epochs around each step and its effect.
+func TestJournalResolvedNodeAndTree(t *testing.T) {
+	t.Parallel()
+	e, j := journalEnv(t)
+	scope := &lang.Scope{CLI: map[string]string{"EMAIL": "ada@example.com"}}
+	script := parseScript(t, "open demo\nsnapshot -i\nfill id=email ${EMAIL}\nsnapshot -i\nis visible id=signin\nclick @e2 \"Sign in\"\n")
+	res := e.sess.Replay(context.Background(), script, ReplayOptions{Scope: scope})
+	if res.Status != StatusPassed {
+		t.Fatalf("%s: %+v", res.Status, res.Error)
+	}
+	if len(j.entries) != 6 {
+		t.Fatalf("%d entries, want 6", len(j.entries))
+	}
+	var got []string
+	for _, en := range j.entries {
+		got = append(got, fmt.Sprintf("%d line %d %s %s %d->%d", en.Step, en.Line, en.Effect, en.Text, en.EpochBefore, en.EpochAfter))
+	}
+	g := j.entries[0].EpochBefore
+	want := []string{
+		fmt.Sprintf(`1 line 1 mutation open "demo" %d->%d`, g, g),
+		fmt.Sprintf(`2 line 2 snapshot snapshot -i %d->%d`, g, g+1),
+		fmt.Sprintf(`3 line 3 mutation fill "id=email" "<var:EMAIL>" %d->%d`, g+1, g+2),
+		fmt.Sprintf(`4 line 4 snapshot snapshot -i %d->%d`, g+2, g+3),
+		fmt.Sprintf(`5 line 5 read is "visible" "id=signin" %d->%d`, g+3, g+3),
+		fmt.Sprintf(`6 line 6 mutation click @e2 "Sign in" %d->%d`, g+3, g+4),
+	}
+	for i := range want {
+		if i >= len(got) || got[i] != want[i] {
+			t.Fatalf("entries\n%q\nwant\n%q", got, want)
+		}
+	}
+
+	// The selector step: bound after interpolation, resolved in its capture.
+	sel := j.entries[2]
+	if sel.Written.Positionals[1] != "${EMAIL}" || sel.Bound.Positionals[1] != "ada@example.com" {
+		t.Fatalf("written %q bound %q", sel.Written.Positionals, sel.Bound.Positionals)
+	}
+	r := sel.Resolution
+	if r == nil || r.Kind != "selector" || r.Selector != "id=email" || r.Ref != "" || r.Tree == nil {
+		t.Fatalf("selector resolution %+v", r)
+	}
+	if r.Node != &r.Tree.Nodes[r.Index] || r.Node.ID != "email" || r.Node.Role != "textbox" || r.Point != r.Node.Rect.Center() {
+		t.Fatalf("selector node %+v at %d", r.Node, r.Index)
+	}
+
+	// The ref step: the node of @e2 in the frame's own tree (the tree the
+	// snapshot of step 4 published), not in the later capture of step 5.
+	ref := j.entries[5]
+	r = ref.Resolution
+	if r == nil || r.Kind != "ref" || r.Ref != "@e2" || r.Selector != "" {
+		t.Fatalf("ref resolution %+v", r)
+	}
+	if r.Tree != j.frames[3] {
+		t.Fatalf("ref resolved in %p, want the frame's tree %p", r.Tree, j.frames[3])
+	}
+	if r.Node != &r.Tree.Nodes[r.Index] || r.Node.Label != "Sign in" || r.Node.ID != "signin" {
+		t.Fatalf("ref node %+v at %d", r.Node, r.Index)
+	}
+	if ref.Output == nil || ref.Output.Text != `Tapped @e2 "Sign in"` || ref.Error != nil {
+		t.Fatalf("output %+v error %+v", ref.Output, ref.Error)
+	}
+
+	// Steps without a target carry no resolution.
+	for _, i := range []int{0, 1, 3, 4} {
+		if j.entries[i].Resolution != nil {
+			t.Fatalf("step %d: resolution %+v", i+1, j.entries[i].Resolution)
+		}
+	}
+	// The JSON result lists each step's action, variable values masked.
+	if a := res.Steps[2].Action; a != `fill "id=email" "<var:EMAIL>"` {
+		t.Fatalf("step action %q", a)
+	}
+}
+
+// Step is the interactive path: a command line keeps its pin, is admitted
+// against the frame, and a failed step is the step's own error (no
+// divergence wrapping), journalled with the epoch unchanged.
+func TestStepInteractive(t *testing.T) {
+	t.Parallel()
+	e, j := journalEnv(t)
+	ctx := context.Background()
+	step := func(cmd string, argv ...string) (*Output, *ErrorInfo) {
+		t.Helper()
+		a, err := lang.ActionFromArgv(cmd, argv, lang.ArgvOptions{KeepPins: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.sess.Step(ctx, a, StepOptions{})
+	}
+	if _, err := step("open", "demo"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := step("snapshot", "-i"); err != nil {
+		t.Fatal(err)
+	}
+	gen := e.sess.RefsGeneration()
+	_, err := step("click", fmt.Sprintf("@e2~s%d", gen-1))
+	if err == nil || err.Code != CodeCommandFailed || err.Reason != "ref_generation_mismatch" {
+		t.Fatalf("stale pin: %+v", err)
+	}
+	last := j.entries[len(j.entries)-1]
+	if last.Error != err || last.EpochBefore != gen || last.EpochAfter != gen || last.Resolution != nil {
+		t.Fatalf("rejected step journalled as %+v", last)
+	}
+	out, err := step("click", fmt.Sprintf("@e2~s%d", gen))
+	if err != nil || out.Text != `Tapped @e2 "Sign in"` {
+		t.Fatalf("current pin: %+v %+v", out, err)
+	}
+	if last := j.entries[len(j.entries)-1]; last.Text != fmt.Sprintf("click @e2~s%d", gen) || last.Resolution.Ref != "@e2" {
+		t.Fatalf("journal %+v", last)
+	}
+}
