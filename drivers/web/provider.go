@@ -88,6 +88,7 @@ type Provider struct {
 	warmStop  context.CancelFunc
 	cleanOnce sync.Once  // stale profiles of killed runs, once per provider
 	startMu   sync.Mutex // one browser start at a time
+	opened    int        // sessions handed out
 }
 
 // browserProc is one browser generation: a Chromium process (or a CDP
@@ -211,7 +212,12 @@ func (p *Provider) NewSession(ctx context.Context, o drivers.SessionOptions) (dr
 		return nil, fmt.Errorf("%w: web: the provider is closed", drivers.ErrInfrastructure)
 	}
 	p.sessions[s] = struct{}{}
-	p.warm(b)
+	p.opened++
+	if p.opened > 1 {
+		// A second session shows more will follow: keep one ready. (A run
+		// of one test never pays for a context it does not use.)
+		p.warm(b)
+	}
 	p.mu.Unlock()
 	return s, nil
 }
