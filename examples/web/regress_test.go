@@ -222,6 +222,20 @@ func (h hookObserver) StepFinished(ev runner.StepEvent) {
 	}
 }
 
+// countingProvider counts the sessions its provider handed out.
+type countingProvider struct {
+	*webdrv.Provider
+	n *atomic.Int32
+}
+
+func (c countingProvider) NewSession(ctx context.Context, o drivers.SessionOptions) (drivers.Driver, error) {
+	d, err := c.Provider.NewSession(ctx, o)
+	if err == nil {
+		c.n.Add(1)
+	}
+	return d, err
+}
+
 var pidLog = regexp.MustCompile(`browser started \(pid (\d+),`)
 
 // TestKilledBrowserCostsOnlyFlakyRetries: with -j 2 --retries 1, SIGKILL of
@@ -242,19 +256,36 @@ func TestKilledBrowserCostsOnlyFlakyRetries(t *testing.T) {
 			pidsMu.Unlock()
 		}
 	}
-	var waiting atomic.Int32
+	var waiting, handed atomic.Int32
 	var killed atomic.Bool
+	killedCh := make(chan struct{})
 	hook := func(a suite.AttemptContext, ev runner.StepEvent) {
 		if ev.Command != "wait" || a.Attempt != 1 || !strings.HasSuffix(a.File, "hold.ad") || killed.Load() {
 			return
 		}
-		if waiting.Add(1) == 2 && killed.CompareAndSwap(false, true) {
-			pidsMu.Lock()
-			pid := pids[0]
-			pidsMu.Unlock()
-			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-				t.Errorf("kill %d: %v", pid, err)
+		if waiting.Add(1) < 2 {
+			// The first to arrive holds until the kill: both are in flight.
+			select {
+			case <-killedCh:
+			case <-time.After(time.Minute):
 			}
+			return
+		}
+		if !killed.CompareAndSwap(false, true) {
+			return
+		}
+		defer close(killedCh)
+		// Both workers' next sessions are open (prefetched on this
+		// browser): the retries must not be handed those.
+		deadline := time.Now().Add(time.Minute)
+		for handed.Load() < 4 && time.Now().Before(deadline) {
+			<-time.After(5 * time.Millisecond)
+		}
+		pidsMu.Lock()
+		pid := pids[0]
+		pidsMu.Unlock()
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Errorf("kill %d: %v", pid, err)
 		}
 	}
 	found := discover(t, "hold.ad", "late.ad", "nav.ad")
@@ -268,7 +299,8 @@ func TestKilledBrowserCostsOnlyFlakyRetries(t *testing.T) {
 	res := regressRun(t, srv, suite.Config{
 		Workers: 2,
 		Providers: func(ctx context.Context, platform string) (drivers.Provider, error) {
-			return webdrv.NewProvider(webdrv.Options{Logf: logf})
+			p, err := webdrv.NewProvider(webdrv.Options{Logf: logf})
+			return countingProvider{p, &handed}, err
 		},
 		NewReplayer: func(d drivers.Driver, a suite.AttemptContext) suite.Replayer {
 			return &killer{Replayer: suite.RunnerReplayer(d, a), a: a, hook: hook}
@@ -286,10 +318,8 @@ func TestKilledBrowserCostsOnlyFlakyRetries(t *testing.T) {
 		t.Errorf("stats %+v, want 2 flaky and 3 passed:\n%s", res.Stats, failures(res))
 	}
 	for _, tr := range res.Tests[:2] {
-		if tr.Status == runner.StatusFlaky {
-			if e := tr.Attempts[0].Error; e == nil || !strings.Contains(e.Message, "exited") {
-				t.Errorf("%s: first attempt error %+v, want the browser's exit", tr.Name, e)
-			}
+		if e := tr.Attempts[0].Error; tr.Status != runner.StatusFlaky || e == nil || !strings.Contains(e.Message, "exited") {
+			t.Errorf("%s: %s, first attempt error %+v; want flaky after the browser's exit", tr.Name, tr.Status, e)
 		}
 	}
 	if err := rec.Leaks(); err != nil {
