@@ -236,7 +236,10 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 		r := s.step(ctx, a, StepOptions{Scope: opts.Scope, Secrets: opts.Secrets, File: file, Step: step, Total: total, Timeout: opts.StepTimeout}, red, ev.Action)
 		e := r.err
 		if e != nil && r.bound != nil {
-			e = s.divergence(ctx, r.bound, file, step, total, e, res.Steps, red)
+			// The divergence screen is a capture too: bounded like a step.
+			dctx, dcancel := stepBound(ctx, opts.StepTimeout)
+			e = s.divergence(dctx, r.bound, file, step, total, e, res.Steps, red)
+			dcancel()
 		}
 		ev.Action, ev.Duration = r.text, r.dur
 		sr := StepResult{Step: step, Line: a.Line(), Command: a.Command, Action: r.text, Status: StatusPassed, DurationMs: r.dur.Milliseconds()}
