@@ -280,9 +280,21 @@
     const active = document.activeElement;
     measure();
     const vw = VW, vh = VH;
-    function emit(el, role, parent, depth, clip) {
+    // clipFor is the clip of el's ancestors, computed only for elements in
+    // the viewport (nothing outside it can be in view) and once per ancestor.
+    const clips = new Map();
+    function clipFor(el) {
+      const p = el.parentElement || (el.parentNode && el.parentNode.host) || null;
+      if (!p || p === document.documentElement) return null;
+      if (clips.has(p)) return clips.get(p);
+      const c = childClip(p, clipFor(p));
+      clips.set(p, c);
+      return c;
+    }
+    function emit(el, role, parent, depth) {
       const r = el.getBoundingClientRect();
-      const box = clipBox(viewportBox(r), clip);
+      let box = viewportBox(r);
+      if (box) box = clipBox(box, clipFor(el));
       const vis = box !== null && shown(el, r);
       const n = { r: role, p: parent, d: depth, k: handle(el), x: r.left, y: r.top, w: r.width, h: r.height };
       let f = 0;
@@ -316,7 +328,7 @@
       out.push(n);
       return out.length - 1;
     }
-    function walk(el, parent, depth, inNamed, clip) {
+    function walk(el, parent, depth, inNamed) {
       const t = el.localName;
       if (SKIP.has(t)) return;
       if (!el.checkVisibility()) return;
@@ -332,16 +344,14 @@
         else if (raw && role === '') as = 'generic';
       }
       let p = parent, d = depth;
-      if (as) { p = emit(el, as, parent, depth, clip); d = depth + 1; }
+      if (as) { p = emit(el, as, parent, depth); d = depth + 1; }
       if (t === 'select' || t === 'textarea') return;
-      if (!el.firstElementChild && !el.shadowRoot) return;
       const inside = inNamed || (as !== '' && named(el, as));
-      const cc = childClip(el, clip);
-      for (let c = el.firstElementChild; c; c = c.nextElementSibling) walk(c, p, d, inside, cc);
-      if (el.shadowRoot) for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) walk(c, p, d, inside, cc);
+      for (let c = el.firstElementChild; c; c = c.nextElementSibling) walk(c, p, d, inside);
+      if (el.shadowRoot) for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) walk(c, p, d, inside);
     }
     const root = document.body || document.documentElement;
-    if (root) walk(root, -1, 0, false, null);
+    if (root) walk(root, -1, 0, false);
     return JSON.stringify({ u: location.href, ti: document.title, vw: vw, vh: vh, n: out });
   }
 

@@ -95,3 +95,27 @@ func evalString(t *testing.T, s *Session, expr string) string {
 	}
 	return out
 }
+
+// TestVisibleClippedByScrollContainer: an element inside the viewport but
+// below the edge of its scroll container is not in view (scroll --until
+// must not stop on it); a scroll of the container brings it in.
+func TestVisibleClippedByScrollContainer(t *testing.T) {
+	s := session(t, "clip.html")
+	sn := snap(t, s, drivers.SnapshotOptions{})
+	if n := find(t, sn, "button", "Item 1"); !n.Visible || !n.Hittable {
+		t.Errorf("Item 1: visible %v hittable %v, want both", n.Visible, n.Hittable)
+	}
+	if n := find(t, sn, "button", "Item 10"); n.Visible || n.Hittable || n.Rect.Y+n.Rect.Height > 720 {
+		t.Errorf("Item 10 (at y=%g, below the container's edge): visible %v hittable %v, want neither", n.Rect.Y, n.Visible, n.Hittable)
+	}
+	// Nothing under the centre scrolls: the container is the largest one.
+	if err := s.Act(testCtx(t), drivers.Action{Kind: drivers.ActScroll, Direction: "down", Amount: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if r := s.LastScroll(); r.Container != "div#box" || r.Distance != 200 || r.AtEnd {
+		t.Errorf("scroll report %+v, want 200 px in div#box, not at its end", r)
+	}
+	if n := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Item 10"); !n.Visible {
+		t.Errorf("Item 10 after scrolling the container: not visible")
+	}
+}
