@@ -42,7 +42,8 @@ const (
 	// FlagBool: presence sets the key to true.
 	FlagBool FlagKind = iota
 	// FlagInt: the next token must be a finite number >= 0 (floored); otherwise
-	// the flag and that token both stay positionals.
+	// the flag stays a positional and the next token is read on its own
+	// (snapshot -d consumes it either way).
 	FlagInt
 	// FlagEnum: the next token is consumed; a value outside Enum is dropped.
 	FlagEnum
@@ -51,8 +52,8 @@ const (
 	// FlagPositiveInt: the next token must be an integer >= 1, otherwise the
 	// line is a parse error "<command> --<flag> requires a positive integer".
 	FlagPositiveInt
-	// FlagIntOrDrop: the next token is consumed; a value that is not an integer
-	// >= 0 (for example ${PORT}) is dropped (open --metro-port).
+	// FlagIntOrDrop: the next token is consumed; a finite number >= 0 is
+	// floored, any other value (for example ${PORT}) is dropped (--metro-port).
 	FlagIntOrDrop
 	// FlagNumber: the next token must be a finite number; otherwise both stay positionals.
 	FlagNumber
@@ -60,6 +61,20 @@ const (
 	FlagIgnored
 	// FlagRetired: a parse error carrying Message (a migration hint).
 	FlagRetired
+	// FlagFloorOrDrop: the next token is consumed; any finite number is floored
+	// (negative ones too), any other value is dropped (record --fps).
+	FlagFloorOrDrop
+	// FlagQuality: the next token is consumed; medium and high are kept, an
+	// integer 5-7 is medium, 8-10 high, any other value is dropped (record --quality).
+	FlagQuality
+	// FlagScale: the next token must be a number from 0.01 to 1, otherwise the
+	// line is a parse error (screenshot --scale).
+	FlagScale
+	// FlagSelector: the next token is the value and must not be empty,
+	// otherwise the line is a parse error (screenshot --crop-on).
+	FlagSelector
+	// FlagBoolFalse: presence sets the key to false (open --no-test-ime).
+	FlagBoolFalse
 )
 
 // FlagSpec is one script flag of a command.
@@ -70,15 +85,20 @@ type FlagSpec struct {
 	Value   string   // value placeholder for usage ("n", "ms", "x"); "" for booleans
 	Enum    []string // allowed values of FlagEnum
 	Runtime bool     // stored in Action.Runtime (open runtime hints)
-	Newest  bool     // newest grammar only (not in agent-device v0.20.3)
-	Summary string
-	Message string // FlagRetired: the error text (without the line suffix)
+	// FreeText marks a string value that is free text (a selector, a label):
+	// the printer quotes it like a positional, not like a one-word value.
+	FreeText bool
+	Newest   bool // newest grammar only (not in agent-device v0.20.3)
+	Summary  string
+	// Message is the error text of a FlagRetired flag; on a flag adtest keeps
+	// although agent-device removed it, the warning `adtest check` gives.
+	Message string
 }
 
 // TakesValue reports whether the flag consumes the next token.
 func (f *FlagSpec) TakesValue() bool {
 	switch f.Kind {
-	case FlagBool, FlagRetired:
+	case FlagBool, FlagBoolFalse, FlagRetired:
 		return false
 	case FlagIgnored:
 		return f.Value != ""
@@ -96,7 +116,8 @@ type CommandSpec struct {
 	Platforms []string // platforms the command exists on; empty = all
 
 	// Flags are the script flags the line parser recognises for the command
-	// (spec §2.2 Parse column); every other token stays a positional.
+	// (spec §2.2 Parse column); every other token stays a positional. Their
+	// order is the order the printer and the recorder write them in.
 	Flags []FlagSpec
 	// MinArgs and MaxArgs bound the positionals after flag decoding where the
 	// arity is known (MaxArgs -1: unbounded). Sub-command arities (gesture) are
@@ -109,6 +130,9 @@ type CommandSpec struct {
 	Newest bool
 	// Notes is an optional longer remark for the reference.
 	Notes string
+	// Interactive marks the commands `adtest NAME ...` runs on a live session
+	// through the warm daemon (set from interactiveCommands).
+	Interactive bool
 }
 
 // Flag returns the flag spec a token spells, if the command has one.
@@ -160,7 +184,7 @@ var (
 		{Names: []string{"-i"}, Key: "snapshotInteractiveOnly", Kind: FlagBool, Summary: "interactive elements only"},
 		{Names: []string{"-c"}, Key: "", Kind: FlagIgnored, Summary: "ignored (compact is the default)"},
 		{Names: []string{"-d", "--depth"}, Key: "snapshotDepth", Kind: FlagInt, Value: "n", Summary: "maximum tree depth"},
-		{Names: []string{"-s", "--scope"}, Key: "snapshotScope", Kind: FlagString, Value: "label|@ref", Summary: "scope the tree to a label or ref"},
+		{Names: []string{"-s", "--scope"}, Key: "snapshotScope", Kind: FlagString, FreeText: true, Value: "label|@ref", Summary: "scope the tree to a label or ref"},
 		{Names: []string{"--raw"}, Key: "snapshotRaw", Kind: FlagBool, Summary: "raw platform tree"},
 		{Names: []string{"--force-full"}, Key: "snapshotForceFull", Kind: FlagBool, Summary: "force a full capture"},
 		{Names: []string{"--backend"}, Key: "", Kind: FlagIgnored, Value: "x", Summary: "ignored (legacy)"},
@@ -168,17 +192,29 @@ var (
 	runtimeFlags = []FlagSpec{
 		{Names: []string{"--platform"}, Key: "platform", Kind: FlagEnum, Value: "ios|android|harmonyos", Enum: []string{"ios", "android", "harmonyos"}, Runtime: true, Summary: "runtime platform hint; other values are dropped"},
 		{Names: []string{"--metro-host"}, Key: "metroHost", Kind: FlagString, Value: "host", Runtime: true, Summary: "Metro bundler host"},
-		{Names: []string{"--metro-port"}, Key: "metroPort", Kind: FlagIntOrDrop, Value: "n", Runtime: true, Summary: "Metro port; a non-integer (such as ${PORT}) is dropped"},
+		{Names: []string{"--metro-port"}, Key: "metroPort", Kind: FlagIntOrDrop, Value: "n", Runtime: true, Summary: "Metro port (floored); a non-number (such as ${PORT}) is dropped"},
 		{Names: []string{"--bundle-url"}, Key: "bundleUrl", Kind: FlagString, Value: "url", Runtime: true, Summary: "JS bundle URL"},
 		{Names: []string{"--launch-url"}, Key: "launchUrl", Kind: FlagString, Value: "url", Runtime: true, Summary: "URL to open after launch"},
 	}
 )
 
+// lineFlags copies runtime-hint flags as ordinary flags: on a runtime line
+// agent-device keeps --platform, --metro-host and the others in flags.
+func lineFlags(fs []FlagSpec) []FlagSpec {
+	out := append([]FlagSpec(nil), fs...)
+	for i := range out {
+		out[i].Runtime = false
+	}
+	return out
+}
+
 // commandTable is the source of Commands.
 var commandTable = []*CommandSpec{
-	{Name: "open", Usage: "open [app|url] [url] [--relaunch] [--platform p] [--metro-host h] [--metro-port n] [--bundle-url u] [--launch-url u]",
+	{Name: "open", Usage: "open [app|url] [url] [--relaunch] [--test-ime|--no-test-ime] [--platform p] [--metro-host h] [--metro-port n] [--bundle-url u] [--launch-url u]",
 		Summary: "open or activate an app, a URL or a deep link (creates the session)", Effect: EffectMayInvalidate, Recorded: "y", MinArgs: 0, MaxArgs: 2,
-		Flags: append([]FlagSpec{{Names: []string{"--relaunch"}, Key: "relaunch", Kind: FlagBool, Summary: "restart the app"}}, runtimeFlags...)},
+		Flags: append([]FlagSpec{{Names: []string{"--relaunch"}, Key: "relaunch", Kind: FlagBool, Summary: "restart the app"},
+			{Names: []string{"--test-ime"}, Key: "testIme", Kind: FlagBool, Summary: "use the test keyboard (IME)"},
+			{Names: []string{"--no-test-ime"}, Key: "testIme", Kind: FlagBoolFalse, Summary: "do not use the test keyboard (IME)"}}, runtimeFlags...)},
 	{Name: "close", Usage: "close [app]", Summary: "end the session (terminate the app, release the device)", Effect: EffectMayInvalidate, Recorded: "y", MinArgs: 0, MaxArgs: 1},
 	{Name: "snapshot", Usage: "snapshot [-i] [-c] [-d n|--depth n] [-s x|--scope x] [--raw] [--force-full]",
 		Summary: "capture the accessibility tree; activates a complete ref frame", Effect: EffectPreserve, Recorded: "obs", Platforms: interactive, MinArgs: 0, MaxArgs: 0,
@@ -209,11 +245,11 @@ var commandTable = []*CommandSpec{
 		Flags: []FlagSpec{
 			{Names: []string{"--raw"}, Key: "snapshotRaw", Kind: FlagBool, Newest: true, Summary: "poll the raw tree"},
 			{Names: []string{"--depth"}, Key: "snapshotDepth", Kind: FlagInt, Value: "n", Newest: true, Summary: "tree depth of each poll"},
-			{Names: []string{"--scope"}, Key: "snapshotScope", Kind: FlagString, Value: "x", Newest: true, Summary: "scope each poll"},
+			{Names: []string{"--scope"}, Key: "snapshotScope", Kind: FlagString, FreeText: true, Value: "x", Newest: true, Summary: "scope each poll"},
 		}},
 	{Name: "scroll", Usage: "scroll <up|down|left|right|top|bottom> [amount] [--until selector]", Summary: "scroll by a viewport fraction or to an edge",
 		Effect: EffectMayInvalidate, Recorded: "y", Platforms: interactive, MinArgs: 1, MaxArgs: 2,
-		Flags: []FlagSpec{{Names: []string{"--until"}, Key: "scrollUntil", Kind: FlagString, Value: "selector", Newest: true, Summary: "repeat until the element is visible"}}},
+		Flags: []FlagSpec{{Names: []string{"--until"}, Key: "scrollUntil", Kind: FlagString, FreeText: true, Value: "selector", Newest: true, Summary: "repeat until the element is visible"}}},
 	{Name: "swipe", Usage: "swipe x1 y1 x2 y2 [--count n] [--pause-ms n] [--pattern one-way|ping-pong]", Summary: "quick fixed-duration fling between two points",
 		Effect: EffectMayInvalidate, Recorded: "y", Platforms: interactive, MinArgs: 4, MaxArgs: 4,
 		Flags: []FlagSpec{
@@ -239,23 +275,24 @@ var commandTable = []*CommandSpec{
 	{Name: "appstate", Usage: "appstate", Summary: "report the foreground app and session state", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: 0},
 	{Name: "screenshot", Usage: "screenshot [path] [--fullscreen|--full|-f] [--no-stabilize] [--normalize-status-bar] [--pixel-density n] [--max-size n] [--scale x] [--crop-on selector]",
 		Summary: "write a PNG screenshot", Effect: EffectPreserve, Recorded: "y", MinArgs: 0, MaxArgs: 1,
-		Flags: []FlagSpec{
+		Flags: []FlagSpec{ // in the recorder's fixed order (spec §5.3 item 7)
+			{Names: []string{"--pixel-density"}, Key: "screenshotPixelDensity", Kind: FlagPositiveInt, Value: "n", Summary: "pixel density (integer >= 1)"},
 			{Names: []string{"--fullscreen", "--full", "-f"}, Key: "screenshotFullscreen", Kind: FlagBool, Summary: "whole screen or page"},
+			{Names: []string{"--max-size"}, Key: "screenshotMaxSize", Kind: FlagPositiveInt, Value: "n", Summary: "maximum edge in pixels (integer >= 1; removed in agent-device 0.21, kept by adtest)",
+				Message: "screenshot --max-size was removed; use --scale <0.01-1> (or AGENT_DEVICE_SCREENSHOT_SCALE) to downscale proportionally"},
 			{Names: []string{"--no-stabilize"}, Key: "screenshotNoStabilize", Kind: FlagBool, Summary: "do not wait for a stable screen"},
 			{Names: []string{"--normalize-status-bar"}, Key: "screenshotNormalizeStatusBar", Kind: FlagBool, Summary: "normalise the status bar"},
-			{Names: []string{"--pixel-density"}, Key: "screenshotPixelDensity", Kind: FlagPositiveInt, Value: "n", Summary: "pixel density (integer >= 1)"},
-			{Names: []string{"--max-size"}, Key: "screenshotMaxSize", Kind: FlagPositiveInt, Value: "n", Summary: "maximum edge in pixels (integer >= 1)"},
-			{Names: []string{"--scale"}, Key: "screenshotScale", Kind: FlagNumber, Value: "x", Newest: true, Summary: "scale factor"},
-			{Names: []string{"--crop-on"}, Key: "screenshotCropOn", Kind: FlagString, Value: "selector", Newest: true, Summary: "crop to an element"},
+			{Names: []string{"--crop-on"}, Key: "screenshotCropOn", Kind: FlagSelector, Value: "selector", Newest: true, Summary: "crop to an element"},
+			{Names: []string{"--scale"}, Key: "screenshotScale", Kind: FlagScale, Value: "0.01-1", Newest: true, Summary: "resize both dimensions by this factor"},
 		}},
 	{Name: "record", Usage: "record start [path] [--fps n] [--quality q] [--hide-touches] | record stop", Summary: "record a screen video",
 		Effect: EffectPreserve, Recorded: "y", Platforms: []string{PlatformIOS, PlatformAndroid, PlatformMacOS}, MinArgs: 1, MaxArgs: 2,
 		Flags: []FlagSpec{
-			{Names: []string{"--fps"}, Key: "fps", Kind: FlagInt, Value: "n", Summary: "frames per second (floored)"},
-			{Names: []string{"--quality"}, Key: "quality", Kind: FlagString, Value: "level", Summary: "named quality level such as high"},
+			{Names: []string{"--fps"}, Key: "fps", Kind: FlagFloorOrDrop, Value: "n", Summary: "frames per second (floored; a non-number is dropped)"},
+			{Names: []string{"--quality"}, Key: "quality", Kind: FlagQuality, Value: "medium|high|5-10", Summary: "medium or high (5-7 is medium, 8-10 high; other values are dropped)"},
 			{Names: []string{"--hide-touches"}, Key: "hideTouches", Kind: FlagBool, Summary: "do not show touches"},
 			{Names: []string{"--max-size"}, Key: "maxSize", Kind: FlagRetired, Newest: true, Summary: "retired",
-				Message: "record --max-size is no longer supported in scripts: remove it (recordings keep the device resolution)"},
+				Message: "record --max-size was removed; recordings capture at native resolution"},
 		}},
 	{Name: "trace", Usage: "trace start <path> | trace stop <path>", Summary: "start or stop a diagnostics trace", Effect: EffectPreserve, Recorded: "y", MinArgs: 1, MaxArgs: 2},
 	{Name: "settings", Usage: "settings wifi|airplane|location on|off | location set <lat> <lon> | animations on|off | appearance light|dark|toggle | faceid|touchid match|nonmatch|enroll|unenroll | fingerprint match|nonmatch | clear-app-state [app] | permission grant|deny|reset <perm> [limited]",
@@ -274,10 +311,10 @@ var commandTable = []*CommandSpec{
 	{Name: "tv-remote", Usage: "tv-remote [press|longpress] <button>", Summary: "press a TV remote button", Effect: EffectMayInvalidate, Recorded: "y", Platforms: mobileTV, MinArgs: 1, MaxArgs: 2},
 	{Name: "viewport", Usage: "viewport <w> <h>", Summary: "resize the browser viewport", Effect: EffectMayInvalidate, Recorded: "y", Platforms: []string{PlatformWeb}, MinArgs: 2, MaxArgs: 2},
 	{Name: "fold", Usage: "fold ... [--keyframes x]", Summary: "drive foldable panels", Effect: EffectMayInvalidate, Recorded: "y", Platforms: []string{PlatformIOS}, MinArgs: 0, MaxArgs: -1, Newest: true,
-		Flags: []FlagSpec{{Names: []string{"--keyframes"}, Key: "keyframes", Kind: FlagString, Value: "x", Newest: true, Summary: "fold keyframes"}},
+		Flags: []FlagSpec{{Names: []string{"--keyframes"}, Key: "keyframes", Kind: FlagString, FreeText: true, Value: "x", Newest: true, Summary: "fold keyframes"}},
 		Notes: "Unclassified upstream (ADR 0025); adtest treats it as may-invalidate."},
 	{Name: "runtime", Usage: "runtime [--platform p] [--metro-host h] [--metro-port n] [--bundle-url u] [--launch-url u]", Summary: "set runtime hints (before the first open it sets the replay platform)",
-		Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1, Flags: runtimeFlags},
+		Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1, Flags: lineFlags(runtimeFlags)},
 	{Name: "perf", Usage: "perf ...", Summary: "performance metrics", Effect: EffectPreserve, Recorded: "y", MinArgs: 0, MaxArgs: -1},
 	{Name: "logs", Usage: "logs ...", Summary: "device or app logs", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1},
 	{Name: "network", Usage: "network ...", Summary: "network inspection", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1},
@@ -299,6 +336,15 @@ var commandTable = []*CommandSpec{
 // notScript lists the commands of the table that cannot be script lines.
 var notScript = map[string]bool{"test": true, "batch": true}
 
+// interactiveCommands are the commands adtest also runs one at a time on a
+// live session (`adtest click @e3 --session NAME`), through the warm daemon.
+var interactiveCommands = map[string]bool{
+	"open": true, "snapshot": true, "click": true, "press": true, "longpress": true, "fill": true,
+	"type": true, "focus": true, "hover": true, "scroll": true, "swipe": true, "gesture": true,
+	"back": true, "home": true, "keyboard": true, "wait": true, "is": true, "get": true,
+	"find": true, "alert": true, "screenshot": true, "close": true,
+}
+
 // Commands is the command table, sorted by name.
 var Commands []*CommandSpec
 
@@ -311,6 +357,7 @@ func init() {
 	commandIndex = make(map[string]*CommandSpec, len(Commands))
 	for _, c := range Commands {
 		c.Script = !notScript[c.Name]
+		c.Interactive = interactiveCommands[c.Name]
 		commandIndex[c.Name] = c
 	}
 }
@@ -465,6 +512,9 @@ func WriteCommandHelp(w io.Writer, c *CommandSpec) error {
 	if !c.Script {
 		b.WriteString("script:     not usable as a script line\n")
 	}
+	if c.Interactive {
+		fmt.Fprintf(&b, "interactive: adtest %s ... [--session NAME] [--json]\n", c.Name)
+	}
 	if c.Newest {
 		b.WriteString("grammar:    newest (not in agent-device 0.20.3)\n")
 	}
@@ -508,6 +558,8 @@ func WriteCommandsMarkdown(w io.Writer) error {
 	b.WriteString("Every command a `.ad` script line can start with. *Ref frame* is the ADR 0014 effect: `preserve` never\n")
 	b.WriteString("expires snapshot refs, `may-invalidate` expires them when the command acts, `conditional` depends on the\n")
 	b.WriteString("sub-action, `delegated` lets each step decide. Flags not listed for a command stay positionals.\n\n")
+	b.WriteString("Commands marked *interactive* also run one at a time on a live session, through adtest's warm daemon:\n")
+	b.WriteString("`adtest NAME ARGS... [--session NAME] [--json]` (see the README's interactive sessions section).\n\n")
 	b.WriteString("| Command | Ref frame | Recorded | Platforms | Summary |\n| --- | --- | --- | --- | --- |\n")
 	for _, c := range Commands {
 		name := "[`" + c.Name + "`](#" + c.Name + ")"
@@ -524,6 +576,9 @@ func WriteCommandsMarkdown(w io.Writer) error {
 		}
 		if !c.Script {
 			b.WriteString("- Not usable as a script line\n")
+		}
+		if c.Interactive {
+			fmt.Fprintf(&b, "- Interactive: `adtest %s ... [--session NAME] [--json]`\n", c.Name)
 		}
 		if c.Newest {
 			b.WriteString("- Newest grammar (not in agent-device 0.20.3)\n")

@@ -102,11 +102,16 @@ func (s *Session) step(ctx context.Context, a *lang.Action, opts StepOptions, re
 		r.err.Message = red.apply(r.err.Message)
 	} else {
 		r.bound = ra
+		args, berr := bindArgs(ra)
 		// Target-binding verification completes before dispatch (and so
-		// before the seam): a divergence here preserves the frame.
+		// before the seam): a divergence here preserves the frame. Arguments
+		// that do not bind are reported by dispatch, after its session checks.
 		sctx, scancel := stepBound(ctx, opts.Timeout)
-		if r.err = s.verifyTarget(sctx, ra); r.err == nil {
-			r.out, r.err = s.dispatch(sctx, ra)
+		if berr == nil {
+			r.err = s.verifyTarget(sctx, ra, args)
+		}
+		if r.err == nil {
+			r.out, r.err = s.dispatchBound(sctx, ra, args, berr)
 		}
 		if r.err != nil && ctx.Err() == nil && errors.Is(sctx.Err(), context.DeadlineExceeded) {
 			r.err = stepTimeoutError(ra, opts.Step, opts.Timeout)

@@ -27,6 +27,13 @@ type Env struct {
 	// Color is decided once here (TTY, NO_COLOR, TERM=dumb) and handed down;
 	// --no-color / --color flags of a subcommand may override it.
 	Color bool
+	// Terminal is true when Stdout is a terminal that moves its cursor (not
+	// TERM=dumb): `run` then shows live progress. TermWidth measures it.
+	Terminal  bool
+	TermWidth func() int
+	// Exe and Argv0 re-run this adtest (the warm daemon is started that way);
+	// empty Exe means no daemon can be started.
+	Exe, Argv0 string
 }
 
 // Exit codes of design.md.
@@ -41,21 +48,35 @@ const (
 type command struct {
 	run     func(ctx context.Context, env *Env) int
 	summary string
+	// interactive marks the session commands generated from the command table.
+	interactive bool
 }
 
 func commands() map[string]command {
-	return map[string]command{
-		"parse":         {runParse, "print agent-device's compat JSON parse of each file"},
-		"check":         {runCheck, "parse and statically check scripts; file:line:col diagnostics"},
-		"fmt":           {runFmt, "format scripts canonically (-w write, -l list, -d diff)"},
-		"run":           {runRun, "run .ad test suites and write reports"},
-		"merge-reports": {runMergeReports, "merge JSON results of CI shards into one set of reports"},
-		"help":          {runHelp, "show commands, or the .ad command reference (help commands)"},
+	cmds := map[string]command{
+		"parse":         {run: runParse, summary: "print agent-device's compat JSON parse of each file"},
+		"check":         {run: runCheck, summary: "parse and statically check scripts; file:line:col diagnostics"},
+		"fmt":           {run: runFmt, summary: "format scripts canonically (-w write, -l list, -d diff)"},
+		"run":           {run: runRun, summary: "run .ad test suites and write reports"},
+		"merge-reports": {run: runMergeReports, summary: "merge JSON results of CI shards into one set of reports"},
+		"show-report":   {run: runShowReport, summary: "serve an HTML report on 127.0.0.1 and print its URL"},
+		"help":          {run: runHelp, summary: "show commands, or the .ad command reference (help commands)"},
+		"android":       {run: runAndroid, summary: "android setup: fetch and verify the on-device snapshot helper"},
+		"daemon":        {run: runDaemon, summary: "status or stop the warm daemon that holds interactive sessions"},
+		"session":       {run: runSession, summary: "list interactive sessions; save-script publishes a recording"},
 	}
+	for name, c := range interactiveCommands() {
+		cmds[name] = c
+	}
+	return cmds
 }
 
 // Main runs adtest with args (without the program name) and returns the exit code.
 func Main(ctx context.Context, args []string, env *Env) int {
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "version") {
+		fmt.Fprintln(env.Stdout, "adtest", version())
+		return ExitOK
+	}
 	cmds := commands()
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		usage(env.Stderr, cmds)
@@ -83,7 +104,15 @@ func usage(w io.Writer, cmds map[string]command) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-14s %s\n", n, cmds[n].summary)
+		if !cmds[n].interactive {
+			fmt.Fprintf(w, "  %-14s %s\n", n, cmds[n].summary)
+		}
+	}
+	fmt.Fprintln(w, "\ninteractive session commands (through the warm daemon; each takes --session NAME and --json):")
+	for _, n := range names {
+		if cmds[n].interactive {
+			fmt.Fprintf(w, "  %-14s %s\n", n, cmds[n].summary)
+		}
 	}
 }
 
@@ -99,13 +128,19 @@ func main() {
 	defer stop()
 	cwd, _ := os.Getwd()
 	env := &Env{
-		Stdin:   os.Stdin,
-		Stdout:  os.Stdout,
-		Stderr:  os.Stderr,
-		Getenv:  os.Getenv,
-		Environ: os.Environ,
-		Cwd:     cwd,
-		Color:   colorDefault(os.Stdout, os.Getenv),
+		Stdin:     os.Stdin,
+		Stdout:    os.Stdout,
+		Stderr:    os.Stderr,
+		Getenv:    os.Getenv,
+		Environ:   os.Environ,
+		Cwd:       cwd,
+		Color:     colorDefault(os.Stdout, os.Getenv),
+		Terminal:  os.Getenv("TERM") != "dumb" && isatty.IsTerminal(os.Stdout.Fd()),
+		TermWidth: func() int { return termWidth(os.Stdout.Fd()) },
+		Argv0:     os.Args[0],
+	}
+	if exe, err := os.Executable(); err == nil {
+		env.Exe = exe
 	}
 	os.Exit(Main(ctx, os.Args[1:], env))
 }

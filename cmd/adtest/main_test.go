@@ -26,7 +26,7 @@ import (
 // TestMain lets testscript run the real adtest binary (this test binary
 // re-executed as `adtest`, with main's signal handling) in scripts.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"adtest": main, "webserve": webserve})
+	testscript.Main(m, map[string]func(){"adtest": main, "webserve": webserve, "adtest-fakedevice": fakedeviceMain})
 }
 
 // webserve DIR PORT serves DIR on 127.0.0.1:PORT until killed (the app
@@ -67,15 +67,21 @@ func TestScripts(t *testing.T) {
 			if p, err := exec.LookPath("chromium"); err == nil {
 				e.Setenv("ADTEST_CHROME", p)
 			}
+			daemonSetup(e)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"jsonq":      cmdJSONQ,
-			"waitfile":   cmdWaitFile,
-			"artifacts":  cmdArtifacts,
-			"noleak":     cmdNoLeak,
-			"catglob":    cmdCatGlob,
-			"junitcheck": cmdJUnitCheck,
+			"jsonq":          cmdJSONQ,
+			"waitfile":       cmdWaitFile,
+			"artifacts":      cmdArtifacts,
+			"noleak":         cmdNoLeak,
+			"catglob":        cmdCatGlob,
+			"junitcheck":     cmdJUnitCheck,
+			"waithttp":       cmdWaitHTTP,
+			"crashdaemon":    cmdCrashDaemon,
+			"exits":          cmdExits,
+			"daemonprofiles": cmdDaemonProfiles,
+			"profilesgone":   cmdProfilesGone,
 		},
 	})
 }
@@ -413,7 +419,6 @@ func TestRunExitCodes(t *testing.T) {
 		{"a test failed", append(fakeRun, "pass.ad", "fail.ad"), ExitFailed},
 		{"parse error", append(fakeRun, "pass.ad", "bad.ad"), ExitUsage},
 		{"usage error", append(fakeRun, "--shard", "0/2", "pass.ad"), ExitUsage},
-		{"android not available", []string{"run", "--platform", "android", "pass.ad"}, ExitInfra},
 		{"no browser", []string{"run", "--browser", "/nonexistent/chromium", "pass.ad"}, ExitInfra},
 		{"browser does not start", []string{"run", "--browser", "/bin/true", "--artifacts-dir", "art", "pass.ad", "fail.ad"}, ExitInfra},
 	} {

@@ -22,7 +22,7 @@ func runMergeReports(ctx context.Context, env *Env) int {
 	fs.SetOutput(io.Discard)
 	out := fs.String("out", "", "write results.json and junit.xml into `DIR`")
 	var specs listFlag
-	fs.Var(&specs, "reporter", "`NAME[=PATH]` (repeatable): console, json, junit=PATH, github")
+	fs.Var(&specs, "reporter", "`NAME[=PATH]` (repeatable): console, json, junit=PATH, github, html[=DIR]")
 	noColor := fs.Bool("no-color", false, "no colors in console output")
 	failOnFlaky := fs.Bool("fail-on-flaky", false, "exit 1 when a merged test is flaky")
 	files, err := parseInterleaved(fs, env.Args)
@@ -78,16 +78,7 @@ func runMergeReports(ctx context.Context, env *Env) int {
 	color := env.Color && !*noColor && (env.Getenv == nil || env.Getenv("NO_COLOR") == "")
 	failedReport := false
 	for _, s := range list {
-		var err error
-		switch {
-		case s.Name == "github" && (env.Getenv == nil || env.Getenv("GITHUB_ACTIONS") != "true"):
-		case s.Path == "":
-			err = reporters.Render(s.Name, env.Stdout, merged, color && s.Name == "console")
-		default:
-			err = reporters.WriteFileAtomic(abs(env.Cwd, s.Path), func(w io.Writer) error {
-				return reporters.Render(s.Name, w, merged, false)
-			})
-		}
+		err := writeFinalReport(env, s, merged, color && s.Name == "console")
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest merge-reports: reporter %s: %v\n", s.Name, err)
 			failedReport = true

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"path/filepath"
 	"testing"
 )
 
@@ -26,7 +25,10 @@ func TestParseCommand(t *testing.T) {
 		{"directory summary, sorted, recursive", []string{"parse", "suite"}, 2,
 			"suite/a.ad: ok, 1 actions (platform ios, 1 env)\nsuite/b.ad: ok, 2 actions\nsuite/sub/c.ad:1:6: Invalid quoted value \"\\q\" in replay script line: type \"\\q\"\n", ""},
 		{"missing file still prints the others", []string{"parse", "nope.ad", "one.ad"}, 2,
-			"one.ad: ok, 1 actions\n", "adtest parse: stat " + filepath.Join(dir, "nope.ad") + ": no such file or directory\n"},
+			"one.ad: ok, 1 actions\n", "adtest parse: nope.ad: no such file or directory\n"},
+		{"a glob, as run, check and fmt expand it", []string{"parse", "suite/*.ad", "one.ad", "suite/a.ad"}, 0,
+			"suite/a.ad: ok, 1 actions (platform ios, 1 env)\nsuite/b.ad: ok, 2 actions\none.ad: ok, 1 actions\n", ""},
+		{"a glob without matches", []string{"parse", "suite/*.txt.ad"}, 2, "", "adtest parse: suite/*.txt.ad: no files match\n"},
 		{"no paths", []string{"parse", "--json"}, 2, "", parseUsage},
 		{"unknown flag", []string{"parse", "--yaml", "one.ad"}, 2, "", "adtest parse: unknown flag --yaml\n" + parseUsage},
 	}
@@ -74,5 +76,55 @@ func TestParseCommandJSONArray(t *testing.T) {
 `
 	if code != 2 || out != want {
 		t.Errorf("exit %d, stdout:\n%s\nwant exit 2:\n%s", code, out, want)
+	}
+}
+
+// TestParseCommandTargetsEvidence: a targets-v1 annotation shows in
+// `parse --json` as agent-device 0.21.5 prints it: "targetEvidences" with
+// source and destination, each a complete target-v1 object.
+func TestParseCommandTargetsEvidence(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, map[string]string{"drag.ad": "# agent-device:targets-v1 " +
+		`{"source":{"id":"s","role":"view","verification":"verified"},"destination":{"role":"cell","label":"Row  2","verification":"unverifiable"}}` +
+		"\ngesture drag id=s \"label=\\\"Row 2\\\"\"\n"})
+	code, out, errOut := runMain(t, dir, "parse", "--json", "drag.ad")
+	want := `{
+  "file": "drag.ad",
+  "metadata": {},
+  "actions": [
+    {
+      "command": "gesture",
+      "positionals": [
+        "drag",
+        "id=s",
+        "label=\"Row 2\""
+      ],
+      "targetEvidences": {
+        "source": {
+          "id": "s",
+          "role": "view",
+          "ancestry": [],
+          "sibling": 0,
+          "viewportOrder": 0,
+          "verification": "verified"
+        },
+        "destination": {
+          "role": "cell",
+          "label": "Row 2",
+          "ancestry": [],
+          "sibling": 0,
+          "viewportOrder": 0,
+          "verification": "unverifiable"
+        }
+      }
+    }
+  ],
+  "actionLines": [
+    2
+  ]
+}
+`
+	if code != 0 || out != want || errOut != "" {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 0:\n%s", code, out, errOut, want)
 	}
 }

@@ -59,8 +59,13 @@ type runFlags struct {
 	serve, webServer, webServerURL    string
 	serveExample                      bool
 	fakeDevice                        string
+	androidSnapshot                   string
+	debug                             bool
 	paths                             []string
 	stepTimeout, repeatEach           int
+	// --last-failed, --list, --test-list
+	lastFailed, list bool
+	testList         string
 }
 
 // hiddenFlags are test-only and left out of the usage text.
@@ -84,7 +89,7 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.shard, "shard", "", "run shard `I/N` of the suite (1-based)")
 	fs.StringVar(&f.shardWeights, "shard-weights", "", "balance shards by the durations in a previous JSON result `FILE`")
 	fs.StringVar(&f.artifactsDir, "artifacts-dir", ".adtest/artifacts", "artifacts root `DIR`; each run writes <DIR>/<run-id>/")
-	fs.Var(&f.reporters, "reporter", "`NAME[=PATH]`: console, json, junit=PATH, github (repeatable; default console)")
+	fs.Var(&f.reporters, "reporter", "`NAME[=PATH]`: console, json, junit=PATH, github, html[=DIR] (repeatable; default console)")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colors in console output")
 	fs.Var(&f.masks, "mask", "mask the value of variable `NAME` in every report (repeatable)")
 	fs.StringVar(&f.browser, "browser", "", "Chromium/Chrome binary `PATH` (else ADTEST_CHROME, else PATH)")
@@ -92,10 +97,15 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&f.browserPerWorker, "browser-per-worker", false, "one browser process per worker instead of one context each in a shared browser")
 	fs.StringVar(&f.adbServer, "adb-server", "", "adb server `HOST:PORT` (Android)")
 	fs.Var(&f.devices, "device", "run on device `SERIAL` (repeatable: one worker per device)")
+	fs.StringVar(&f.androidSnapshot, "android-snapshot", "helper", "Android snapshots through the persistent `MODE`: helper (default) or dump (uiautomator dump, installs nothing)")
+	fs.BoolVar(&f.debug, "debug", false, "log driver diagnostics (Android helper session events, adb commands) to stderr")
 	fs.StringVar(&f.serve, "serve", "", "serve static `DIR` on 127.0.0.1 and pass its URL as AD_BASE_URL")
 	fs.StringVar(&f.webServer, "web-server", "", "start `CMD` before the run (killed at the end); needs --web-server-url")
 	fs.StringVar(&f.webServerURL, "web-server-url", "", "wait until `URL` answers; passed as AD_BASE_URL")
 	fs.BoolVar(&f.serveExample, "serve-example", false, "serve the bundled example app (examples/web) as AD_BASE_URL")
+	fs.BoolVar(&f.lastFailed, "last-failed", false, "rerun only the tests that failed, timed out or did not run in the previous run (.adtest/last-run.json; each shard keeps its own)")
+	fs.BoolVar(&f.list, "list", false, "print the tests the run would execute (after --grep, --platform, --shard, --last-failed, --test-list) and exit; no device is started")
+	fs.StringVar(&f.testList, "test-list", "", "run the files listed in `FILE` (one path, directory or glob a line; # comments)")
 	fs.StringVar(&f.fakeDevice, "fake-device", "", "test only: run every test on the in-memory fake device of SCREENS_FILE")
 	return fs
 }
@@ -155,6 +165,14 @@ func runRun(ctx context.Context, env *Env) int {
 	if plan == nil {
 		return code
 	}
+	if f.list {
+		writeList(env.Stdout, plan.tests, plan.shard)
+		return ExitOK
+	}
+	if f.lastFailed && len(plan.tests) == 0 {
+		fmt.Fprintf(env.Stdout, "--last-failed: no test failed in the last run (%s); nothing to run\n", displayRel(env.Cwd, lastRunPath(env.Cwd, plan.shard)))
+		return ExitOK
+	}
 	return plan.execute(ctx, env)
 }
 
@@ -179,6 +197,13 @@ func usageErr(env *Env, format string, a ...any) (*runPlan, int) {
 
 func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	p := &runPlan{f: f}
+	if f.testList != "" {
+		listed, err := readTestList(env.Cwd, f.testList)
+		if err != nil {
+			return usageErr(env, "%v", err)
+		}
+		f.paths = append(f.paths, listed...)
+	}
 	if len(f.paths) == 0 {
 		return usageErr(env, "%v", suite.ErrNoInputs)
 	}
@@ -272,9 +297,8 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 		fmt.Fprintln(env.Stderr, err)
 		return nil, ExitUsage
 	}
-	if f.platform == drivers.PlatformAndroid && f.fakeDevice == "" {
-		fmt.Fprintln(env.Stderr, "adtest run: Android driver not available yet (--platform android)")
-		return nil, ExitInfra
+	if f.androidSnapshot != "helper" && f.androidSnapshot != "dump" {
+		return usageErr(env, "--android-snapshot must be helper or dump, got %q", f.androidSnapshot)
 	}
 	if len(tests) == 0 {
 		return usageErr(env, "no tests matched")
@@ -292,7 +316,16 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	} else {
 		tests = suite.Shard(tests, p.shard, nil)
 	}
+	if f.lastFailed {
+		// After sharding: a shard reruns its own failures.
+		if tests, _, err = keepLastFailed(env.Cwd, p.shard, tests); err != nil {
+			return usageErr(env, "%v", err)
+		}
+	}
 	p.tests = tests
+	if len(f.devices) == 0 && f.workers == 1 {
+		f.devices = androidDevices(env, f, tests) // every online device gets a worker
+	}
 
 	p.color = env.Color && !f.noColor && (env.Getenv == nil || env.Getenv("NO_COLOR") == "")
 	p.runID = suite.NewRunID(time.Now())
@@ -320,16 +353,18 @@ func providerFunc(env *Env, f *runFlags) suite.ProviderFunc {
 		}
 		switch platform {
 		case drivers.PlatformWeb:
-			return web.NewProvider(web.Options{
+			if f.cdpURL != "" {
+				return web.NewRemote(f.cdpURL, web.Options{BrowserPerWorker: f.browserPerWorker, Getenv: env.Getenv})
+			}
+			return web.NewLocal(web.Options{
 				BrowserPath:      f.browser,
-				CDPURL:           f.cdpURL,
 				BrowserPerWorker: f.browserPerWorker,
 				Getenv:           env.Getenv,
 			})
 		case drivers.PlatformAndroid:
-			return nil, fmt.Errorf("%w: Android driver not available yet", drivers.ErrInfrastructure)
+			return androidProvider(ctx, env, f)
 		}
-		return nil, fmt.Errorf("%w: no driver for platform %q (adtest runs web; android is coming)", drivers.ErrInfrastructure, platform)
+		return nil, fmt.Errorf("%w: no driver for platform %q (adtest runs web and android)", drivers.ErrInfrastructure, platform)
 	}
 }
 
@@ -365,24 +400,30 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 			c.Close()
 		}
 	}()
-	consoles := map[reporters.Spec]*reporters.Console{}
+	streams := map[reporters.Spec]reporters.Streamer{}
 	var listeners reporters.Listeners
 	for _, s := range p.specs {
-		if s.Name != "console" {
+		rep, _ := reporters.Lookup(s.Name)
+		if rep.Stream == nil {
 			continue
 		}
 		w := env.Stdout
 		if s.Path != "" {
 			file, err := os.Create(abs(env.Cwd, s.Path))
 			if err != nil {
-				fmt.Fprintf(env.Stderr, "adtest run: reporter console: %v\n", err)
+				fmt.Fprintf(env.Stderr, "adtest run: reporter %s: %v\n", s.Name, err)
 				return ExitUsage
 			}
 			closers = append(closers, file)
 			w = file
 		}
-		consoles[s] = reporters.NewConsole(w, p.color && s.Path == "")
-		listeners = append(listeners, consoles[s])
+		live := s.Path == "" && env.Terminal
+		streams[s] = rep.Stream(w, reporters.StreamOptions{Color: p.color && s.Path == "", Live: live, Width: env.TermWidth})
+		if t, ok := streams[s].(interface{ Tick() }); ok && live {
+			stopTicks := tickEvery(200*time.Millisecond, t.Tick)
+			defer stopTicks()
+		}
+		listeners = append(listeners, streams[s])
 	}
 
 	res, err := suite.Run(ctx, suite.Config{
@@ -406,6 +447,9 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 	}
 
 	failedReport := false
+	if err := writeLastRun(lastRunPath(env.Cwd, p.shard), newLastRun(res, p.runID)); err != nil {
+		fmt.Fprintf(env.Stderr, "adtest run: last run: %v\n", err)
+	}
 	// The run's own result.json, for --shard-weights and merge-reports.
 	if err := reporters.WriteFileAtomic(filepath.Join(p.runDir, "result.json"), func(w io.Writer) error {
 		return reporters.WriteJSON(w, res)
@@ -414,7 +458,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 		failedReport = true
 	}
 	for _, s := range p.specs {
-		if err := p.writeReport(env, s, res, consoles[s]); err != nil {
+		if err := p.writeReport(env, s, res, streams[s]); err != nil {
 			fmt.Fprintf(env.Stderr, "adtest run: reporter %s: %v\n", s.Name, err)
 			failedReport = true
 		}
@@ -422,17 +466,37 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 	return exitCode(res, f.failOnFlaky, failedReport)
 }
 
-func (p *runPlan) writeReport(env *Env, s reporters.Spec, res *runner.Result, console *reporters.Console) error {
-	switch s.Name {
-	case "console":
-		return console.Summary(res)
-	case "github":
-		if env.Getenv == nil || env.Getenv("GITHUB_ACTIONS") != "true" {
-			return nil
+func (p *runPlan) writeReport(env *Env, s reporters.Spec, res *runner.Result, stream reporters.Streamer) error {
+	if stream != nil {
+		return stream.Summary(res)
+	}
+	return writeFinalReport(env, s, res, false)
+}
+
+// writeFinalReport writes the final result with the reporter table's row for
+// s: to its path (a file, or a directory for html), else to stdout; color
+// applies to stdout. A reporter that only writes under an environment
+// variable (github) writes nothing without it.
+func writeFinalReport(env *Env, s reporters.Spec, res *runner.Result, color bool) error {
+	rep, ok := reporters.Lookup(s.Name)
+	if !ok {
+		return reporters.Render(s.Name, env.Stdout, res, color) // the unknown-reporter error
+	}
+	if rep.OnlyWhen != "" && (env.Getenv == nil || env.Getenv(rep.OnlyWhen) != "true") {
+		return nil
+	}
+	if rep.Dir != nil {
+		dir := s.Path
+		if dir == "" {
+			dir = rep.DefaultPath
 		}
+		// The artifacts the result names are read relative to cwd.
+		return rep.Dir(abs(env.Cwd, dir), res, func(name string) ([]byte, error) {
+			return os.ReadFile(abs(env.Cwd, filepath.FromSlash(name)))
+		})
 	}
 	if s.Path == "" {
-		return reporters.Render(s.Name, env.Stdout, res, false)
+		return reporters.Render(s.Name, env.Stdout, res, color)
 	}
 	return reporters.WriteFileAtomic(abs(env.Cwd, s.Path), func(w io.Writer) error {
 		return reporters.Render(s.Name, w, res, false)
@@ -457,11 +521,11 @@ func exitCode(res *runner.Result, failOnFlaky, reportFailed bool) int {
 }
 
 // infrastructureFailed reports a run stopped because a session could not be
-// opened (the browser or device went away).
+// opened, or a test lost its browser or device (infrastructure, exit 3).
 func infrastructureFailed(res *runner.Result) bool {
 	for _, t := range res.Tests {
 		if n := len(t.Attempts); n > 0 {
-			if e := t.Attempts[n-1].Error; e != nil && e.Reason == suite.ReasonSessionStart {
+			if e := t.Attempts[n-1].Error; e != nil && (e.Reason == suite.ReasonSessionStart || e.Reason == suite.ReasonInfrastructure) {
 				return true
 			}
 		}

@@ -2,10 +2,8 @@ package suite
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"sync"
 	"time"
 
@@ -107,6 +105,37 @@ type Config struct {
 // agent-device bounds every request).
 const DefaultStepTimeout = 60 * time.Second
 
+// eventSource is a driver that reports events of its own per command (the
+// Android helper session: started, reused, invalidated, fallback); they go
+// to timing.ndjson after the step that caused them.
+type eventSource interface {
+	DrainEvents() []map[string]any
+}
+
+// ReasonInfrastructure is the typed reason of a step that failed because
+// the device or browser itself failed (drivers.ErrInfrastructure).
+const ReasonInfrastructure = "infrastructure"
+
+// lostDevice reports a test whose last attempt lost its device.
+func lostDevice(res runner.TestResult) bool {
+	if n := len(res.Attempts); n > 0 {
+		e := res.Attempts[n-1].Error
+		return e != nil && (e.Reason == ReasonSessionStart || e.Reason == ReasonInfrastructure)
+	}
+	return false
+}
+
+// deviceLost counts a device whose worker stopped; when none is left the
+// rest of the suite is not run.
+func (s *scheduler) deviceLost(device string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lost++
+	if s.lost >= len(s.cfg.Devices) && s.stopped == "" {
+		s.stopped = "not run: infrastructure failure: every device is gone (last: " + device + ")"
+	}
+}
+
 // ReasonSessionStart is the typed reason of an attempt whose session could
 // not be opened: an infrastructure failure that stops the suite.
 const ReasonSessionStart = runner.ReasonSessionStart
@@ -147,6 +176,7 @@ type scheduler struct {
 	results  []runner.TestResult
 	done     []bool
 	executed int // running count of tests started, for session names
+	lost     int // devices whose worker stopped after losing them
 }
 
 func newScheduler(cfg Config, tests []*Test) *scheduler {
@@ -266,6 +296,10 @@ func (s *scheduler) run(ctx context.Context) *runner.Result {
 				}
 				res := s.runTest(ctx, ws, worker, device, i)
 				s.finish(i, res)
+				if device != "" && len(s.cfg.Devices) > 1 && lostDevice(res) {
+					s.deviceLost(device)
+					return // its device is gone: this worker takes no more tests
+				}
 			}
 		}(w)
 	}
@@ -363,8 +397,9 @@ func (s *scheduler) finish(i int, res runner.TestResult) {
 	s.done[i] = true
 	s.finished++
 	if n := len(res.Attempts); n > 0 && s.stopped == "" {
-		if e := res.Attempts[n-1].Error; e != nil && e.Reason == ReasonSessionStart {
+		if e := res.Attempts[n-1].Error; e != nil && e.Reason == ReasonSessionStart && len(s.cfg.Devices) <= 1 {
 			// The browser or device is gone: the rest cannot run either.
+			// (With several devices only that device's worker stops.)
 			s.stopped = "not run: infrastructure failure: " + e.Message
 		}
 	}
@@ -379,42 +414,6 @@ func (s *scheduler) finish(i int, res runner.TestResult) {
 	}
 	if s.cfg.Listener != nil {
 		s.cfg.Listener.TestFinished(runner.TestFinished{Index: s.finished, Total: len(s.tests), Test: res})
-	}
-}
-
-// stepRelay hands an attempt's step events to timing.ndjson and to the
-// listener, with the test and attempt filled in.
-type stepRelay struct {
-	s    *scheduler
-	t    *Test
-	ai   attemptInfo
-	tw   *timingWriter
-	mask *Masker
-}
-
-func (r *stepRelay) fill(ev runner.StepEvent) runner.StepEvent {
-	ev.File, ev.Name, ev.Attempt, ev.Worker = r.t.File, r.t.Name, r.ai.attempt, r.ai.worker
-	ev.Action = r.mask.String(ev.Action)
-	return ev
-}
-
-func (r *stepRelay) StepStarted(ev runner.StepEvent) {
-	ev = r.fill(ev)
-	r.tw.step(r.s.now(), ev, false)
-	if l := r.s.cfg.Listener; l != nil {
-		r.s.mu.Lock()
-		defer r.s.mu.Unlock()
-		l.StepStarted(ev)
-	}
-}
-
-func (r *stepRelay) StepFinished(ev runner.StepEvent) {
-	ev = r.fill(ev)
-	r.tw.step(r.s.now(), ev, true)
-	if l := r.s.cfg.Listener; l != nil {
-		r.s.mu.Lock()
-		defer r.s.mu.Unlock()
-		l.StepFinished(ev)
 	}
 }
 
@@ -461,300 +460,4 @@ func (s *scheduler) runTest(ctx context.Context, ws *workerState, worker int, de
 		}
 	}
 	return tr
-}
-
-type attemptInfo struct {
-	worker, attempt, max, n int
-	device                  string
-	ws                      *workerState
-}
-
-func (s *scheduler) scope(t *Test, ai attemptInfo, artifacts string) *lang.Scope {
-	script := map[string]string{}
-	if t.Script != nil {
-		for _, e := range t.Script.Env {
-			script[e.Key] = e.Value
-		}
-	}
-	b := map[string]string{
-		"AD_PLATFORM":  t.Platform,
-		"AD_SESSION":   s.sessionName(t, ai),
-		"AD_FILENAME":  t.File,
-		"AD_ARTIFACTS": artifacts,
-	}
-	if s.cfg.BaseURL != "" {
-		b["AD_BASE_URL"] = s.cfg.BaseURL
-	}
-	if s.cfg.Shard.Enabled() {
-		b["AD_SHARD_INDEX"] = strconv.Itoa(s.cfg.Shard.Index - 1)
-		b["AD_SHARD_COUNT"] = strconv.Itoa(s.cfg.Shard.Count)
-	}
-	if ai.device != "" {
-		b["AD_DEVICE"] = ai.device
-	}
-	return &lang.Scope{CLI: s.cfg.CLIVars, Process: s.cfg.ProcessVars, Script: script, BuiltIns: b}
-}
-
-func (s *scheduler) sessionName(t *Test, ai attemptInfo) string {
-	return fmt.Sprintf("%s:test:%d-%s:attempt-%d", s.cfg.RunID, ai.n, Slug(t.Name), ai.attempt)
-}
-
-// runAttempt runs one attempt in a fresh session. infra reports a failure of
-// the device or the helper (no retry).
-func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (runner.AttemptResult, bool) {
-	mask := s.masker(t)
-	start := s.now()
-	art := s.newArtifacts(t, ai, mask)
-	tw := art.timing()
-	tw.write(map[string]any{"event": "attempt_start", "ts": start, "file": t.File, "attempt": ai.attempt,
-		"of": ai.max, "worker": ai.worker, "device": ai.device, "platform": t.Platform,
-		"timeoutMs": t.TimeoutMs, "session": s.sessionName(t, ai)})
-	art.writeScript(t.Source)
-
-	actx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if t.TimeoutMs > 0 {
-		var c2 context.CancelFunc
-		actx, c2 = context.WithTimeout(actx, time.Duration(t.TimeoutMs)*time.Millisecond)
-		defer c2()
-	}
-
-	var ar runner.AttemptResult
-	infra := false
-	var drv drivers.Driver
-	var rep Replayer
-	replayReturned := true
-
-	prov := s.providers[t.Platform]
-	if prov == nil {
-		ar = failedAttempt("INFRA", "no_driver", fmt.Sprintf("no driver for platform %q", t.Platform), "")
-		infra = true
-	} else if d, err := s.acquire(ctx, actx, prov, t.Platform, ai); err != nil {
-		ar = failedAttempt("INFRA", ReasonSessionStart, "could not start a session: "+err.Error(),
-			"the browser or device did not accept a new session; check it is running")
-		infra = errors.Is(err, drivers.ErrInfrastructure) || actx.Err() == nil
-	} else {
-		drv = d
-		rep = s.cfg.NewReplayer(d, AttemptContext{File: t.File, Platform: t.Platform,
-			ArtifactsDir: art.dir, Attempt: ai.attempt, Worker: ai.worker})
-		params := ReplayParams{
-			Scope:       s.scope(t, ai, art.dir),
-			Secrets:     s.secretValues(t),
-			Steps:       &stepRelay{s: s, t: t, ai: ai, tw: tw, mask: mask},
-			StepTimeout: s.cfg.StepTimeout,
-		}
-		done := make(chan runner.AttemptResult, 1)
-		go func() { done <- rep.Replay(actx, t.Script, params) }()
-		select {
-		case ar = <-done:
-		case <-actx.Done():
-			// Deadline or interrupt: the step in flight is cancelled through
-			// actx; give the executor a grace period to return.
-			timer := time.NewTimer(s.grace)
-			select {
-			case ar = <-done:
-			case <-timer.C:
-				replayReturned = false
-			}
-			timer.Stop()
-		}
-	}
-	// A replay that passed just as the deadline fell has still passed.
-	timedOut := errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil && ar.Status != runner.StatusPassed
-	if timedOut {
-		steps := ar.Steps
-		ar = failedAttempt("COMMAND_FAILED", "timeout", fmt.Sprintf("TIMEOUT after %dms", t.TimeoutMs),
-			"the attempt exceeded its hard deadline (--timeout or `context timeout=`); the step in flight was cancelled")
-		ar.Status = runner.StatusTimedOut
-		ar.Steps = steps
-		ar.Error.Details = map[string]any{"reason": "timeout", "timeoutMs": t.TimeoutMs}
-		if n := len(steps); n > 0 {
-			ar.Error.Step, ar.Error.Line, ar.Error.Command = steps[n-1].Step, steps[n-1].Line, steps[n-1].Command
-		}
-	} else if ctx.Err() != nil && ar.Status == "" {
-		ar = failedAttempt("INTERRUPTED", "interrupted", "the run was interrupted", "")
-	}
-	if ar.Status == "" {
-		ar.Status = runner.StatusFailed
-	}
-	if ar.Steps == nil {
-		ar.Steps = []runner.StepResult{}
-	}
-
-	// Evidence, only from a session that answers.
-	if ar.Status != runner.StatusPassed && drv != nil && replayReturned && ctx.Err() == nil {
-		ecx, ecancel := context.WithTimeout(context.WithoutCancel(ctx), s.grace)
-		art.evidence(ecx, drv, rep, s.cfg.FormatSnapshot, &ar)
-		ecancel()
-	}
-
-	// Teardown within the grace period; a hung teardown is abandoned. A
-	// passed attempt's session closes in the background (the worker moves
-	// on; Run waits for these before it returns); any other is closed now so
-	// that a hung teardown is reported on the attempt as infrastructure.
-	if drv != nil && ar.Status == runner.StatusPassed && replayReturned {
-		s.bg.Add(1)
-		go func() {
-			defer s.bg.Done()
-			s.teardown(ctx, drv, rep)
-		}()
-	} else if drv != nil {
-		if !s.teardown(ctx, drv, rep) || !replayReturned {
-			infra = true
-			if ar.Error == nil {
-				ar.Error = &runner.ErrorInfo{Code: "INFRA", Message: "session teardown hung"}
-			}
-			if ar.Error.Details == nil {
-				ar.Error.Details = map[string]any{}
-			}
-			ar.Error.Reason = "timeout_cleanup_pending"
-			ar.Error.Details["timeoutCleanupPending"] = true
-			ar.Error.Hint = "the session did not stop within the grace period and was abandoned; the device or browser may need a restart"
-			if ar.Status == runner.StatusPassed {
-				ar.Status = runner.StatusFailed
-			}
-		}
-	}
-
-	end := s.now()
-	ar.DurationMs = end.Sub(start).Milliseconds()
-	ar.Worker = ai.worker
-	ar.Device = ai.device
-	ar.Shard = s.cfg.Shard.String()
-	if art.dir != "" {
-		ar.ArtifactsDir = displayPath(s.cfg.Cwd, art.dir)
-	}
-	if ar.Screenshot != "" {
-		ar.Screenshot = displayPath(s.cfg.Cwd, ar.Screenshot)
-	}
-	for _, e := range art.errs {
-		ar.Warnings = append(ar.Warnings, "artifacts: "+e)
-	}
-	mask.Attempt(&ar)
-	stop := map[string]any{"event": "attempt_stop", "ts": end, "status": ar.Status,
-		"durationMs": ar.DurationMs, "timedOut": timedOut}
-	if ar.Error != nil {
-		stop["errorCode"] = ar.Error.Code
-	}
-	tw.write(stop)
-	tw.close()
-	art.writeResult(&ar)
-	return ar, infra
-}
-
-// teardown closes the session; false when it did not finish within grace.
-func (s *scheduler) teardown(ctx context.Context, drv drivers.Driver, rep Replayer) bool {
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.grace)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if rep != nil {
-			rep.Close(cctx)
-		}
-		drv.Close(cctx)
-	}()
-	timer := time.NewTimer(s.grace)
-	defer timer.Stop()
-	select {
-	case <-done:
-		cancel()
-		return true
-	case <-timer.C:
-		cancel()
-		return false
-	}
-}
-
-func failedAttempt(code, reason, msg, hint string) runner.AttemptResult {
-	return runner.AttemptResult{
-		Status: runner.StatusFailed,
-		Steps:  []runner.StepResult{},
-		Error:  &runner.ErrorInfo{Code: code, Reason: reason, Message: msg, Hint: hint},
-	}
-}
-
-// workerState is what a worker keeps between tests: the session it opened
-// ahead of time, when prefetching.
-type workerState struct {
-	next *prefetched
-}
-
-type prefetched struct {
-	platform string
-	done     chan struct{}
-	drv      drivers.Driver
-	err      error
-}
-
-// acquire returns a fresh session for an attempt: the worker's prefetched one
-// when there is one for this platform, else a new one. It then starts
-// opening the next session when more work may follow.
-func (s *scheduler) acquire(ctx, actx context.Context, prov drivers.Provider, platform string, ai attemptInfo) (drivers.Driver, error) {
-	opts := drivers.SessionOptions{Worker: ai.worker, Device: ai.device}
-	var d drivers.Driver
-	var err error
-	p := ai.ws.next
-	ai.ws.next = nil
-	if p != nil && p.platform == platform {
-		select {
-		case <-p.done:
-			d, err = p.drv, p.err
-		case <-actx.Done():
-			s.closeLater(p)
-			return nil, actx.Err()
-		}
-	} else if p != nil {
-		s.closeLater(p)
-	}
-	if l, ok := d.(drivers.Liveness); ok && err == nil && !l.Alive() {
-		// Opened ahead on a browser or device that has died since (the
-		// failure of the previous attempt, often): never hand it out.
-		s.closeLater(&prefetched{done: p.done, drv: d})
-		d = nil
-	}
-	if p == nil || err != nil || d == nil {
-		d, err = prov.NewSession(actx, opts)
-	}
-	if err == nil && s.cfg.Prefetch[platform] && (ai.attempt < ai.max || s.moreQueued()) {
-		next := &prefetched{platform: platform, done: make(chan struct{})}
-		go func() {
-			defer close(next.done)
-			next.drv, next.err = prov.NewSession(ctx, opts)
-		}()
-		ai.ws.next = next
-	}
-	return d, err
-}
-
-func (s *scheduler) moreQueued() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.next < len(s.tests) && s.stopped == ""
-}
-
-// closeLater closes a prefetched session once it is ready, in the background.
-func (s *scheduler) closeLater(p *prefetched) {
-	s.bg.Add(1)
-	go func() {
-		defer s.bg.Done()
-		timer := time.NewTimer(s.grace)
-		defer timer.Stop()
-		select {
-		case <-p.done:
-		case <-timer.C:
-			return // abandoned: a session that does not open in time
-		}
-		if p.drv != nil {
-			cctx, cancel := context.WithTimeout(context.Background(), s.grace)
-			defer cancel()
-			p.drv.Close(cctx)
-		}
-	}()
-}
-
-func (s *scheduler) dropPrefetched(ws *workerState) {
-	if ws.next != nil {
-		s.closeLater(ws.next)
-		ws.next = nil
-	}
 }

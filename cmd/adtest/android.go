@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/drivers/android"
+	"github.com/adtest/adtest/drivers/android/adb"
+	"github.com/adtest/adtest/runner/suite"
+)
+
+// runAndroid is `adtest android setup`: fetch and verify the on-device
+// helper into the per-user cache.
+func runAndroid(ctx context.Context, env *Env) int {
+	if len(env.Args) != 1 || env.Args[0] != "setup" {
+		fmt.Fprintln(env.Stderr, "usage: adtest android setup   (fetch and verify agent-device's snapshot helper APK into the user cache)")
+		if len(env.Args) == 1 && (env.Args[0] == "-h" || env.Args[0] == "--help") {
+			return ExitOK
+		}
+		return ExitUsage
+	}
+	dir := android.HelperDir(env.Getenv)
+	err := android.Setup(ctx, dir, func(format string, a ...any) { fmt.Fprintf(env.Stderr, format+"\n", a...) })
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest android setup: %v\n", err)
+		return ExitInfra
+	}
+	fmt.Fprintln(env.Stdout, dir)
+	return ExitOK
+}
+
+// androidProvider opens the Android driver for a run.
+func androidProvider(ctx context.Context, env *Env, f *runFlags) (*android.Provider, error) {
+	// ADTEST_ADB names the adb binary that starts a local server (default: adb on PATH).
+	opts := android.Options{Server: f.adbServer, Getenv: env.Getenv, Devices: f.devices, Snapshot: f.androidSnapshot, ADBPath: env.Getenv("ADTEST_ADB")}
+	if f.debug {
+		opts.Debugf = func(format string, a ...any) { fmt.Fprintf(env.Stderr, "debug: "+format+"\n", a...) }
+	}
+	return android.NewProvider(ctx, opts)
+}
+
+// androidDevices returns the online devices of the adb server when the run
+// has Android tests and more than one device is online, so that each gets a
+// worker; nil otherwise (the provider reports a missing server or device).
+func androidDevices(env *Env, f *runFlags, tests []*suite.Test) []string {
+	android := false
+	for _, t := range tests {
+		android = android || t.Platform == drivers.PlatformAndroid && t.SkipReason == ""
+	}
+	if !android {
+		return nil
+	}
+	c, err := adb.New(adb.Options{Server: f.adbServer, Getenv: env.Getenv, NoStart: true})
+	if err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	list, err := c.Devices(ctx)
+	if err != nil {
+		return nil
+	}
+	var online []string
+	for _, d := range list {
+		if d.State == "device" {
+			online = append(online, d.Serial)
+		}
+	}
+	if len(online) < 2 {
+		return nil
+	}
+	return online
+}

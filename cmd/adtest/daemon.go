@@ -1,0 +1,349 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/drivers/android"
+	"github.com/adtest/adtest/drivers/web"
+	"github.com/adtest/adtest/recorder"
+	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/daemon"
+)
+
+// runDaemon implements `adtest daemon status|stop|serve`.
+func runDaemon(ctx context.Context, env *Env) int {
+	if len(env.Args) == 0 || env.Args[0] == "-h" || env.Args[0] == "--help" {
+		daemonUsage(env.Stderr)
+		if len(env.Args) == 0 {
+			return ExitUsage
+		}
+		return ExitOK
+	}
+	sub, args := env.Args[0], env.Args[1:]
+	switch sub {
+	case "status":
+		asJSON, code := onlyJSONFlag(env, "daemon status", args)
+		if code >= 0 {
+			return code
+		}
+		c := daemonClient(env)
+		resp, err := c.Do(ctx, &daemon.Request{Op: daemon.OpStatus})
+		if err != nil {
+			if errors.Is(err, daemon.ErrUnavailable) && !c.Remote() {
+				if asJSON {
+					writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"running": false, "dir": c.Dir}})
+				} else {
+					fmt.Fprintf(env.Stdout, "adtest daemon: not running (directory %s)\n", c.Dir)
+				}
+				return ExitOK
+			}
+			ei := clientError(ctx, c, err)
+			printError(env, "daemon status", ei, asJSON)
+			return exitForError(ei)
+		}
+		if resp.Error != nil {
+			printError(env, "daemon status", resp.Error, asJSON)
+			return exitForError(resp.Error)
+		}
+		if asJSON {
+			d := resp.Data
+			d["running"] = true
+			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": d})
+			return ExitOK
+		}
+		writeStatus(env.Stdout, resp.Data["daemon"])
+		return ExitOK
+	case "stop":
+		asJSON, code := onlyJSONFlag(env, "daemon stop", args)
+		if code >= 0 {
+			return code
+		}
+		c := daemonClient(env)
+		resp, err := c.Do(ctx, &daemon.Request{Op: daemon.OpStop})
+		if err != nil && errors.Is(err, daemon.ErrUnavailable) && !c.Remote() {
+			if asJSON {
+				writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"running": false}})
+			} else {
+				fmt.Fprintln(env.Stdout, "adtest daemon: not running")
+			}
+			return ExitOK
+		}
+		if err != nil {
+			ei := clientError(ctx, c, err)
+			printError(env, "daemon stop", ei, asJSON)
+			return exitForError(ei)
+		}
+		if resp.Error != nil {
+			printError(env, "daemon stop", resp.Error, asJSON)
+			return exitForError(resp.Error)
+		}
+		if !c.Remote() {
+			// Stopped means gone: sessions, browsers and the process itself.
+			if !daemon.WaitStopped(ctx, c.Dir, 30*time.Second) {
+				fmt.Fprintln(env.Stderr, "adtest daemon stop: the daemon did not exit within 30s")
+				return ExitInfra
+			}
+		}
+		if asJSON {
+			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"stopped": true}})
+		} else {
+			fmt.Fprintln(env.Stdout, "adtest daemon: stopped")
+		}
+		return ExitOK
+	case "serve":
+		return runDaemonServe(ctx, env, args)
+	}
+	fmt.Fprintf(env.Stderr, "adtest daemon: unknown sub-command %q\n", sub)
+	daemonUsage(env.Stderr)
+	return ExitUsage
+}
+
+func daemonUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: adtest daemon status [--json] | stop [--json] | serve [flags]")
+	fmt.Fprintln(w, "\nThe warm daemon holds interactive sessions and their browser or device. The first")
+	fmt.Fprintln(w, "interactive command starts it; it exits after 15 minutes without sessions.")
+	fmt.Fprintln(w, "\nserve flags (run it in the foreground):")
+	fmt.Fprintln(w, "  --dir DIR             daemon directory (default $XDG_RUNTIME_DIR/adtest, else ~/.local/state/adtest)")
+	fmt.Fprintln(w, "  --listen HOST:PORT    also listen on TCP for remote clients; they need the token written to DIR/token")
+	fmt.Fprintln(w, "                        (clients: ADTEST_DAEMON_ADDR=HOST:PORT ADTEST_DAEMON_TOKEN=...)")
+	fmt.Fprintln(w, "  --idle-timeout D      exit after D without sessions (default 15m, or ADTEST_DAEMON_IDLE_TIMEOUT; 0 = never)")
+	fmt.Fprintln(w, "  --browser PATH        Chromium binary (else ADTEST_CHROME, else PATH)")
+	fmt.Fprintln(w, "  --cdp-url URL         attach to a remote browser over CDP")
+}
+
+func onlyJSONFlag(env *Env, name string, args []string) (asJSON bool, code int) {
+	for _, a := range args {
+		if a != "--json" {
+			fmt.Fprintf(env.Stderr, "adtest %s: unknown argument %q\n", name, a)
+			return false, ExitUsage
+		}
+		asJSON = true
+	}
+	return asJSON, -1
+}
+
+func writeStatus(w io.Writer, v any) {
+	m, _ := v.(map[string]any)
+	fmt.Fprintf(w, "adtest daemon: running, pid %v, version %v, protocol %v\n", m["pid"], m["version"], m["protocol"])
+	fmt.Fprintf(w, "  socket:       %v\n", m["socket"])
+	if l, ok := m["listen"].(string); ok && l != "" {
+		fmt.Fprintf(w, "  listen:       %s (token required)\n", l)
+	}
+	fmt.Fprintf(w, "  started:      %v\n", m["startedAt"])
+	fmt.Fprintf(w, "  idle timeout: %v\n", m["idleTimeout"])
+	if rss, ok := m["rssBytes"].(float64); ok && rss > 0 {
+		fmt.Fprintf(w, "  rss:          %.1f MiB\n", rss/(1<<20))
+	}
+	fmt.Fprintf(w, "  requests:     %v\n", m["requests"])
+	sessions, _ := m["sessions"].([]any)
+	fmt.Fprintf(w, "  sessions:     %d\n", len(sessions))
+	for _, s := range sessions {
+		sm, _ := s.(map[string]any)
+		fmt.Fprintf(w, "    %v (%v)\n", sm["name"], sm["platform"])
+	}
+	if lost, ok := m["lost"].([]any); ok && len(lost) > 0 {
+		fmt.Fprintf(w, "  lost:         %v\n", lost)
+	}
+}
+
+// runDaemonServe runs the daemon in the foreground (the first interactive
+// command starts it this way, detached).
+func runDaemonServe(ctx context.Context, env *Env, args []string) int {
+	fs := flag.NewFlagSet("adtest daemon serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dir := fs.String("dir", "", "")
+	listen := fs.String("listen", "", "")
+	idle := fs.String("idle-timeout", getenv(env, "ADTEST_DAEMON_IDLE_TIMEOUT"), "")
+	browser := fs.String("browser", "", "")
+	cdpURL := fs.String("cdp-url", "", "")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		if err == nil {
+			err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		}
+		fmt.Fprintf(env.Stderr, "adtest daemon serve: %v\n", err)
+		daemonUsage(env.Stderr)
+		return ExitUsage
+	}
+	idleTimeout := daemon.DefaultIdleTimeout
+	if *idle != "" {
+		d, err := time.ParseDuration(*idle)
+		if err != nil || d < 0 {
+			fmt.Fprintf(env.Stderr, "adtest daemon serve: --idle-timeout %q: want a duration such as 15m (0 = never)\n", *idle)
+			return ExitUsage
+		}
+		idleTimeout = d
+		if d == 0 {
+			idleTimeout = -1
+		}
+	}
+	d := *dir
+	if d == "" {
+		d = daemonDir(env)
+	} else {
+		d = abs(env.Cwd, d)
+	}
+	cfg := daemon.Config{
+		Dir: d, Listen: *listen, IdleTimeout: idleTimeout, Version: version(),
+		Providers:   daemonProviders(env, *browser, *cdpURL),
+		Session:     runner.SessionConfig{},
+		Recorders:   newRecording,
+		WriteScript: writeScript,
+		ScriptDir:   scriptDir(env),
+		Logf: func(format string, a ...any) {
+			fmt.Fprintf(env.Stderr, "%s adtest daemon: %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
+		},
+		Ready: func(sock, tcp string) {
+			msg := "adtest daemon: listening on " + sock
+			if tcp != "" {
+				msg += " and " + tcp + " (token in " + daemon.TokenPath(d) + ")"
+			}
+			fmt.Fprintln(env.Stderr, msg)
+		},
+	}
+	err := daemon.Serve(ctx, cfg)
+	if errors.Is(err, daemon.ErrAlreadyRunning) {
+		fmt.Fprintf(env.Stderr, "adtest daemon serve: %v (%s)\n", err, d)
+		return ExitOK
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest daemon serve: %v\n", err)
+		return ExitInfra
+	}
+	return ExitOK
+}
+
+// scriptDir is where a recording without a path goes.
+func scriptDir(env *Env) string {
+	if d := getenv(env, "XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "adtest", "sessions")
+	}
+	if h := getenv(env, "HOME"); h != "" {
+		return filepath.Join(h, ".local", "state", "adtest", "sessions")
+	}
+	return filepath.Join(env.Cwd, ".adtest", "sessions")
+}
+
+// daemonProviders wires the platforms of interactive sessions.
+func daemonProviders(env *Env, browser, cdpURL string) daemon.ProviderFunc {
+	return func(ctx context.Context, platform string) (drivers.Provider, error) {
+		switch platform {
+		case drivers.PlatformWeb:
+			return web.NewProvider(web.Options{BrowserPath: browser, CDPURL: cdpURL, Getenv: env.Getenv})
+		case drivers.PlatformAndroid:
+			// The adb server from ADB_SERVER_SOCKET / ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037.
+			return android.NewProvider(ctx, android.Options{Getenv: env.Getenv, ADBPath: env.Getenv("ADTEST_ADB")})
+		}
+		return nil, fmt.Errorf("%w: no driver for platform %q", drivers.ErrInfrastructure, platform)
+	}
+}
+
+// runSession implements `adtest session list|save-script`.
+func runSession(ctx context.Context, env *Env) int {
+	if len(env.Args) == 0 || env.Args[0] == "-h" || env.Args[0] == "--help" {
+		sessionUsage(env.Stderr)
+		if len(env.Args) == 0 {
+			return ExitUsage
+		}
+		return ExitOK
+	}
+	sub, args := env.Args[0], env.Args[1:]
+	f, err := parseSessionFlags("session "+sub, args, env.Cwd)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest session %s: %v\n", sub, err)
+		return ExitUsage
+	}
+	c := daemonClient(env)
+	switch sub {
+	case "list":
+		if len(f.argv) > 0 {
+			fmt.Fprintf(env.Stderr, "adtest session list: unexpected argument %q\n", f.argv[0])
+			return ExitUsage
+		}
+		resp, err := c.Do(ctx, &daemon.Request{Op: daemon.OpSessions})
+		if err != nil && errors.Is(err, daemon.ErrUnavailable) && !c.Remote() {
+			if f.json {
+				writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"sessions": []any{}}})
+			} else {
+				fmt.Fprintln(env.Stdout, "no sessions (the daemon is not running)")
+			}
+			return ExitOK
+		}
+		if err != nil {
+			ei := clientError(ctx, c, err)
+			printError(env, "session list", ei, f.json)
+			return exitForError(ei)
+		}
+		if resp.Error != nil {
+			printError(env, "session list", resp.Error, f.json)
+			return exitForError(resp.Error)
+		}
+		if f.json {
+			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": resp.Data})
+			return ExitOK
+		}
+		list, _ := resp.Data["sessions"].([]any)
+		if len(list) == 0 {
+			fmt.Fprintln(env.Stdout, "no sessions")
+			return ExitOK
+		}
+		fmt.Fprintf(env.Stdout, "%-16s %-8s %-24s %-8s %s\n", "NAME", "PLATFORM", "CREATED", "COMMANDS", "RECORDING")
+		for _, s := range list {
+			m, _ := s.(map[string]any)
+			rec := "-"
+			if r, _ := m["recording"].(bool); r {
+				rec = fmt.Sprint(m["scriptPath"])
+			}
+			fmt.Fprintf(env.Stdout, "%-16v %-8v %-24v %-8v %s\n", m["name"], m["platform"], m["createdAt"], m["commands"], rec)
+		}
+		return ExitOK
+	case "save-script":
+		var path string
+		var force bool
+		for _, a := range f.argv {
+			switch {
+			case a == "--force":
+				force = true
+			case strings.HasPrefix(a, "-"):
+				fmt.Fprintf(env.Stderr, "adtest session save-script: unknown flag %q\n", a)
+				return ExitUsage
+			case path == "":
+				path = abs(env.Cwd, a)
+			default:
+				fmt.Fprintf(env.Stderr, "adtest session save-script: unexpected argument %q\n", a)
+				return ExitUsage
+			}
+		}
+		if c.Remote() {
+			fmt.Fprintln(env.Stderr, "adtest session save-script: refused with a remote daemon (the file would be written on the daemon's host)")
+			return ExitUsage
+		}
+		return respond(ctx, env, c, &daemon.Request{Op: daemon.OpSaveScript, Session: f.session, ScriptPath: path, Force: force}, "session save-script", f.json)
+	}
+	fmt.Fprintf(env.Stderr, "adtest session: unknown sub-command %q\n", sub)
+	sessionUsage(env.Stderr)
+	return ExitUsage
+}
+
+func sessionUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: adtest session list [--json]")
+	fmt.Fprintln(w, "       adtest session save-script [PATH] [--force] [--session NAME] [--json]")
+	fmt.Fprintln(w, "\nsave-script publishes the recording of a session opened with --save-script, without closing it.")
+}
+
+// newRecording is the recorder of a session armed by open --save-script.
+func newRecording(info daemon.RecordingInfo) daemon.Recording {
+	return recorder.New(recorder.Options{Platform: info.Platform, Device: info.Device})
+}
+
+// writeScript publishes a recording (atomic; exclusive unless force).
+func writeScript(path string, script []byte, force bool) error {
+	return recorder.WriteFile(path, script, force)
+}

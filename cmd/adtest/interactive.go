@@ -1,0 +1,351 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/daemon"
+)
+
+// interactiveCommands are the `adtest NAME ...` session commands, one per
+// command of the table marked interactive.
+func interactiveCommands() map[string]command {
+	out := map[string]command{}
+	for _, c := range lang.Commands {
+		if !c.Interactive {
+			continue
+		}
+		name := c.Name
+		out[name] = command{
+			run:         func(ctx context.Context, env *Env) int { return runInteractive(ctx, env, name) },
+			summary:     c.Summary,
+			interactive: true,
+		}
+	}
+	return out
+}
+
+// sessionFlags are the flags adtest itself reads from an interactive command
+// line; everything else is the command's own script arguments.
+type sessionFlags struct {
+	session    string
+	json       bool
+	help       bool
+	platform   string
+	device     string
+	saveScript bool
+	scriptPath string
+	force      bool
+	recordAs   string
+	diff       bool
+	argv       []string
+}
+
+var recordAsRe = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
+
+// parseSessionFlags separates adtest's flags from the command's arguments.
+// `--` ends adtest's flags: the rest is passed on verbatim.
+func parseSessionFlags(name string, args []string, cwd string) (*sessionFlags, error) {
+	f := &sessionFlags{session: "default"}
+	value := func(i *int, flag string) (string, error) {
+		a := args[*i]
+		if k, v, ok := strings.Cut(a, "="); ok && k == flag {
+			return v, nil
+		}
+		if *i+1 >= len(args) {
+			return "", fmt.Errorf("%s needs a value", flag)
+		}
+		*i++
+		return args[*i], nil
+	}
+	is := func(a, flag string) bool { return a == flag || strings.HasPrefix(a, flag+"=") }
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		var err error
+		switch {
+		case a == "--":
+			f.argv = append(f.argv, args[i+1:]...)
+			i = len(args)
+		case a == "-h" || a == "--help":
+			f.help = true
+		case is(a, "--session"):
+			f.session, err = value(&i, "--session")
+		case a == "--json":
+			f.json = true
+		case name == "open" && is(a, "--platform"):
+			f.platform, err = value(&i, "--platform")
+			if err == nil && f.platform != "web" && f.platform != "android" {
+				err = fmt.Errorf("--platform %q: interactive sessions run on web or android", f.platform)
+			}
+		case name == "open" && is(a, "--device"):
+			f.device, err = value(&i, "--device")
+		case (name == "open" || name == "close") && is(a, "--save-script"):
+			f.saveScript = true
+			if _, v, ok := strings.Cut(a, "="); ok {
+				if v == "" {
+					err = errors.New("--save-script= needs a path (or write --save-script alone for the default path)")
+				}
+				f.scriptPath = abs(cwd, v)
+			}
+		case (name == "open" || name == "close") && a == "--force":
+			f.force = true
+		case name == "snapshot" && a == "--diff":
+			f.diff = true
+		case name == "fill" && is(a, "--record-as"):
+			f.recordAs, err = value(&i, "--record-as")
+			if err == nil && (!recordAsRe.MatchString(f.recordAs) || strings.HasPrefix(f.recordAs, "AD_")) {
+				err = fmt.Errorf("invalid --record-as variable %q: use [A-Z_][A-Z0-9_]* not starting with AD_", f.recordAs)
+			}
+		default:
+			f.argv = append(f.argv, a)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if name == "close" && f.saveScript && f.scriptPath == "" {
+		return nil, errors.New("close --save-script needs =PATH (the recording's path was set by open)")
+	}
+	if name == "screenshot" {
+		resolveScreenshotPath(f.argv, cwd)
+	}
+	return f, nil
+}
+
+// resolveScreenshotPath makes screenshot's PATH absolute: the daemon writes
+// it, and its working directory is not the caller's.
+func resolveScreenshotPath(argv []string, cwd string) {
+	spec, _ := lang.LookupCommand("screenshot")
+	for i := 0; i < len(argv); i++ {
+		if fs, ok := spec.Flag(argv[i]); ok {
+			if fs.TakesValue() {
+				i++
+			}
+			continue
+		}
+		argv[i] = abs(cwd, argv[i])
+		return
+	}
+}
+
+func interactiveUsage(w io.Writer, name string) {
+	c, _ := lang.LookupCommand(name)
+	extra := ""
+	switch name {
+	case "open":
+		extra = " [--platform web|android] [--device SERIAL] [--save-script[=PATH]] [--force]"
+	case "close":
+		extra = " [--save-script=PATH] [--force]"
+	case "fill":
+		extra = " [--record-as NAME]"
+	case "snapshot":
+		extra = " [--diff]"
+	}
+	usage := c.Usage
+	if name == "open" {
+		// adtest's --platform picks the driver; the script's runtime hints do not apply.
+		usage = "open TARGET [--relaunch]"
+	}
+	fmt.Fprintf(w, "usage: adtest %s%s [--session NAME] [--json]\n\n", usage, extra)
+	fmt.Fprintf(w, "%s, on a live session held by adtest's warm daemon (started by the first command).\n", upper(c.Summary))
+	fmt.Fprintln(w, "\n  --session NAME   the session (default \"default\")")
+	fmt.Fprintln(w, "  --json           one JSON object: {\"ok\":true,\"data\":{...}} or {\"ok\":false,\"error\":{code,reason,message,hint}}")
+	switch name {
+	case "open":
+		fmt.Fprintln(w, "  --platform P     web (default) or android, for a new session")
+		fmt.Fprintln(w, "  --device SERIAL  the device of a new Android session")
+		fmt.Fprintln(w, "  --save-script[=PATH]  record the session; close writes the .ad script (refuses an existing file)")
+		fmt.Fprintln(w, "  --force          replace an existing script file")
+	case "close":
+		fmt.Fprintln(w, "  --save-script=PATH  write the recording to PATH instead")
+		fmt.Fprintln(w, "  --force          replace an existing script file")
+	case "fill":
+		fmt.Fprintln(w, "  --record-as NAME the recording writes ${NAME} instead of the text (replay: -e NAME=...)")
+	case "snapshot":
+		fmt.Fprintln(w, "  --diff           only what changed since the last capture; its refs are pinned (diff snapshot)")
+	}
+	fmt.Fprintf(w, "\nThe script form and its flags: adtest help %s\n", name)
+}
+
+func upper(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// daemonClient is the client of the daemon this process talks to: the local
+// one (started on demand) or a remote one (ADTEST_DAEMON_ADDR + token).
+func daemonClient(env *Env) *daemon.Client {
+	c := &daemon.Client{Dir: daemonDir(env), Version: version()}
+	if addr := getenv(env, "ADTEST_DAEMON_ADDR"); addr != "" {
+		c.Addr, c.Token = addr, getenv(env, "ADTEST_DAEMON_TOKEN")
+		return c
+	}
+	if env.Exe != "" {
+		argv0 := env.Argv0
+		if argv0 == "" {
+			argv0 = env.Exe
+		}
+		c.Start = func() error {
+			var environ []string
+			if env.Environ != nil {
+				environ = env.Environ()
+			}
+			return daemon.Spawn(c.Dir, env.Exe, []string{argv0, "daemon", "serve", "--dir", c.Dir}, environ)
+		}
+	}
+	return c
+}
+
+func getenv(env *Env, k string) string {
+	if env.Getenv == nil {
+		return ""
+	}
+	return env.Getenv(k)
+}
+
+func daemonDir(env *Env) string {
+	if d := getenv(env, "ADTEST_DAEMON_DIR"); d != "" {
+		return abs(env.Cwd, d)
+	}
+	return daemon.DefaultDir(env.Getenv)
+}
+
+// runInteractive runs one session command through the daemon.
+func runInteractive(ctx context.Context, env *Env, name string) int {
+	f, err := parseSessionFlags(name, env.Args, env.Cwd)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest %s: %v\n", name, err)
+		fmt.Fprintf(env.Stderr, "run 'adtest %s -h' for usage\n", name)
+		return ExitUsage
+	}
+	if f.help {
+		interactiveUsage(env.Stdout, name)
+		return ExitOK
+	}
+	c := daemonClient(env)
+	if c.Remote() && f.saveScript {
+		fmt.Fprintf(env.Stderr, "adtest %s: --save-script is refused with a remote daemon (ADTEST_DAEMON_ADDR): the file would be written on the daemon's host\n", name)
+		return ExitUsage
+	}
+	command, argv := name, f.argv
+	if f.diff {
+		// snapshot --diff is the table's `diff snapshot` (a partial publication).
+		command, argv = "diff", []string{"snapshot"}
+	}
+	req := &daemon.Request{Op: daemon.OpCommand, Session: f.session, Command: command, Argv: argv,
+		Platform: f.platform, Device: f.device, SaveScript: f.saveScript && name == "open", ScriptPath: f.scriptPath,
+		Force: f.force, RecordAs: f.recordAs, JSON: f.json}
+	return respond(ctx, env, c, req, name, f.json)
+}
+
+// respond sends req and prints the answer: the daemon's text, or one JSON
+// object with --json. It returns the exit code.
+func respond(ctx context.Context, env *Env, c *daemon.Client, req *daemon.Request, name string, asJSON bool) int {
+	ctx, cancel := context.WithTimeout(ctx, daemon.DefaultCommandTimeout+30*time.Second)
+	defer cancel()
+	resp, err := c.Do(ctx, req)
+	if err != nil {
+		ei := clientError(ctx, c, err)
+		printError(env, name, ei, asJSON)
+		return exitForError(ei)
+	}
+	if resp.Error != nil {
+		printError(env, name, resp.Error, asJSON)
+		return exitForError(resp.Error)
+	}
+	if asJSON {
+		data := resp.Data
+		if data == nil {
+			data = map[string]any{}
+		}
+		if _, ok := data["nodes"].([]any); !ok && resp.Text != "" {
+			data["text"] = resp.Text
+		}
+		out := map[string]any{"ok": true, "data": data}
+		if resp.Warning != "" {
+			out["warning"] = resp.Warning
+		}
+		writeJSONLine(env.Stdout, out)
+		return ExitOK
+	}
+	if resp.Text != "" {
+		fmt.Fprint(env.Stdout, resp.Text)
+		if !strings.HasSuffix(resp.Text, "\n") {
+			fmt.Fprintln(env.Stdout)
+		}
+	}
+	if resp.Warning != "" {
+		fmt.Fprintf(env.Stderr, "adtest %s: warning: %s\n", name, resp.Warning)
+	}
+	return ExitOK
+}
+
+func writeJSONLine(w io.Writer, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(map[string]any{"ok": false, "error": map[string]any{"code": runner.CodeUnknown, "message": err.Error()}})
+	}
+	fmt.Fprintf(w, "%s\n", b)
+}
+
+// clientError turns a failure to reach the daemon into the error shape.
+func clientError(ctx context.Context, c *daemon.Client, err error) *runner.ErrorInfo {
+	var ve *daemon.VersionError
+	switch {
+	case errors.As(err, &ve):
+		return ve.Resp.Error
+	case ctx.Err() != nil:
+		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "cancelled", Message: "Interrupted before the daemon answered"}
+	}
+	ei := &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: daemon.ReasonDaemonUnavailable, Message: err.Error(),
+		Hint: "Run `adtest daemon status`; the daemon's log is " + daemon.LogPath(c.Dir) + "."}
+	if c.Remote() {
+		ei.Hint = "Check that the remote daemon at " + c.Addr + " runs and that ADTEST_DAEMON_TOKEN is its token."
+	}
+	return ei
+}
+
+func printError(env *Env, name string, e *runner.ErrorInfo, asJSON bool) {
+	if asJSON {
+		writeJSONLine(env.Stdout, map[string]any{"ok": false, "error": e})
+		return
+	}
+	fmt.Fprintf(env.Stderr, "adtest %s: %s\n", name, e.Message)
+	if e.Reason != "" {
+		fmt.Fprintf(env.Stderr, "  reason: %s (%s)\n", e.Reason, e.Code)
+	}
+	if e.Hint != "" {
+		fmt.Fprintf(env.Stderr, "  hint: %s\n", e.Hint)
+	}
+}
+
+// exitForError maps an interactive command's error to design.md's exit codes:
+// 3 when the daemon, the device or the session's helper is gone (a lost
+// session included), 2 for a usage error, 1 for a command that failed.
+func exitForError(e *runner.ErrorInfo) int {
+	switch {
+	case e.Reason == daemon.ReasonSessionLost || e.Reason == daemon.ReasonDaemonUnavailable ||
+		e.Reason == daemon.ReasonVersionMismatch || e.Reason == daemon.ReasonShuttingDown ||
+		e.Reason == "infrastructure" || e.Code == runner.CodeDeviceNotFound:
+		return ExitInfra
+	case e.Reason == "cancelled":
+		return ExitInterrupted
+	case e.Code == runner.CodeInvalidArgs:
+		return ExitUsage
+	}
+	return ExitFailed
+}
+
+// abs is filepath.Join(cwd, p) for a relative p.
+var _ = filepath.Join

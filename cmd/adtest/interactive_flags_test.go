@@ -1,0 +1,94 @@
+package main
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner"
+)
+
+func TestParseSessionFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name, cmd string
+		args      []string
+		want      sessionFlags
+		err       string
+	}{
+		{name: "defaults", cmd: "click", args: []string{"@e3"}, want: sessionFlags{session: "default", argv: []string{"@e3"}}},
+		{name: "session and json anywhere", cmd: "snapshot", args: []string{"-i", "--session", "a", "--json", "-d", "2"},
+			want: sessionFlags{session: "a", json: true, argv: []string{"-i", "-d", "2"}}},
+		{name: "session=", cmd: "click", args: []string{"--session=b", "id=go"}, want: sessionFlags{session: "b", argv: []string{"id=go"}}},
+		{name: "open flags", cmd: "open", args: []string{"http://x", "--platform", "web", "--save-script=f.ad", "--relaunch", "--force"},
+			want: sessionFlags{session: "default", platform: "web", saveScript: true, scriptPath: "/cwd/f.ad", force: true, argv: []string{"http://x", "--relaunch"}}},
+		{name: "bare save-script takes no value", cmd: "open", args: []string{"--save-script", "http://x"},
+			want: sessionFlags{session: "default", saveScript: true, argv: []string{"http://x"}}},
+		{name: "platform only for open", cmd: "click", args: []string{"--platform", "web"}, want: sessionFlags{session: "default", argv: []string{"--platform", "web"}}},
+		{name: "record-as", cmd: "fill", args: []string{"@e3", "pw", "--record-as", "PASSWORD"},
+			want: sessionFlags{session: "default", recordAs: "PASSWORD", argv: []string{"@e3", "pw"}}},
+		{name: "double dash", cmd: "fill", args: []string{"@e3", "--", "--json"}, want: sessionFlags{session: "default", argv: []string{"@e3", "--json"}}},
+		{name: "screenshot path absolute", cmd: "screenshot", args: []string{"--max-size", "100", "shot.png"},
+			want: sessionFlags{session: "default", argv: []string{"--max-size", "100", "/cwd/shot.png"}}},
+		{name: "bad record-as", cmd: "fill", args: []string{"@e1", "x", "--record-as", "AD_X"}, err: "invalid --record-as"},
+		{name: "bad platform", cmd: "open", args: []string{"x", "--platform=ios"}, err: "web or android"},
+		{name: "missing value", cmd: "click", args: []string{"--session"}, err: "--session needs a value"},
+		{name: "close needs a path", cmd: "close", args: []string{"--save-script"}, err: "needs =PATH"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseSessionFlags(tc.cmd, tc.args, "/cwd")
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("want error %q, got %v", tc.err, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(*got, tc.want) {
+				t.Fatalf("got %+v\nwant %+v", *got, tc.want)
+			}
+		})
+	}
+}
+
+func TestExitForError(t *testing.T) {
+	for _, tc := range []struct {
+		e    runner.ErrorInfo
+		want int
+	}{
+		{runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: "session_lost"}, ExitInfra},
+		{runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "daemon_unavailable"}, ExitInfra},
+		{runner.ErrorInfo{Code: runner.CodeDeviceNotFound, Reason: "infrastructure"}, ExitInfra},
+		{runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "invalid_args"}, ExitUsage},
+		{runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "ref_frame_expired"}, ExitFailed},
+		{runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: "session_not_found"}, ExitFailed},
+	} {
+		if got := exitForError(&tc.e); got != tc.want {
+			t.Errorf("%s/%s: exit %d, want %d", tc.e.Code, tc.e.Reason, got, tc.want)
+		}
+	}
+}
+
+// TestInteractiveCommandsFromTable: the CLI's session commands are exactly
+// the table's interactive rows, and help lists them.
+func TestInteractiveCommandsFromTable(t *testing.T) {
+	cmds := commands()
+	var fromTable []string
+	for _, c := range lang.Commands {
+		if c.Interactive {
+			fromTable = append(fromTable, c.Name)
+			if !cmds[c.Name].interactive {
+				t.Errorf("%s is interactive in the table but not an adtest command", c.Name)
+			}
+		}
+	}
+	if len(fromTable) != 22 {
+		t.Errorf("want the 22 interactive commands of the issue, got %d: %v", len(fromTable), fromTable)
+	}
+	code, out, _ := runMain(t, t.TempDir(), "help")
+	if code != 0 || !strings.Contains(out, "interactive session commands") || !strings.Contains(out, "\n  screenshot ") {
+		t.Fatalf("help does not list the interactive commands:\n%s", out)
+	}
+}

@@ -1,0 +1,247 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/adtest/adtest/drivers/web"
+	"github.com/adtest/adtest/runner/daemon"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// daemonSetup gives every script its own daemon directory and stops a
+// daemon the script left running (the script fails when it had to).
+func daemonSetup(e *testscript.Env) {
+	run := filepath.Join(e.WorkDir, "run")
+	_ = os.Mkdir(run, 0o700)
+	e.Setenv("XDG_RUNTIME_DIR", run)
+	e.Setenv("ADTEST_DAEMON_IDLE_TIMEOUT", "2m")
+	dir := filepath.Join(run, "adtest")
+	// A short TMPDIR for the daemon's browser: Chromium refuses socket paths
+	// over 107 bytes, and $WORK/.tmp can be longer.
+	tmp, err := os.MkdirTemp("", "adts")
+	if err == nil {
+		e.Setenv("TMPDIR", tmp)
+		e.Defer(func() { os.RemoveAll(tmp) })
+	}
+	e.Defer(func() {
+		pid := daemonPID(dir)
+		if pid <= 0 {
+			return
+		}
+		if syscall.Kill(pid, 0) != nil {
+			return
+		}
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+		if !daemon.WaitStopped(context.Background(), dir, 30*time.Second) {
+			killTree(pid)
+		}
+		e.T().Fatal("the script left the adtest daemon running (stopped it)")
+	})
+}
+
+func daemonPID(dir string) int {
+	b, err := os.ReadFile(filepath.Join(dir, "daemon.json"))
+	if err != nil {
+		return 0
+	}
+	var info struct {
+		PID int `json:"pid"`
+	}
+	_ = json.Unmarshal(b, &info)
+	return info.PID
+}
+
+// waithttp URL: polls until URL answers (20 s deadline).
+func cmdWaitHTTP(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waithttp URL")
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	client := &http.Client{Timeout: 2 * time.Second}
+	for {
+		resp, err := client.Get(args[0])
+		if err == nil {
+			resp.Body.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("waithttp %s: %v", args[0], err)
+		}
+		<-tick.C
+	}
+}
+
+// crashdaemon: kills the daemon of $XDG_RUNTIME_DIR/adtest with SIGKILL, as
+// a crash would, then the browser it leaves orphaned (and its profile), so
+// the script's machine stays clean.
+func cmdCrashDaemon(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: crashdaemon")
+	}
+	dir := filepath.Join(ts.Getenv("XDG_RUNTIME_DIR"), "adtest")
+	pid := daemonPID(dir)
+	if pid <= 0 {
+		ts.Fatalf("crashdaemon: no daemon pid in %s", dir)
+	}
+	killTree(pid)
+	if !daemon.WaitStopped(context.Background(), dir, 10*time.Second) {
+		ts.Fatalf("crashdaemon: the daemon still holds its lock")
+	}
+}
+
+// killTree SIGKILLs pid and every descendant, then removes the Chromium
+// profiles they used.
+func killTree(pid int) {
+	all := descendants(pid)
+	cmdlines := map[int]string{}
+	for _, p := range all {
+		c, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "cmdline"))
+		cmdlines[p] = string(c)
+	}
+	var profiles []string
+	for _, p := range all {
+		for _, arg := range strings.FieldsFunc(cmdlines[p], func(r rune) bool { return r == 0 || r == ' ' }) {
+			if d, ok := strings.CutPrefix(arg, "--user-data-dir="); ok {
+				profiles = append(profiles, d)
+			}
+		}
+		_ = syscall.Kill(p, syscall.SIGKILL)
+	}
+	// Children can outlive the parent for a moment: kill whatever still
+	// runs with one of the profiles, then remove them (bounded).
+	deadline := time.Now().Add(5 * time.Second)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for len(profiles) > 0 && time.Now().Before(deadline) {
+		if left := web.ProfileLeftovers(profiles); left == "" {
+			return
+		}
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			p, err := strconv.Atoi(e.Name())
+			if err != nil {
+				continue
+			}
+			c, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+			for _, d := range profiles {
+				if strings.Contains(string(c), "--user-data-dir="+d) {
+					_ = syscall.Kill(p, syscall.SIGKILL)
+				}
+			}
+		}
+		for _, d := range profiles {
+			_ = os.RemoveAll(d)
+		}
+		<-tick.C
+	}
+}
+
+// exits N PROG ARGS...: runs PROG and wants exit code N (its output is kept
+// for stdout/stderr like exec's).
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits N PROG ARGS...")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: %v", err)
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		got = ee.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("exits: %v", err)
+	}
+	if got != want {
+		ts.Logf("stdout: %s\nstderr: %s", ts.ReadFile("stdout"), ts.ReadFile("stderr"))
+		ts.Fatalf("%s exited %d, want %d", strings.Join(args[1:], " "), got, want)
+	}
+}
+
+// daemonprofiles: records in $DAEMON_PROFILES the Chromium profiles the
+// running daemon's browsers use (there must be one).
+func cmdDaemonProfiles(ts *testscript.TestScript, neg bool, args []string) {
+	dir := filepath.Join(ts.Getenv("XDG_RUNTIME_DIR"), "adtest")
+	pid := daemonPID(dir)
+	if pid <= 0 {
+		ts.Fatalf("daemonprofiles: no daemon")
+	}
+	set := map[string]bool{}
+	for _, p := range descendants(pid) {
+		c, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "cmdline"))
+		for _, arg := range strings.FieldsFunc(string(c), func(r rune) bool { return r == 0 || r == ' ' }) {
+			if d, ok := strings.CutPrefix(arg, "--user-data-dir="); ok {
+				set[d] = true
+			}
+		}
+	}
+	if len(set) == 0 {
+		ts.Fatalf("daemonprofiles: the daemon runs no browser")
+	}
+	var list []string
+	for d := range set {
+		list = append(list, d)
+	}
+	ts.Setenv("DAEMON_PROFILES", strings.Join(list, string(os.PathListSeparator)))
+}
+
+// profilesgone: no process and no directory of $DAEMON_PROFILES remains.
+func cmdProfilesGone(ts *testscript.TestScript, neg bool, args []string) {
+	list := filepath.SplitList(ts.Getenv("DAEMON_PROFILES"))
+	if len(list) == 0 {
+		ts.Fatalf("profilesgone: run daemonprofiles first")
+	}
+	if left := web.ProfileLeftovers(list); left != "" {
+		ts.Fatalf("browser leftovers: %s", left)
+	}
+}
+
+func descendants(pid int) []int {
+	children := map[int][]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 {
+			continue
+		}
+		pp, _ := strconv.Atoi(f[1])
+		children[pp] = append(children[pp], p)
+	}
+	var all []int
+	var walk func(int)
+	walk = func(p int) {
+		all = append(all, p)
+		for _, c := range children[p] {
+			walk(c)
+		}
+	}
+	walk(pid)
+	return all
+}

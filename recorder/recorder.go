@@ -1,0 +1,244 @@
+package recorder
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner"
+)
+
+// Options describe the recorded session for the context header.
+type Options struct {
+	Platform string // web, android, ...
+	Device   string // device name; the platform's default when empty
+}
+
+// Recorder records one session. It is safe for concurrent use, but the
+// journal calls it in step order.
+type Recorder struct {
+	mu      sync.Mutex
+	opts    Options
+	actions []*lang.Action
+	refusal *runner.ErrorInfo // the first step that cannot be written
+	problem string            // the last step's problem, for its command's answer
+	aborted string
+	secrets []string
+	full    *drivers.Snapshot // a full capture taken just before the next step
+	n       int               // steps seen
+}
+
+// New returns a recorder.
+func New(opts Options) *Recorder {
+	if opts.Device == "" {
+		switch opts.Platform {
+		case drivers.PlatformWeb:
+			opts.Device = "chromium"
+		default:
+			opts.Device = opts.Platform
+		}
+	}
+	return &Recorder{opts: opts}
+}
+
+// Mask registers a literal that must never be written (fill --record-as).
+func (r *Recorder) Mask(literal string) {
+	if literal == "" {
+		return
+	}
+	r.mu.Lock()
+	r.secrets = append(r.secrets, literal)
+	r.mu.Unlock()
+}
+
+// Capture hands the recorder a full, read-only capture of the screen taken
+// just before a ref-targeting step: the ref's tree may be an interactive or
+// scoped one, and the script must hold against the full tree replay sees.
+func (r *Recorder) Capture(snap *drivers.Snapshot) {
+	r.mu.Lock()
+	r.full = snap
+	r.mu.Unlock()
+}
+
+// Problem returns, and forgets, why the last step cannot be recorded.
+func (r *Recorder) Problem() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.problem
+	r.problem = ""
+	return p
+}
+
+// Abort ends the recording; Script then fails.
+func (r *Recorder) Abort(reason string) {
+	r.mu.Lock()
+	r.aborted = reason
+	r.mu.Unlock()
+}
+
+// Step is what the recorder reads of one journal entry.
+type Step struct {
+	Step    int
+	Written *lang.Action // as given (${NAME} of --record-as kept)
+	Failed  bool
+	// The target's resolution: Kind "ref", "selector" or "point" ("" for
+	// none), the node's index in Tree, and the tree it was resolved in.
+	Kind  string
+	Index int
+	Tree  *drivers.Snapshot
+}
+
+// add records one step.
+func (r *Recorder) add(st Step) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	full := r.full
+	r.full = nil
+	if st.Failed || st.Written == nil || r.aborted != "" {
+		return
+	}
+	spec, ok := lang.LookupCommand(st.Written.Command)
+	if !ok || spec.Recorded != "y" {
+		return
+	}
+	a, err := r.convert(st, full)
+	if err != nil {
+		ei := &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "unrecordable_step", Step: st.Step,
+			Message: fmt.Sprintf("Cannot write recorded step %d %q to a script: %s", st.Step, describe(st.Written), err),
+			Hint:    "Use a selector for this element (adtest find, or id=/label= from the snapshot), or give it a unique id or label; the recording is refused at close while this step is in it."}
+		if r.refusal == nil {
+			r.refusal = ei
+		}
+		r.problem = ei.Message
+		return
+	}
+	r.actions = append(r.actions, a)
+}
+
+func describe(a *lang.Action) string {
+	return strings.TrimSpace(a.Command + " " + strings.Join(a.Positionals, " "))
+}
+
+// Script renders the recording: the context header, then one line per
+// recorded action (its target-v1 line first). It fails when a step could
+// not be written or the recording was aborted.
+func (r *Recorder) Script() ([]byte, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.aborted != "" {
+		return nil, &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "recording_aborted",
+			Message: "The recording was aborted by " + r.aborted + "; nothing is written", Hint: "Record one open per script: start a new session with open --save-script."}
+	}
+	if r.refusal != nil {
+		return nil, r.refusal
+	}
+	var b strings.Builder
+	dev, _ := json.Marshal(r.opts.Device)
+	fmt.Fprintf(&b, "context platform=%s device=%s theme=unknown\n", r.opts.Platform, dev)
+	for _, a := range r.actions {
+		b.WriteString(lang.FormatAction(a))
+		b.WriteByte('\n')
+	}
+	return []byte(b.String()), nil
+}
+
+// convert builds the action a step is written as.
+func (r *Recorder) convert(st Step, full *drivers.Snapshot) (*lang.Action, error) {
+	w := st.Written
+	a := &lang.Action{Command: w.Command, Positionals: slices.Clone(w.Positionals), Flags: cloneFlags(w.Flags), Runtime: cloneFlags(w.Runtime)}
+	switch w.Command {
+	case "click", "press", "focus", "hover", "longpress", "fill", "wait":
+	default:
+		for _, p := range a.Positionals {
+			if _, _, _, ok := lang.ParseRef(p); ok {
+				return nil, fmt.Errorf("its ref %s cannot be written as a selector for %s", p, w.Command)
+			}
+		}
+		return a, nil
+	}
+	pos, tail := a.Positionals, []string(nil)
+	trailing := 0
+	switch w.Command {
+	case "fill":
+		trailing = 1
+	case "longpress":
+		if len(pos) > 1 {
+			if _, ok := lang.JSNumber(pos[len(pos)-1]); ok {
+				if it, err := lang.DecodeTarget(pos, lang.TargetOptions{}); err != nil || it.Kind != "point" || len(it.Rest) > 0 {
+					pos, tail = pos[:len(pos)-1], pos[len(pos)-1:]
+				}
+			}
+		}
+	case "wait":
+		if len(pos) == 0 || !strings.HasPrefix(pos[0], "@") {
+			return a, nil // durations, text, selectors and stable waits stay as written
+		}
+		pos, tail = pos[:1], pos[1:]
+	}
+	it, err := lang.DecodeTarget(pos, lang.TargetOptions{Trailing: trailing})
+	if err != nil {
+		return nil, err
+	}
+	mutating := w.Command != "wait"
+	switch it.Kind {
+	case "point":
+		return a, nil
+	case "selector":
+		if st.Kind == "selector" && st.Tree != nil && st.Index >= 0 && w.Command != "wait" {
+			a.TargetEvidence = r.evidence(st.Tree, st.Index, it.Selector, mutating)
+		}
+		return a, nil
+	}
+	// A ref: rewrite it to a selector chain from the tree that authorised it.
+	if st.Kind != "ref" || st.Tree == nil || st.Index < 0 || st.Index >= len(st.Tree.Nodes) {
+		return nil, fmt.Errorf("its ref %s has no resolved node to build a selector from", it.Ref)
+	}
+	var rest []string
+	if w.Command == "fill" {
+		text := strings.Join(it.Rest, " ")
+		if text == "" {
+			return nil, fmt.Errorf("an empty fill of a ref cannot be written as a selector step")
+		}
+		rest = []string{text}
+	}
+	chain, tree, idx, err := r.chainFor(st.Tree, st.Index, full, w.Command)
+	if err != nil {
+		return nil, err
+	}
+	a.Positionals = append(append([]string{chain.Raw}, rest...), tail...)
+	if w.Command != "wait" {
+		a.TargetEvidence = r.evidence(tree, idx, chain, mutating)
+	}
+	return a, nil
+}
+
+func cloneFlags(f lang.Flags) lang.Flags {
+	if f == nil {
+		return nil
+	}
+	out := make(lang.Flags, len(f))
+	for k, v := range f {
+		out[k] = v
+	}
+	return out
+}
+
+// Record implements runner.Journal: one call per step of the session, in
+// order, after the step finished.
+func (r *Recorder) Record(e runner.JournalEntry) {
+	r.mu.Lock()
+	r.n++
+	n := r.n
+	r.mu.Unlock()
+	st := Step{Step: n, Written: e.Written, Failed: e.Error != nil, Index: -1}
+	if res := e.Resolution; res != nil {
+		st.Kind, st.Index, st.Tree = res.Kind, res.Index, res.Tree
+	}
+	r.add(st)
+}
+
+var _ runner.Journal = (*Recorder)(nil)

@@ -1,0 +1,29 @@
+// Package daemon is adtest's warm daemon: it holds interactive sessions and
+// the drivers behind them, and owns their lifetime (ADR 0002: the daemon owns
+// helper lifetime policy; a provider — the browser, later the adb transport —
+// stays warm across commands and sessions).
+//
+// # Shape
+//
+//   - protocol.go: one JSON request and one JSON response per connection,
+//     newline framed, with a request id and a protocol version; requests over
+//     MaxRequestBytes are refused and the daemon keeps serving.
+//   - paths.go: where the daemon lives. The unix socket is in
+//     $XDG_RUNTIME_DIR/adtest/ (else a per-user state directory), the
+//     directory 0700 and owned by the user, the socket 0600. Both sides check.
+//   - server.go: Serve. The TCP listener (--listen) requires a generated
+//     token, stored 0600 and compared in constant time. The daemon exits
+//     after IdleTimeout without sessions. A client that goes away mid-command
+//     cancels that command, so it never wedges its session.
+//   - sessions.go: the session registry. Commands on one session are
+//     serialised by the session's lock; different sessions run in parallel.
+//     The names of live sessions are kept in sessions.json so that a daemon
+//     restarted after a crash reports them as lost (reason session_lost)
+//     instead of acting on a fresh page.
+//   - client.go: Client.Do dials the daemon, starting it when it is not
+//     running, and refuses a daemon of another version.
+//
+// Nothing here is web-only: a session's driver comes from the Provider the
+// caller wires for its platform (cmd/adtest wires web; Android plugs in the
+// same way).
+package daemon

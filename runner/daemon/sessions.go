@@ -1,0 +1,578 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner"
+)
+
+// Recording is the recorder of one armed session (package recorder): the
+// session's journal.
+type Recording interface {
+	runner.Journal
+	// Script renders the recording as .ad text (it ends with a newline).
+	Script() ([]byte, error)
+	// Abort ends the recording: nothing will be written (a second open).
+	Abort(reason string)
+	// Capture hands the recorder a full read-only capture taken just before
+	// a step that targets a ref (the ref's own tree may be an interactive
+	// or scoped one; the script must hold against the tree replay sees).
+	Capture(snap *drivers.Snapshot)
+	// Mask registers a literal that must never be written (fill --record-as).
+	Mask(literal string)
+	// Problem returns, and forgets, why the last step cannot be recorded.
+	Problem() string
+}
+
+// RecordingInfo describes the session a recorder records.
+type RecordingInfo struct {
+	Session  string
+	Platform string
+	Device   string
+	Created  time.Time
+}
+
+// RecorderFunc builds the recorder of a session armed by open --save-script.
+type RecorderFunc func(info RecordingInfo) Recording
+
+// WriteScriptFunc publishes a recording at path (atomic; exclusive unless force).
+type WriteScriptFunc func(path string, script []byte, force bool) error
+
+// SessionInfo is one row of `session list`.
+type SessionInfo struct {
+	Name       string    `json:"name"`
+	Platform   string    `json:"platform"`
+	Device     string    `json:"device,omitempty"`
+	CreatedAt  time.Time `json:"createdAt"`
+	Recording  bool      `json:"recording"`
+	ScriptPath string    `json:"scriptPath,omitempty"`
+	Commands   int       `json:"commands"`
+}
+
+// entry is one live session. lock serialises its commands; it is held
+// while a command runs and released when the command ends, whatever way.
+type entry struct {
+	lock chan struct{}
+
+	name     string
+	platform string
+	device   string
+	created  time.Time
+	sess     *runner.Session
+	drv      drivers.Driver
+	rec      Recording
+	path     string // recording path
+	force    bool
+	aborted  string // guarded by registry.mu as well (read by list)
+	commands atomic.Int64
+	closed   bool
+}
+
+func (e *entry) acquire(ctx context.Context) *runner.ErrorInfo {
+	select {
+	case e.lock <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: ReasonSessionBusy,
+			Message: fmt.Sprintf("Session %q is busy with another command and this one was cancelled or timed out while waiting", e.name),
+			Hint:    "Commands on one session run one at a time; retry when the other command has finished."}
+	}
+}
+
+func (e *entry) release() { <-e.lock }
+
+// registry holds the sessions of a daemon and the warm providers.
+type registry struct {
+	srv *Server
+
+	mu        sync.Mutex
+	sessions  map[string]*entry
+	lost      map[string]bool
+	providers map[string]drivers.Provider
+	workers   int
+	provMu    sync.Mutex
+}
+
+func newRegistry(s *Server) *registry {
+	return &registry{srv: s, sessions: map[string]*entry{}, lost: map[string]bool{}, providers: map[string]drivers.Provider{}}
+}
+
+var sessionNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+func (r *registry) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.sessions)
+}
+
+func (r *registry) list() []SessionInfo {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]SessionInfo, 0, len(r.sessions))
+	for _, e := range r.sessions {
+		out = append(out, SessionInfo{Name: e.name, Platform: e.platform, Device: e.device, CreatedAt: e.created,
+			Recording: e.rec != nil && e.aborted == "", ScriptPath: e.path, Commands: int(e.commands.Load())})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func (r *registry) lostNames() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for n := range r.lost {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// state is sessions.json: the live sessions of the daemon that wrote it and
+// the sessions an earlier daemon lost. A daemon that starts and finds live
+// sessions there knows its predecessor died with them.
+type state struct {
+	PID  int           `json:"pid"`
+	Live []SessionInfo `json:"live"`
+	Lost []string      `json:"lost,omitempty"`
+}
+
+func (r *registry) statePath() string { return filepath.Join(r.srv.cfg.Dir, sessionsName) }
+
+func (r *registry) loadLost() {
+	b, err := os.ReadFile(r.statePath())
+	if err != nil {
+		return
+	}
+	var st state
+	if json.Unmarshal(b, &st) != nil {
+		return
+	}
+	r.mu.Lock()
+	for _, s := range st.Live {
+		r.lost[s.Name] = true
+	}
+	for _, n := range st.Lost {
+		r.lost[n] = true
+	}
+	r.mu.Unlock()
+	r.saveState()
+}
+
+// saveState writes sessions.json (removed when there is nothing to remember).
+func (r *registry) saveState() {
+	st := state{PID: os.Getpid(), Live: r.list(), Lost: r.lostNames()}
+	if len(st.Live) == 0 && len(st.Lost) == 0 {
+		_ = os.Remove(r.statePath())
+		return
+	}
+	b, _ := json.Marshal(st)
+	if err := writeFile0600(r.statePath(), b); err != nil {
+		r.srv.cfg.Logf("sessions.json: %v", err)
+	}
+}
+
+func notFound(name string) *runner.ErrorInfo {
+	return &runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: ReasonSessionNotFound,
+		Message: fmt.Sprintf("No session %q", name),
+		Hint:    fmt.Sprintf("Run `adtest open TARGET --session %s` first (adtest session list shows the open sessions).", name)}
+}
+
+func lostErr(name string) *runner.ErrorInfo {
+	return &runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: ReasonSessionLost,
+		Message: fmt.Sprintf("Session %q was lost: the adtest daemon that held it stopped unexpectedly, and a new daemon was started", name),
+		Hint:    fmt.Sprintf("Nothing was done on a fresh page. Run `adtest open TARGET --session %s` to start again; an unsaved recording of it is gone.", name)}
+}
+
+func (r *registry) provider(ctx context.Context, platform string) (drivers.Provider, error) {
+	r.provMu.Lock()
+	defer r.provMu.Unlock()
+	if p, ok := r.providers[platform]; ok {
+		return p, nil
+	}
+	p, err := r.srv.cfg.Providers(ctx, platform)
+	if err != nil {
+		return nil, err
+	}
+	r.providers[platform] = p
+	return p, nil
+}
+
+// command runs one interactive command on its session.
+func (r *registry) command(ctx context.Context, req *Request) *Response {
+	if req.Session == "" {
+		req.Session = "default"
+	}
+	if !sessionNameRe.MatchString(req.Session) {
+		return failure(req, runner.CodeInvalidArgs, "invalid_session_name", "Session names use letters, digits, '.', '_' and '-' (at most 64).", "Invalid session name %q", req.Session)
+	}
+	if _, ok := lang.LookupCommand(req.Command); !ok {
+		return failure(req, runner.CodeInvalidArgs, "unknown_command", "Run `adtest help` for the interactive commands.", "Unknown command %q", req.Command)
+	}
+	if req.Command == "open" {
+		return r.open(ctx, req)
+	}
+	r.mu.Lock()
+	e := r.sessions[req.Session]
+	lost := r.lost[req.Session]
+	if e == nil && lost && req.Command == "close" {
+		delete(r.lost, req.Session)
+	}
+	r.mu.Unlock()
+	if e == nil {
+		if lost {
+			if req.Command == "close" {
+				r.saveState()
+			}
+			return &Response{Error: lostErr(req.Session)}
+		}
+		return &Response{Error: notFound(req.Session)}
+	}
+	if ei := e.acquire(ctx); ei != nil {
+		return &Response{Error: ei}
+	}
+	defer e.release()
+	if e.closed {
+		return &Response{Error: notFound(req.Session)}
+	}
+	if req.Command == "close" {
+		return r.close(ctx, e, req)
+	}
+	a, ei := buildAction(req)
+	if ei != nil {
+		return &Response{Error: ei}
+	}
+	return r.run(ctx, e, req, a)
+}
+
+// run executes one action on a locked session and shapes the response.
+func (r *registry) run(ctx context.Context, e *entry, req *Request, a *lang.Action) *Response {
+	e.commands.Add(1)
+	out, ei := stepAction(ctx, e, a, req)
+	problem := ""
+	if e.rec != nil && e.aborted == "" {
+		problem = e.rec.Problem()
+	}
+	if ei != nil {
+		return &Response{Error: ei}
+	}
+	resp := &Response{OK: true}
+	if problem != "" {
+		resp.Warning = joinWarn(resp.Warning, "not recordable: "+problem)
+	}
+	resp.Data = map[string]any{}
+	if out != nil {
+		resp.Text, resp.Warning = out.Text, joinWarn(out.Warning, resp.Warning)
+		for k, v := range out.Data {
+			resp.Data[k] = v
+		}
+	}
+	if a.Command == "snapshot" && req.JSON {
+		addSnapshotNodes(resp, e.sess, a)
+	}
+	return resp
+}
+
+// addSnapshotNodes puts the printed nodes of the snapshot just taken into
+// the response data (the refsGeneration stays once at the top).
+func addSnapshotNodes(resp *Response, s *runner.Session, a *lang.Action) {
+	snap := s.LastSnapshot()
+	if snap == nil {
+		return
+	}
+	opts := drivers.SnapshotOptions{Interactive: a.Flags.Bool("snapshotInteractiveOnly"), Raw: a.Flags.Bool("snapshotRaw")}
+	if d, ok := a.Flags.Int("snapshotDepth"); ok {
+		opts.Depth = d
+	}
+	if sc, ok := a.Flags.String("snapshotScope"); ok {
+		if strings.HasPrefix(sc, "@") {
+			return // a ref scope: the text form carries the tree
+		}
+		opts.Scope = sc
+	}
+	b, err := runner.FormatSnapshotJSON(snap, opts, s.RefsGeneration())
+	if err != nil {
+		return
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) == nil {
+		for k, v := range m {
+			resp.Data[k] = v
+		}
+	}
+}
+
+func (r *registry) open(ctx context.Context, req *Request) *Response {
+	a, ei := buildAction(req)
+	if ei != nil {
+		return &Response{Error: ei}
+	}
+	r.mu.Lock()
+	e := r.sessions[req.Session]
+	fresh := e == nil
+	if fresh {
+		platform := req.Platform
+		if platform == "" {
+			platform = r.srv.cfg.DefaultPlatform
+		}
+		e = &entry{lock: make(chan struct{}, 1), name: req.Session, platform: platform, device: req.Device, created: time.Now().UTC()}
+		r.sessions[req.Session] = e
+	}
+	r.mu.Unlock()
+	if ei := e.acquire(ctx); ei != nil {
+		return &Response{Error: ei}
+	}
+	defer e.release()
+	if !fresh {
+		if e.closed {
+			return r.open(ctx, req) // closed meanwhile: start a new one
+		}
+		if req.SaveScript {
+			return failure(req, runner.CodeInvalidArgs, "recording_not_first_open",
+				"Close the session first, or use another --session name.",
+				"open --save-script arms recording only on a new session's first open; session %q is already open", req.Session)
+		}
+		if req.Platform != "" && req.Platform != e.platform {
+			return failure(req, runner.CodeInvalidArgs, "platform_mismatch", "Close the session first, or use another --session name.",
+				"Session %q is a %s session; it cannot open on %s", req.Session, e.platform, req.Platform)
+		}
+		resp := r.run(ctx, e, req, a)
+		if resp.Error == nil && e.rec != nil && e.aborted == "" {
+			r.mu.Lock()
+			e.aborted = "a second open"
+			r.mu.Unlock()
+			e.rec.Abort(e.aborted)
+			resp.Warning = joinWarn(resp.Warning, "recording aborted: a second open on the session means nothing will be written (record one open per script)")
+		}
+		return resp
+	}
+	fail := func(resp *Response) *Response {
+		r.mu.Lock()
+		if r.sessions[req.Session] == e {
+			delete(r.sessions, req.Session)
+		}
+		r.mu.Unlock()
+		e.closed = true
+		return resp
+	}
+	if req.SaveScript && r.srv.cfg.Recorders == nil {
+		return fail(failure(req, runner.CodeUnsupportedOperation, "recording_unavailable", "", "This daemon cannot record sessions"))
+	}
+	prov, err := r.provider(ctx, e.platform)
+	if err != nil {
+		return fail(&Response{Error: infraErr(err, e.platform)})
+	}
+	r.mu.Lock()
+	worker := r.workers
+	r.workers++
+	r.mu.Unlock()
+	drv, err := prov.NewSession(ctx, drivers.SessionOptions{Worker: worker, Device: req.Device})
+	if err != nil {
+		return fail(&Response{Error: infraErr(err, e.platform)})
+	}
+	cfg := r.srv.cfg.Session
+	cfg.Platform = e.platform
+	if req.SaveScript {
+		rec := r.srv.cfg.Recorders(RecordingInfo{Session: e.name, Platform: e.platform, Device: req.Device, Created: e.created})
+		path := req.ScriptPath
+		if path == "" {
+			path = defaultScriptPath(r.srv.cfg.ScriptDir, e.name, e.created)
+		}
+		r.mu.Lock()
+		e.rec, e.path, e.force = rec, path, req.Force
+		r.mu.Unlock()
+		cfg = withJournal(cfg, rec)
+	}
+	e.drv = drv
+	e.sess = runner.NewSession(drv, cfg)
+	resp := r.run(ctx, e, req, a)
+	if resp.Error != nil {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		_ = e.sess.Close(cctx)
+		cancel()
+		return fail(resp)
+	}
+	r.mu.Lock()
+	delete(r.lost, req.Session)
+	r.mu.Unlock()
+	r.saveState()
+	if e.rec != nil {
+		resp.Data["recording"] = e.path
+		resp.Text = joinLines(resp.Text, "Recording to "+e.path)
+	}
+	return resp
+}
+
+func joinWarn(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func joinLines(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "\n" + b
+}
+
+func infraErr(err error, platform string) *runner.ErrorInfo {
+	return &runner.ErrorInfo{Code: runner.CodeDeviceNotFound, Reason: "infrastructure",
+		Message: fmt.Sprintf("Could not start a %s session: %v", platform, err), Hint: runner.DefaultHint(runner.CodeDeviceNotFound)}
+}
+
+// defaultScriptPath is <dir>/<session>-<createdAt>.ad (spec §5.1, adtest's directory).
+func defaultScriptPath(dir, session string, created time.Time) string {
+	safe := regexp.MustCompile(`[^A-Za-z0-9._-]`).ReplaceAllString(session, "_")
+	ts := strings.NewReplacer(":", "-", ".", "-").Replace(created.UTC().Format("2006-01-02T15:04:05.000Z"))
+	return filepath.Join(dir, safe+"-"+ts+".ad")
+}
+
+// close runs close on a locked session, publishes its recording and drops it.
+func (r *registry) close(ctx context.Context, e *entry, req *Request) *Response {
+	a, ei := buildAction(req)
+	if ei != nil {
+		return &Response{Error: ei}
+	}
+	path, force := e.path, e.force || req.Force
+	if req.ScriptPath != "" {
+		path = req.ScriptPath
+	}
+	publish := e.rec != nil && e.aborted == ""
+	if publish && !force {
+		if _, err := os.Lstat(path); err == nil {
+			return &Response{Error: existsErr(path)}
+		}
+	}
+	resp := r.run(ctx, e, req, a)
+	// The session ends whatever close answered: its driver is gone or broken.
+	e.closed = true
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	_ = e.sess.Close(cctx)
+	cancel()
+	r.mu.Lock()
+	delete(r.sessions, e.name)
+	r.mu.Unlock()
+	r.saveState()
+	if resp.Error != nil || !publish {
+		return resp
+	}
+	if ei := r.publish(e, path, force); ei != nil {
+		return &Response{Error: ei}
+	}
+	resp.Data["script"] = path
+	resp.Text = joinLines(resp.Text, "Saved script "+path)
+	return resp
+}
+
+func existsErr(path string) *runner.ErrorInfo {
+	return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "script_target_exists",
+		Message: fmt.Sprintf("A file already exists at %s", path),
+		Hint:    "Remove it, pass --save-script=<other-path>, or pass --force to replace it.", Details: map[string]any{"path": path}}
+}
+
+func (r *registry) publish(e *entry, path string, force bool) *runner.ErrorInfo {
+	script, err := e.rec.Script()
+	if err != nil {
+		var ei *runner.ErrorInfo
+		if errors.As(err, &ei) {
+			return ei
+		}
+		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "recording_failed", Message: err.Error()}
+	}
+	write := r.srv.cfg.WriteScript
+	if write == nil {
+		return &runner.ErrorInfo{Code: runner.CodeUnsupportedOperation, Reason: "recording_unavailable", Message: "This daemon cannot write scripts"}
+	}
+	if err := write(path, script, force); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return existsErr(path)
+		}
+		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "script_write_failed", Message: err.Error(), Details: map[string]any{"path": path}}
+	}
+	return nil
+}
+
+// saveScript is `session save-script [PATH] [--force]`: publish without closing.
+func (r *registry) saveScript(ctx context.Context, req *Request) *Response {
+	if req.Session == "" {
+		req.Session = "default"
+	}
+	r.mu.Lock()
+	e := r.sessions[req.Session]
+	lost := r.lost[req.Session]
+	r.mu.Unlock()
+	if e == nil {
+		if lost {
+			return &Response{Error: lostErr(req.Session)}
+		}
+		return &Response{Error: notFound(req.Session)}
+	}
+	if ei := e.acquire(ctx); ei != nil {
+		return &Response{Error: ei}
+	}
+	defer e.release()
+	if e.closed {
+		return &Response{Error: notFound(req.Session)}
+	}
+	if e.rec == nil || e.aborted != "" {
+		why := "it was not opened with --save-script"
+		if e.aborted != "" {
+			why = "its recording was aborted by " + e.aborted
+		}
+		return failure(req, runner.CodeCommandFailed, "not_recording", "Open a new session with `adtest open TARGET --save-script[=PATH]`.",
+			"Session %q is not recording: %s", e.name, why)
+	}
+	path := e.path
+	if req.ScriptPath != "" {
+		path = req.ScriptPath
+	}
+	if ei := r.publish(e, path, req.Force || e.force); ei != nil {
+		return &Response{Error: ei}
+	}
+	return &Response{OK: true, Text: "Saved script " + path, Data: map[string]any{"script": path}}
+}
+
+// closeAll ends every session and provider (daemon stop or idle exit).
+func (r *registry) closeAll() {
+	r.mu.Lock()
+	list := make([]*entry, 0, len(r.sessions))
+	for _, e := range r.sessions {
+		list = append(list, e)
+	}
+	r.sessions = map[string]*entry{}
+	r.mu.Unlock()
+	for _, e := range list {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if e.acquire(ctx) == nil {
+			if e.sess != nil && !e.closed {
+				_ = e.sess.Close(ctx)
+			}
+			e.closed = true
+			e.release()
+		}
+		cancel()
+	}
+	r.provMu.Lock()
+	for name, p := range r.providers {
+		if err := p.Close(); err != nil {
+			r.srv.cfg.Logf("closing the %s provider: %v", name, err)
+		}
+	}
+	r.providers = map[string]drivers.Provider{}
+	r.provMu.Unlock()
+}
