@@ -186,10 +186,9 @@ func TestFrozenPageEndsWithinTheStepBound(t *testing.T) {
 		!strings.Contains(e.Message, "step 2 (click, line 4) did not finish within the step bound of 3000ms") {
 		t.Errorf("freeze error: %+v", e)
 	}
-	// Bounded: the step bound, the evidence and the teardown grace.
-	if d := freeze.Attempts[0].DurationMs; d > 20000 {
-		t.Errorf("the frozen test took %d ms", d)
-	}
+	// The step bound ended it (step_timeout above), not a test deadline:
+	// its duration is logged, not asserted (no timed assertions).
+	t.Logf("the frozen test ended after %d ms (step bound 3000 ms, evidence and teardown grace 2 s each)", freeze.Attempts[0].DurationMs)
 }
 
 // killer wraps the production replayer: its hook hears every step start.
