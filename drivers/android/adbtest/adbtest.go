@@ -100,6 +100,14 @@ func StartServerOn(ctx context.Context, port int) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("adb is not installed (run scripts/setup.sh): %w", err)
 	}
+	// An adb that cannot bind exits, and host:version would then be answered
+	// by whichever server holds the port: Close's host:kill would stop that
+	// one. Refuse a port that is taken.
+	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		return nil, fmt.Errorf("adb server port %d is taken: %w", port, err)
+	}
+	ln.Close()
 	cmd := exec.Command(bin, "-P", strconv.Itoa(port), "nodaemon", "server")
 	dieWithParent(cmd)
 	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
