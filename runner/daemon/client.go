@@ -110,6 +110,11 @@ func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
 	if req.ID == "" {
 		req.ID = newID()
 	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultCommandTimeout+30*time.Second)
+		defer cancel()
+	}
 	start := req.Op != OpStatus && req.Op != OpStop && req.Op != OpSessions
 	conn, _, err := c.connect(ctx, start)
 	if err != nil {

@@ -29,8 +29,12 @@ const DefaultIdleTimeout = 15 * time.Minute
 // gives no timeout.
 const DefaultCommandTimeout = 2 * time.Minute
 
-// requestReadTimeout bounds how long a connection may take to send its request.
-const requestReadTimeout = 10 * time.Second
+// requestReadTimeout bounds how long a connection may take to send its
+// request, responseWriteTimeout how long a client may take to read the answer.
+const (
+	requestReadTimeout   = 10 * time.Second
+	responseWriteTimeout = 30 * time.Second
+)
 
 // ProviderFunc returns the warm helper of a platform (the browser for web,
 // the adb transport for Android). The daemon calls it once per platform and
@@ -328,6 +332,7 @@ func (s *Server) handle(c net.Conn, tcp bool) {
 	}()
 	resp := s.serve(ctx, &req)
 	resp.ID = req.ID
+	_ = c.SetWriteDeadline(time.Now().Add(responseWriteTimeout))
 	_ = writeMessage(c, s.stamp(resp))
 }
 
