@@ -20,6 +20,7 @@ demo: setup
 	bin/adtest run --serve-example -j 2 \
 	  --reporter console --reporter junit=.adtest/demo/junit.xml --reporter json=.adtest/demo/result.json \
 	  examples/web/suite
+	bash examples/android/demo.sh
 
 # Every test, fuzz targets briefly included.
 test: setup vet unit fuzz

@@ -26,14 +26,14 @@ func decodeTargetV1(payload string) (*TargetEvidence, string) {
 	if msg != "" {
 		return nil, msg
 	}
-	return evidenceFromObject(obj, "target-v1")
+	return evidenceFromObject(obj)
 }
 
 // annotationObject decodes the JSON object payload of a tag annotation of at
 // most limit bytes, or returns the message that rejects it.
 func annotationObject(payload, tag string, limit int) (map[string]any, string) {
 	if len(payload) > limit {
-		return nil, fmt.Sprintf("%s annotation exceeds %d bytes.", tag, limit)
+		return nil, fmt.Sprintf("%s annotation exceeds the %d-byte payload cap.", tag, limit)
 	}
 	var raw any
 	if !validJSON(payload, &raw) {
@@ -46,28 +46,84 @@ func annotationObject(payload, tag string, limit int) (map[string]any, string) {
 	return obj, ""
 }
 
-// decodeTargetsV1 decodes a targets-v1 payload (two endpoints).
+// decodeTargetsV1 decodes a targets-v1 payload (two endpoints). As in
+// agent-device 0.21.5, both keys must be present, and each endpoint is
+// validated as a target-v1 payload of its own: re-serialised (so it is held
+// to the 4096-byte cap) and checked with target-v1's messages.
 func decodeTargetsV1(payload string) (*TargetsEvidence, string) {
 	obj, msg := annotationObject(payload, "targets-v1", maxTargetsPayload)
 	if msg != "" {
 		return nil, msg
 	}
+	src, hasSrc := obj["source"]
+	dst, hasDst := obj["destination"]
+	if !hasSrc || !hasDst {
+		return nil, "targets-v1 annotation requires source and destination evidence."
+	}
 	out := &TargetsEvidence{}
 	for _, end := range []struct {
-		name string
-		dst  *TargetEvidence
-	}{{"source", &out.Source}, {"destination", &out.Destination}} {
-		sub, ok := obj[end.name].(map[string]any)
-		if !ok {
-			return nil, fmt.Sprintf("targets-v1 %q must be a JSON object.", end.name)
+		v   any
+		dst *TargetEvidence
+	}{{src, &out.Source}, {dst, &out.Destination}} {
+		if n := jsonStringifyLen(end.v); n > maxTargetPayload {
+			return nil, fmt.Sprintf("target-v1 annotation exceeds the %d-byte payload cap.", maxTargetPayload)
 		}
-		ev, msg := evidenceFromObject(sub, "targets-v1 "+end.name)
+		sub, ok := end.v.(map[string]any)
+		if !ok {
+			return nil, "target-v1 annotation must be a JSON object."
+		}
+		ev, msg := evidenceFromObject(sub)
 		if msg != "" {
 			return nil, msg
 		}
 		*end.dst = *ev
 	}
 	return out, ""
+}
+
+// jsonStringifyLen is the UTF-8 length of JSON.stringify(v) for a value
+// decoded by validJSON: no whitespace, numbers as JavaScript prints them
+// (a non-finite one as null), strings with JSON.stringify's escapes.
+func jsonStringifyLen(v any) int {
+	switch v := v.(type) {
+	case map[string]any:
+		n := 2 + max(len(v)-1, 0) // braces and commas
+		for k, e := range v {
+			n += jsonStringifyLen(k) + 1 + jsonStringifyLen(e)
+		}
+		return n
+	case []any:
+		n := 2 + max(len(v)-1, 0)
+		for _, e := range v {
+			n += jsonStringifyLen(e)
+		}
+		return n
+	case string:
+		n := 2
+		for i := 0; i < len(v); i++ {
+			switch c := v[i]; {
+			case c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
+				n += 2
+			case c < 0x20:
+				n += 6
+			default:
+				n++
+			}
+		}
+		return n
+	case json.Number:
+		f, err := v.Float64()
+		if err != nil || math.IsInf(f, 0) {
+			return len("null")
+		}
+		return len(jsNumberString(f))
+	case bool:
+		if v {
+			return 4
+		}
+		return 5
+	}
+	return 4 // null
 }
 
 // validJSON decodes payload as exactly one JSON value, with the result and
@@ -303,118 +359,114 @@ func (p *jsonParser) str() (any, bool) {
 	return nil, false
 }
 
-func evidenceFromObject(obj map[string]any, prefix string) (*TargetEvidence, string) {
-	ev := &TargetEvidence{Ancestry: []AncestorEntry{}}
+// evidenceFromObject validates a target-v1 object field by field in
+// agent-device 0.21.5's order (role, id, label, ancestry, sibling,
+// viewportOrder, scrollRegion, rect, verification) and with its messages: a
+// field that is present (null included) must have its type, and every message
+// names the field as "ancestry[1].role" or "rect.x".
+func evidenceFromObject(obj map[string]any) (*TargetEvidence, string) {
+	ev := &TargetEvidence{}
 	var msg string
-	str := func(field string, label bool) string {
-		if msg != "" {
+	fail := func(field, what string) {
+		if msg == "" {
+			msg = fmt.Sprintf("target-v1 %q %s", field, what)
+		}
+	}
+	// str reads an optional (required: role) string field of m; an empty
+	// optional value counts as absent.
+	str := func(m map[string]any, key, field string, required, label bool) string {
+		v, present := m[key]
+		if msg != "" || !present && !required {
 			return ""
 		}
-		v, present := obj[field]
-		if !present || v == nil {
+		if !present {
+			fail(field, "is required.")
 			return ""
 		}
 		s, ok := v.(string)
 		if !ok {
-			msg = fmt.Sprintf("%s %q must be a string.", prefix, field)
+			fail(field, "must be a string.")
 			return ""
 		}
 		s = normalizeEvidenceString(s, label)
 		if len(s) > maxEvidenceString {
-			msg = fmt.Sprintf("%s %q must be at most %d bytes.", prefix, field, maxEvidenceString)
-			return ""
+			fail(field, fmt.Sprintf("exceeds the %d-byte field cap.", maxEvidenceString))
 		}
 		return s
 	}
-	role, present := obj["role"]
-	if _, isStr := role.(string); !present || !isStr {
-		return nil, fmt.Sprintf("%s \"role\" is required.", prefix)
-	}
-	ev.ID = str("id", false)
-	ev.Role = str("role", false)
-	ev.Label = str("label", true)
-	if msg != "" {
-		return nil, msg
-	}
-	switch a := obj["ancestry"].(type) {
-	case nil:
-	case []any:
-		if len(a) > maxAncestry {
-			return nil, fmt.Sprintf("%s \"ancestry\" must have at most %d entries.", prefix, maxAncestry)
+	object := func(v any, field string) map[string]any {
+		m, ok := v.(map[string]any)
+		if !ok {
+			fail(field, "must be an object.")
 		}
-		for _, e := range a {
-			m, ok := e.(map[string]any)
-			if !ok {
-				return nil, fmt.Sprintf("%s \"ancestry\" entries must be objects.", prefix)
-			}
-			r, ok := m["role"].(string)
-			if !ok {
-				return nil, fmt.Sprintf("%s \"ancestry\" entries need a \"role\" string.", prefix)
-			}
-			entry := AncestorEntry{Role: normalizeEvidenceString(r, false)}
-			if l, ok := m["label"].(string); ok {
-				entry.Label = normalizeEvidenceString(l, true)
-			}
-			if len(entry.Role) > maxEvidenceString || len(entry.Label) > maxEvidenceString {
-				return nil, fmt.Sprintf("%s \"ancestry\" strings must be at most %d bytes.", prefix, maxEvidenceString)
+		return m
+	}
+	ev.Role = str(obj, "role", "role", true, false)
+	ev.ID = str(obj, "id", "id", false, false)
+	ev.Label = str(obj, "label", "label", false, true)
+	ev.Ancestry = []AncestorEntry{}
+	if a, present := obj["ancestry"]; present && msg == "" {
+		list, ok := a.([]any)
+		switch {
+		case !ok:
+			fail("ancestry", "must be an array.")
+		case len(list) > maxAncestry:
+			fail("ancestry", fmt.Sprintf("exceeds the %d-entry cap.", maxAncestry))
+		}
+		for i, e := range list {
+			name := fmt.Sprintf("ancestry[%d]", i)
+			m := object(e, name)
+			entry := AncestorEntry{Role: str(m, "role", name+".role", true, false), Label: str(m, "label", name+".label", false, true)}
+			if msg != "" {
+				break
 			}
 			ev.Ancestry = append(ev.Ancestry, entry)
 		}
-	default:
-		return nil, fmt.Sprintf("%s \"ancestry\" must be an array.", prefix)
 	}
 	for _, f := range []struct {
 		name string
 		dst  *int
 	}{{"sibling", &ev.Sibling}, {"viewportOrder", &ev.ViewportOrder}} {
 		v, present := obj[f.name]
-		if !present || v == nil {
+		if !present || msg != "" {
 			continue
 		}
 		n, ok := v.(json.Number)
 		fv, err := n.Float64()
 		if !ok || err != nil || fv < 0 || fv != math.Trunc(fv) || fv > maxSafeInteger {
-			return nil, fmt.Sprintf("%s %q must be a non-negative integer.", prefix, f.name)
+			fail(f.name, "must be a non-negative integer.")
+			continue
 		}
 		*f.dst = int(fv)
 	}
-	switch sr := obj["scrollRegion"].(type) {
-	case nil:
-	case map[string]any:
-		r, ok := sr["role"].(string)
-		if !ok {
-			return nil, fmt.Sprintf("%s \"scrollRegion\" needs a \"role\" string.", prefix)
-		}
-		reg := &ScrollRegion{Role: normalizeEvidenceString(r, false)}
-		if s, ok := sr["id"].(string); ok {
-			reg.ID = normalizeEvidenceString(s, false)
-		}
-		if s, ok := sr["label"].(string); ok {
-			reg.Label = normalizeEvidenceString(s, true)
-		}
+	if v, present := obj["scrollRegion"]; present && msg == "" {
+		m := object(v, "scrollRegion")
+		// 0.21.5 names the region's id "id" in its message.
+		reg := &ScrollRegion{Role: str(m, "role", "scrollRegion.role", true, false), ID: str(m, "id", "id", false, false), Label: str(m, "label", "scrollRegion.label", false, true)}
 		ev.ScrollRegion = reg
-	default:
-		return nil, fmt.Sprintf("%s \"scrollRegion\" must be an object.", prefix)
 	}
-	switch rc := obj["rect"].(type) {
-	case nil:
-	case map[string]any:
+	if v, present := obj["rect"]; present && msg == "" {
+		m := object(v, "rect")
 		var vals [4]float64
 		for i, k := range []string{"x", "y", "width", "height"} {
-			n, ok := rc[k].(json.Number)
+			if msg != "" {
+				break
+			}
+			n, ok := m[k].(json.Number)
 			f, err := n.Float64()
 			if !ok || err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-				return nil, fmt.Sprintf("%s \"rect\" needs finite x, y, width and height.", prefix)
+				fail("rect."+k, "must be a finite number.")
 			}
-			vals[i] = f
+			vals[i] = f + 0 // -0 prints as 0, as in JavaScript
 		}
 		ev.Rect = &EvidenceRect{X: vals[0], Y: vals[1], Width: vals[2], Height: vals[3]}
-	default:
-		return nil, fmt.Sprintf("%s \"rect\" must be an object.", prefix)
+	}
+	if msg != "" {
+		return nil, msg
 	}
 	v, _ := obj["verification"].(string)
 	if v != "verified" && v != "unverifiable" {
-		return nil, fmt.Sprintf("%s \"verification\" must be \"verified\" or \"unverifiable\".", prefix)
+		return nil, `target-v1 "verification" must be "verified" or "unverifiable".`
 	}
 	ev.Verification = v
 	return ev, ""

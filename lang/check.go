@@ -342,8 +342,12 @@ func (c *checker) effectivePlatform() string {
 		return c.opts.Platform
 	}
 	for _, a := range c.s.Actions {
+		hints := a.Runtime // open's runtime hints; a runtime line keeps them in flags
+		if a.Command == "runtime" {
+			hints = a.Flags
+		}
 		if a.Command == "open" || a.Command == "runtime" {
-			if p, ok := a.Runtime.String("platform"); ok && p != "" {
+			if p, ok := hints.String("platform"); ok && p != "" {
 				return p
 			}
 		}
@@ -458,6 +462,10 @@ func (c *checker) flags(a *Action, spec *CommandSpec) {
 			continue
 		}
 		if f, ok := spec.Flag(t.Raw); ok {
+			if f.Kind != FlagRetired && f.Message != "" {
+				// Kept by adtest, removed by agent-device (screenshot --max-size).
+				c.add(t.Pos, SeverityWarning, "flag-removed", f.Message, "")
+			}
 			if f.Newest {
 				c.add(t.Pos, SeverityWarning, "newest-only",
 					fmt.Sprintf("%s %s exists only in the newest agent-device: v0.20 keeps it as a positional argument", a.Command, t.Raw), "")
@@ -517,7 +525,7 @@ func (c *checker) flagValue(a *Action, spec *CommandSpec, f *FlagSpec, t, v *Tok
 	}
 	switch f.Kind {
 	case FlagIntOrDrop:
-		msg := fmt.Sprintf("%s %s is dropped: the value must be a whole number >= 0 when the script is parsed", t.Raw, v.Raw)
+		msg := fmt.Sprintf("%s %s is dropped: the value must be a number >= 0 when the script is parsed", t.Raw, v.Raw)
 		if strings.Contains(v.Value, "${") {
 			msg = fmt.Sprintf("%s %s is dropped: variables resolve after the integer check, so %s cannot be parameterised", t.Raw, v.Raw, t.Raw)
 		}
@@ -535,7 +543,13 @@ func (c *checker) flagValue(a *Action, spec *CommandSpec, f *FlagSpec, t, v *Tok
 			return
 		}
 		c.add(v.Pos, SeverityWarning, "flag-not-parsed",
-			fmt.Sprintf("%s %s is not a flag here: the value is not a number >= 0, so both tokens stay positionals", t.Raw, v.Raw), "")
+			fmt.Sprintf("%s %s is not a flag here: the value is not a number >= 0, so %s stays a positional and %s is read on its own", t.Raw, v.Raw, t.Raw, v.Raw), "")
+	case FlagFloorOrDrop:
+		c.add(v.Pos, SeverityWarning, "flag-dropped",
+			fmt.Sprintf("%s %s is dropped: the value must be a number when the script is parsed", t.Raw, v.Raw), "")
+	case FlagQuality:
+		c.add(v.Pos, SeverityWarning, "flag-dropped",
+			fmt.Sprintf("%s %s is dropped: the value must be medium, high or a whole number from 5 to 10", t.Raw, v.Raw), "")
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 // (../shared/corpus/agent-device/expected/**.parse.json, the v0_20_3 value).
 //
 //	{"file", "metadata": {platform?, target?, timeoutMs?, retries?, env?},
-//	 "actions": [{command, positionals, flags?, runtime?, refLabel?, targetEvidence?}],
+//	 "actions": [{command, positionals, flags?, runtime?, refLabel?, targetEvidence?, targetEvidences?}],
 //	 "actionLines": [...]}
 //
 // A header error replaces "metadata" with "metadataError" {code, message}
@@ -106,11 +106,15 @@ func compatError(e *Error) *CompatError {
 func (c *Compat) MarshalJSON() ([]byte, error) {
 	type plain Compat
 	if c.ParseError == nil {
-		cp := *c
-		if cp.Actions == nil {
-			cp.Actions, cp.ActionLines = []*Action{}, []int{}
+		acts := make([]compatAction, len(c.Actions))
+		for i, a := range c.Actions {
+			acts[i] = compatAction{Action: a, TargetEvidences: a.Targets}
 		}
-		return marshalNoEscape((*plainWithEmpty)(&cp))
+		lines := c.ActionLines
+		if lines == nil {
+			lines = []int{}
+		}
+		return marshalNoEscape(&plainWithEmpty{File: c.File, Metadata: c.Metadata, MetadataError: c.MetadataError, Actions: acts, ActionLines: lines})
 	}
 	return marshalNoEscape((*plain)(c))
 }
@@ -120,9 +124,17 @@ type plainWithEmpty struct {
 	File          string          `json:"file"`
 	Metadata      *CompatMetadata `json:"metadata,omitempty"`
 	MetadataError *CompatError    `json:"metadataError,omitempty"`
-	Actions       []*Action       `json:"actions"`
+	Actions       []compatAction  `json:"actions"`
 	ActionLines   []int           `json:"actionLines"`
 	ParseError    *CompatError    `json:"parseError,omitempty"`
+}
+
+// compatAction is an action as the compat JSON shows it: with the targets-v1
+// evidence of a two-endpoint action as "targetEvidences" {source,
+// destination}, the key agent-device 0.21.5 uses.
+type compatAction struct {
+	*Action
+	TargetEvidences *TargetsEvidence `json:"targetEvidences,omitempty"`
 }
 
 func marshalNoEscape(v any) ([]byte, error) {

@@ -65,6 +65,7 @@ type parseCase struct {
 	ID     string          `json:"id"`
 	Script string          `json:"script"`
 	Expect json.RawMessage `json:"expect_v0_20_3"`
+	V0215  json.RawMessage `json:"v0_21_5"`
 }
 
 // parseCaseSections loads fixtures/parse-cases.json of the corpus as its
@@ -95,15 +96,41 @@ func loadParseCases(t testing.TB) []parseCase {
 	return scripts
 }
 
-// newestDeviations are the corpus entries where adtest deliberately follows
-// the newest grammar instead of agent-device v0.20.3 (listed in doc.go). Each
-// one must match the v0.20.3 golden when parsed with the legacy grammar, so
-// the deviation is exactly the documented one.
-var newestDeviations = map[string]string{
-	"callstack-index-newest/examples/test-app/replays/drag.ad":         "single-quoted tokens: 'id=\"drag-source\"' decodes to id=\"drag-source\"",
-	"callstack-index-newest/examples/test-app/replays/drag-android.ad": "single-quoted tokens in gesture drag selectors",
-	"lex.single-quote-is-bare-in-v0.20":                                "single-quoted tokens: 'id=\"x\"' decodes to id=\"x\"",
-	"lex.single-quote-with-space-v0.20":                                "single-quoted tokens: a quoted run keeps its space",
+// corpusDeviation is a corpus entry where adtest differs from one column on
+// purpose (listed in doc.go's deviations table).
+type corpusDeviation struct {
+	reason string
+	// legacy is the grammar under which adtest must reproduce the column
+	// exactly, so the deviation is exactly the documented one; nil when adtest
+	// keeps the other column's behaviour instead (keptFrom).
+	legacy   *parseConfig
+	keptFrom string
+}
+
+var (
+	legacyConfig      = parseConfig{legacySingleQuote: true, legacyAnnotations: true}
+	singleQuoteConfig = parseConfig{legacySingleQuote: true}
+)
+
+// deviationsV020 are the entries where adtest follows the newest grammar (or
+// 0.21.5) instead of agent-device v0.20.3.
+var deviationsV020 = map[string]corpusDeviation{
+	"callstack-index-newest/examples/test-app/replays/drag.ad":         {"single-quoted tokens: 'id=\"drag-source\"' decodes to id=\"drag-source\"", &legacyConfig, ""},
+	"callstack-index-newest/examples/test-app/replays/drag-android.ad": {"single-quoted tokens in gesture drag selectors", &legacyConfig, ""},
+	"lex.single-quote-is-bare-in-v0.20":                                {"single-quoted tokens: 'id=\"x\"' decodes to id=\"x\"", &legacyConfig, ""},
+	"lex.single-quote-with-space-v0.20":                                {"single-quoted tokens: a quoted run keeps its space", &legacyConfig, ""},
+	"ann.targets-v1-drag":                                              {"targets-v1 (not in v0.20.3, a comment there) gives targetEvidences as in 0.21.5", &legacyConfig, ""},
+}
+
+// deviationsV0215 are the entries where adtest differs from agent-device
+// 0.21.5: the newest grammar's single-quoted tokens, and screenshot
+// --max-size, which adtest keeps with v0.20.3's meaning (check warns).
+var deviationsV0215 = map[string]corpusDeviation{
+	"callstack-index-newest/examples/test-app/replays/drag.ad":         {"single-quoted tokens (newest source; 0.21.5 has none)", &singleQuoteConfig, ""},
+	"callstack-index-newest/examples/test-app/replays/drag-android.ad": {"single-quoted tokens (newest source; 0.21.5 has none)", &singleQuoteConfig, ""},
+	"lex.single-quote-is-bare-in-v0.20":                                {"single-quoted tokens (newest source; 0.21.5 has none)", &singleQuoteConfig, ""},
+	"lex.single-quote-with-space-v0.20":                                {"single-quoted tokens (newest source; 0.21.5 has none)", &singleQuoteConfig, ""},
+	"cmd.screenshot-max-size-invalid":                                  {"screenshot --max-size keeps its v0.20.3 meaning; 0.21.5 rejects it", nil, "v0_20_3"},
 }
 
 // normalise round-trips v through JSON so numbers and maps compare equal.
@@ -128,32 +155,66 @@ func compatFor(t testing.TB, file string, src []byte, cfg parseConfig) any {
 	return normalise(t, CompatJSON(file, s, errs))
 }
 
-var legacyConfig = parseConfig{legacySingleQuote: true, legacyAnnotations: true}
+// corpusColumns are the golden columns of one corpus entry: v0_20_3 and
+// v0_21_5 ("same" in the corpus resolved to v0_20_3's value).
+type corpusColumns struct {
+	v020, v0215 json.RawMessage
+}
 
-func checkCorpusEntry(t *testing.T, id string, src []byte, expect json.RawMessage) (deviation bool) {
+func resolveColumns(t *testing.T, id string, v020, v0215 json.RawMessage) corpusColumns {
+	t.Helper()
+	if len(v020) == 0 || len(v0215) == 0 {
+		t.Fatalf("%s: a golden column is missing (v0_20_3 %d bytes, v0_21_5 %d bytes)", id, len(v020), len(v0215))
+	}
+	if string(v0215) == `"same"` {
+		v0215 = v020
+	}
+	return corpusColumns{v020, v0215}
+}
+
+// checkCorpusEntry compares adtest's compat JSON of one entry with both
+// columns; it returns which columns the entry deviates from on purpose.
+func checkCorpusEntry(t *testing.T, id string, src []byte, cols corpusColumns) (devV020, devV0215 bool) {
+	t.Helper()
+	got := compatFor(t, id, src, parseConfig{})
+	devV020 = checkColumn(t, id, src, got, "v0_20_3", cols.v020, cols, deviationsV020)
+	devV0215 = checkColumn(t, id, src, got, "v0_21_5", cols.v0215, cols, deviationsV0215)
+	return devV020, devV0215
+}
+
+func checkColumn(t *testing.T, id string, src []byte, got any, column string, expect json.RawMessage, cols corpusColumns, deviations map[string]corpusDeviation) bool {
 	t.Helper()
 	var want any
 	if err := json.Unmarshal(expect, &want); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s %s: %v", id, column, err)
 	}
-	got := compatFor(t, id, src, parseConfig{})
-	reason, allowed := newestDeviations[id]
-	if allowed {
-		if reflect.DeepEqual(got, want) {
-			t.Errorf("%s: listed as a deviation (%s) but matches v0.20.3; remove it from newestDeviations", id, reason)
+	dev, allowed := deviations[id]
+	if !allowed {
+		if !reflect.DeepEqual(got, want) {
+			gb, _ := json.MarshalIndent(got, "", " ")
+			t.Errorf("%s: mismatch with %s\ngot:\n%s\nwant:\n%s", id, column, gb, expect)
 		}
-		legacy := compatFor(t, id, src, legacyConfig)
-		if !reflect.DeepEqual(legacy, want) {
+		return false
+	}
+	if reflect.DeepEqual(got, want) {
+		t.Errorf("%s: listed as a deviation from %s (%s) but matches it; remove it", id, column, dev.reason)
+	}
+	if dev.legacy != nil {
+		if legacy := compatFor(t, id, src, *dev.legacy); !reflect.DeepEqual(legacy, want) {
 			gb, _ := json.MarshalIndent(legacy, "", " ")
-			t.Errorf("%s: the legacy grammar does not reproduce v0.20.3:\n%s\nwant:\n%s", id, gb, expect)
+			t.Errorf("%s: the documented grammar difference does not reproduce %s:\n%s\nwant:\n%s", id, column, gb, expect)
 		}
 		return true
 	}
-	if !reflect.DeepEqual(got, want) {
-		gb, _ := json.MarshalIndent(got, "", " ")
-		t.Errorf("%s: mismatch\ngot:\n%s\nwant:\n%s", id, gb, expect)
+	var kept any
+	if err := json.Unmarshal(cols.v020, &kept); err != nil || dev.keptFrom != "v0_20_3" {
+		t.Fatalf("%s: deviation keeps %q", id, dev.keptFrom)
 	}
-	return false
+	if !reflect.DeepEqual(got, kept) {
+		gb, _ := json.MarshalIndent(got, "", " ")
+		t.Errorf("%s: said to keep %s's behaviour but differs from it:\n%s", id, dev.keptFrom, gb)
+	}
+	return true
 }
 
 func TestCorpus(t *testing.T) {
@@ -161,8 +222,19 @@ func TestCorpus(t *testing.T) {
 	if len(files) < 70 {
 		t.Fatalf("found only %d corpus files", len(files))
 	}
-	matched, deviations := 0, 0
+	entries, devV020, devV0215 := 0, 0, 0
+	seen := map[string]bool{}
+	count := func(d020, d0215 bool) {
+		entries++
+		if d020 {
+			devV020++
+		}
+		if d0215 {
+			devV0215++
+		}
+	}
 	for _, rel := range files {
+		seen[rel] = true
 		src, err := os.ReadFile(filepath.Join(root, rel))
 		if err != nil {
 			t.Fatal(err)
@@ -172,8 +244,9 @@ func TestCorpus(t *testing.T) {
 			t.Fatalf("%s: no golden: %v", rel, err)
 		}
 		var golden struct {
-			File string          `json:"file"`
-			V020 json.RawMessage `json:"v0_20_3"`
+			File  string          `json:"file"`
+			V020  json.RawMessage `json:"v0_20_3"`
+			V0215 json.RawMessage `json:"v0_21_5"`
 		}
 		if err := json.Unmarshal(b, &golden); err != nil {
 			t.Fatal(err)
@@ -181,19 +254,23 @@ func TestCorpus(t *testing.T) {
 		if golden.File != rel {
 			t.Errorf("%s: golden names %s", rel, golden.File)
 		}
-		if checkCorpusEntry(t, rel, src, golden.V020) {
-			deviations++
-		} else {
-			matched++
-		}
+		count(checkCorpusEntry(t, rel, src, resolveColumns(t, rel, golden.V020, golden.V0215)))
 	}
 	cases := loadParseCases(t)
 	for _, c := range cases {
-		if checkCorpusEntry(t, c.ID, []byte(c.Script), c.Expect) {
-			deviations++
-		} else {
-			matched++
+		seen[c.ID] = true
+		count(checkCorpusEntry(t, c.ID, []byte(c.Script), resolveColumns(t, c.ID, c.Expect, c.V0215)))
+	}
+	for id := range deviationsV020 {
+		if !seen[id] {
+			t.Errorf("deviation %s (v0_20_3) names no corpus entry", id)
 		}
 	}
-	t.Logf("corpus: %d files + %d parse cases: %d compared (mismatches fail the test), %d newest-grammar deviations", len(files), len(cases), matched, deviations)
+	for id := range deviationsV0215 {
+		if !seen[id] {
+			t.Errorf("deviation %s (v0_21_5) names no corpus entry", id)
+		}
+	}
+	t.Logf("corpus: %d files + %d parse cases = %d entries, each compared with v0_20_3 and v0_21_5 (mismatches fail the test); documented deviations: %d from v0_20_3, %d from v0_21_5",
+		len(files), len(cases), entries, devV020, devV0215)
 }

@@ -4,7 +4,9 @@
 //
 // # Parsing
 //
-// Parse(filename, src) follows agent-device v0.20.3 (spec §1–§2) and returns
+// Parse(filename, src) follows agent-device 0.21.5, the newest release (and
+// v0.20.3 wherever the two agree; spec §1–§2), except where the deviations
+// table below says otherwise, and returns
 // the first error in agent-device's order — a header (context/env) error first,
 // as *Error with Metadata set, then the first body error in line order —
 // together with the script as far as it could be built. ParseAll reports every
@@ -34,53 +36,70 @@
 //     literal up to the next ' that is not preceded by a backslash; \' is the
 //     only escape, every other backslash is literal; 'abc'def splits into two
 //     tokens like "abc"def; an unclosed ' is "Invalid replay script line: <line>"
-//     like an unclosed "; a quoted '--count' is still a flag, except for type
-//     (as with double quotes).
+//     like an unclosed "; a quoted '--count' is still a flag, for type too
+//     (as 0.21.5 does with double quotes: type "--delay-ms" 5 sets delayMs).
 //   - A second annotation before the action uses the newest wording
 //     "is another target annotation".
 //   - context keys are found like the reference's unanchored regexes: the first
 //     whitespace-preceded key= with a non-empty value (timeout and retries: a
 //     digit run, so timeout=60000ms is 60000). An invalid value is dropped and
 //     does not count for duplicate/conflict checks. Platforms are v0.20.3's
-//     ios android macos linux apple plus vega of the newest grammar.
+//     ios android macos linux apple plus vega and harmonyos (0.21.5).
 //     Metadata.Retries keeps the declared value (retries=7 parses as 7, as the
 //     goldens show); the cap of 3 applies when a test runs (EffectiveRetries).
 //   - A line whose first token is the bare word context is tokenised like an
 //     action, so a bad quote in it is a parse error.
 //   - A value flag at the end of a line (click @e1 --count) stays a positional;
 //     screenshot --pixel-density/--max-size without a value is the "requires a
-//     positive integer" error.
-//   - record --max-size (retired in the newest grammar) is a parse error:
-//     "record --max-size is no longer supported in scripts: remove it
-//     (recordings keep the device resolution) (line N)." The exact upstream
-//     text was not available. screenshot --max-size keeps v0.20.3's behaviour
-//     (a golden covers it).
-//   - Newest-grammar flag keys without a golden: scroll --until → scrollUntil;
-//     wait --raw/--depth/--scope → snapshotRaw/snapshotDepth/snapshotScope;
-//     screenshot --scale → screenshotScale, --crop-on → screenshotCropOn;
-//     fold --keyframes → keyframes.
+//     positive integer" error, --scale and --crop-on without one are 0.21.5's
+//     "requires a number from 0.01 to 1" / "requires a selector expression".
+//   - A numeric flag of click/press/swipe/gesture/type/fill whose value is not
+//     a number >= 0 (or is "") stays a positional and the value token is read
+//     on its own (click --count --double-tap @e1 double-taps), as in 0.21.5.
+//   - record --max-size is 0.21.5's parse error "record --max-size was
+//     removed; recordings capture at native resolution" (no line suffix).
+//     screenshot --max-size keeps v0.20.3's meaning, so scripts keep running;
+//     `adtest check` warns with 0.21.5's migration message (see the table).
+//   - Newest-grammar flag keys with no 0.21.5 behaviour to follow: scroll
+//     --until → scrollUntil; wait --raw/--depth/--scope →
+//     snapshotRaw/snapshotDepth/snapshotScope; fold --keyframes → keyframes.
 //   - Gesture usage messages without a golden (pan, pinch, transform, drag)
-//     follow the wording of the known ones. Swipe's migration hint is given only
-//     when the four coordinates are numbers (the pan deltas are computed).
+//     follow the wording of the known ones. Swipe's migration hint names the
+//     pan deltas when the four coordinates are numbers, and is the general
+//     "gesture pan x1 y1 dx dy durationMs" otherwise (as 0.21.5 words it).
 //   - Annotation strings are NFC-composed for the Latin-1 Supplement and Latin
 //     Extended-A letters only (no golang.org/x/text dependency); other
 //     combining sequences are kept as written.
 //   - install-from-source (unclassified upstream) and fold are classified
 //     may-invalidate, the safe side.
 //
-// # Deviations from the v0.20.3 goldens (newest grammar followed on purpose)
+// # Deviations from the goldens (v0.20.3 and 0.21.5 columns)
 //
-// corpus_test.go compares every corpus file and parse case with agent-device
-// v0.20.3's output; these entries differ, and each is checked to match when
-// parsed with the v0.20.3 grammar instead:
+// corpus_test.go compares every corpus file and parse case with both golden
+// columns, agent-device v0.20.3's (v0_20_3) and 0.21.5's (v0_21_5); any other
+// difference fails the test. These entries differ on purpose; each one that
+// follows the newest grammar is checked to match the column when parsed with
+// that column's grammar instead (v0.20.3: no single quotes, targets-v1 a
+// comment; 0.21.5: no single quotes), and the kept behaviour is checked to
+// match v0.20.3. Where 0.21.5 and the newest source grammar differ
+// (single-quoted tokens; also scroll --until, wait --raw/--depth/--scope and
+// fold --keyframes, which no golden covers), adtest follows the newest source.
 //
-//	| Corpus entry                                              | Why                                             |
-//	|-----------------------------------------------------------|-------------------------------------------------|
-//	| callstack-index-newest/examples/test-app/replays/drag.ad  | 'id="drag-source"' is a single-quoted literal   |
-//	| callstack-index-newest/.../replays/drag-android.ad        | single-quoted selectors of gesture drag         |
-//	| parse case lex.single-quote-is-bare-in-v0.20              | 'id="x"' decodes to id="x"                      |
-//	| parse case lex.single-quote-with-space-v0.20              | a single-quoted run keeps its space             |
+//	| Corpus entry                                   | Column  | Why                                                    |
+//	|------------------------------------------------|---------|--------------------------------------------------------|
+//	| callstack-index-newest/.../replays/drag.ad     | both    | 'id="drag-source"' is a single-quoted literal (newest  |
+//	|                                                |         | source; neither release has single quotes)             |
+//	| callstack-index-newest/.../drag-android.ad     | both    | single-quoted selectors of gesture drag (same)         |
+//	| parse case lex.single-quote-is-bare-in-v0.20   | both    | 'id="x"' decodes to id="x" (same)                      |
+//	| parse case lex.single-quote-with-space-v0.20   | both    | a single-quoted run keeps its space (same)             |
+//	| parse case ann.targets-v1-drag                 | v0.20.3 | targets-v1 (a comment in v0.20.3) gives                |
+//	|                                                |         | targetEvidences, as in 0.21.5                          |
+//	| parse case cmd.screenshot-max-size-invalid     | 0.21.5  | screenshot --max-size keeps v0.20.3's meaning and      |
+//	|                                                |         | error ("requires a positive integer"); 0.21.5 rejects  |
+//	|                                                |         | the flag, adtest check warns with its message          |
 //
-// targets-v1 annotations (ann.targets-v1-drag) bind Action.Targets, which the
-// compat JSON does not show, so that case still matches.
+// Outside the corpus, adtest also follows the newest source where 0.21.5 has
+// no such grammar (wait --raw/--depth/--scope, scroll --until, fold
+// --keyframes are flags, not positionals); lone UTF-16 surrogates in
+// annotation strings become U+FFFD (Go strings), where 0.21.5 keeps them.
 package lang

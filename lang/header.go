@@ -28,9 +28,10 @@ func (m Metadata) EffectiveRetries() int {
 }
 
 // ContextPlatforms are the accepted `context platform=` values: v0.20's
-// ios android macos linux apple, plus vega of the newest grammar. web is never
-// accepted (it is silently dropped like any unknown value).
-var ContextPlatforms = []string{"ios", "android", "macos", "linux", "apple", "vega"}
+// ios android macos linux apple, plus vega of the newest grammar and
+// harmonyos of agent-device 0.21. web is never accepted (it is silently
+// dropped like any unknown value).
+var ContextPlatforms = []string{"ios", "android", "macos", "linux", "apple", "vega", "harmonyos"}
 
 // ContextTargets are the accepted `context target=` values.
 var ContextTargets = []string{"mobile", "tv", "desktop"}

@@ -338,10 +338,15 @@ var prFlagTable = map[string][]prFlagSpec{
 		{name: "--force-full", kind: prBool}, {name: "--backend", kind: prIgnore},
 	},
 	"open": {
-		{name: "--relaunch", kind: prBool}, {name: "--platform", kind: prHint}, {name: "--metro-host", kind: prHint},
+		{name: "--relaunch", kind: prBool}, {name: "--test-ime", kind: prBool}, {name: "--no-test-ime", kind: prBool},
+		{name: "--platform", kind: prHint}, {name: "--metro-host", kind: prHint},
 		{name: "--metro-port", kind: prHint}, {name: "--bundle-url", kind: prHint}, {name: "--launch-url", kind: prHint},
 	},
-	"record": {{name: "--fps", kind: prInt}, {name: "--quality", kind: prEnum}, {name: "--hide-touches", kind: prBool}, {name: "--max-size", kind: prInt}},
+	"runtime": {
+		{name: "--platform", kind: prHint}, {name: "--metro-host", kind: prHint},
+		{name: "--metro-port", kind: prHint}, {name: "--bundle-url", kind: prHint}, {name: "--launch-url", kind: prHint},
+	},
+	"record": {{name: "--fps", kind: prHint}, {name: "--quality", kind: prEnum}, {name: "--hide-touches", kind: prBool}, {name: "--max-size", kind: prInt}},
 	"screenshot": {
 		{name: "--pixel-density", kind: prInt}, {name: "--fullscreen", aliases: []string{"--full", "-f"}, kind: prBool},
 		{name: "--max-size", kind: prInt}, {name: "--no-stabilize", kind: prBool}, {name: "--normalize-status-bar", kind: prBool},
@@ -357,10 +362,6 @@ var prFlagTable = map[string][]prFlagSpec{
 var prIgnoresPositionals = map[string]bool{"snapshot": true}
 
 func prLookupFlag(command string, t *Token) (int, *prFlagSpec) {
-	// type keeps a quoted "--delay-ms" as text (spec §1.6).
-	if command == "type" && t.Quoted != 0 {
-		return -1, nil
-	}
 	specs := prFlagTable[command]
 	for i := range specs {
 		if specs[i].name == t.Value {
@@ -411,7 +412,24 @@ type prItem struct {
 // the way the script parser does (spec §1.6), as far as the printer needs.
 func prClassify(command string, args []*Token) []prItem {
 	var items []prItem
+	// open reads its boolean flags first, wherever they stand, so they are
+	// never the value of another flag: next skips them.
+	openBool := func(j int) bool {
+		_, spec := prLookupFlag(command, args[j])
+		return command == "open" && spec != nil && spec.kind == prBool
+	}
+	var consumed map[int]bool
+	next := func(i int) int {
+		j := i + 1
+		for j < len(args) && openBool(j) {
+			j++
+		}
+		return j
+	}
 	for i := 0; i < len(args); i++ {
+		if consumed[i] {
+			continue
+		}
 		t := args[i]
 		order, spec := prLookupFlag(command, t)
 		if spec == nil {
@@ -429,9 +447,12 @@ func prClassify(command string, args []*Token) []prItem {
 				continue
 			}
 		default:
-			if i+1 < len(args) {
-				items = append(items, prItem{tok: t, spec: spec, order: order, value: args[i+1]})
-				i++
+			if j := next(i); j < len(args) {
+				items = append(items, prItem{tok: t, spec: spec, order: order, value: args[j]})
+				if consumed == nil {
+					consumed = map[int]bool{}
+				}
+				consumed[j] = true
 				continue
 			}
 		}

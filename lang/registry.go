@@ -42,7 +42,8 @@ const (
 	// FlagBool: presence sets the key to true.
 	FlagBool FlagKind = iota
 	// FlagInt: the next token must be a finite number >= 0 (floored); otherwise
-	// the flag and that token both stay positionals.
+	// the flag stays a positional and the next token is read on its own
+	// (snapshot -d consumes it either way).
 	FlagInt
 	// FlagEnum: the next token is consumed; a value outside Enum is dropped.
 	FlagEnum
@@ -51,8 +52,8 @@ const (
 	// FlagPositiveInt: the next token must be an integer >= 1, otherwise the
 	// line is a parse error "<command> --<flag> requires a positive integer".
 	FlagPositiveInt
-	// FlagIntOrDrop: the next token is consumed; a value that is not an integer
-	// >= 0 (for example ${PORT}) is dropped (open --metro-port).
+	// FlagIntOrDrop: the next token is consumed; a finite number >= 0 is
+	// floored, any other value (for example ${PORT}) is dropped (--metro-port).
 	FlagIntOrDrop
 	// FlagNumber: the next token must be a finite number; otherwise both stay positionals.
 	FlagNumber
@@ -60,6 +61,20 @@ const (
 	FlagIgnored
 	// FlagRetired: a parse error carrying Message (a migration hint).
 	FlagRetired
+	// FlagFloorOrDrop: the next token is consumed; any finite number is floored
+	// (negative ones too), any other value is dropped (record --fps).
+	FlagFloorOrDrop
+	// FlagQuality: the next token is consumed; medium and high are kept, an
+	// integer 5-7 is medium, 8-10 high, any other value is dropped (record --quality).
+	FlagQuality
+	// FlagScale: the next token must be a number from 0.01 to 1, otherwise the
+	// line is a parse error (screenshot --scale).
+	FlagScale
+	// FlagSelector: the next token is the value and must not be empty,
+	// otherwise the line is a parse error (screenshot --crop-on).
+	FlagSelector
+	// FlagBoolFalse: presence sets the key to false (open --no-test-ime).
+	FlagBoolFalse
 )
 
 // FlagSpec is one script flag of a command.
@@ -72,13 +87,15 @@ type FlagSpec struct {
 	Runtime bool     // stored in Action.Runtime (open runtime hints)
 	Newest  bool     // newest grammar only (not in agent-device v0.20.3)
 	Summary string
-	Message string // FlagRetired: the error text (without the line suffix)
+	// Message is the error text of a FlagRetired flag; on a flag adtest keeps
+	// although agent-device removed it, the warning `adtest check` gives.
+	Message string
 }
 
 // TakesValue reports whether the flag consumes the next token.
 func (f *FlagSpec) TakesValue() bool {
 	switch f.Kind {
-	case FlagBool, FlagRetired:
+	case FlagBool, FlagBoolFalse, FlagRetired:
 		return false
 	case FlagIgnored:
 		return f.Value != ""
@@ -171,17 +188,29 @@ var (
 	runtimeFlags = []FlagSpec{
 		{Names: []string{"--platform"}, Key: "platform", Kind: FlagEnum, Value: "ios|android|harmonyos", Enum: []string{"ios", "android", "harmonyos"}, Runtime: true, Summary: "runtime platform hint; other values are dropped"},
 		{Names: []string{"--metro-host"}, Key: "metroHost", Kind: FlagString, Value: "host", Runtime: true, Summary: "Metro bundler host"},
-		{Names: []string{"--metro-port"}, Key: "metroPort", Kind: FlagIntOrDrop, Value: "n", Runtime: true, Summary: "Metro port; a non-integer (such as ${PORT}) is dropped"},
+		{Names: []string{"--metro-port"}, Key: "metroPort", Kind: FlagIntOrDrop, Value: "n", Runtime: true, Summary: "Metro port (floored); a non-number (such as ${PORT}) is dropped"},
 		{Names: []string{"--bundle-url"}, Key: "bundleUrl", Kind: FlagString, Value: "url", Runtime: true, Summary: "JS bundle URL"},
 		{Names: []string{"--launch-url"}, Key: "launchUrl", Kind: FlagString, Value: "url", Runtime: true, Summary: "URL to open after launch"},
 	}
 )
 
+// lineFlags copies runtime-hint flags as ordinary flags: on a runtime line
+// agent-device keeps --platform, --metro-host and the others in flags.
+func lineFlags(fs []FlagSpec) []FlagSpec {
+	out := append([]FlagSpec(nil), fs...)
+	for i := range out {
+		out[i].Runtime = false
+	}
+	return out
+}
+
 // commandTable is the source of Commands.
 var commandTable = []*CommandSpec{
-	{Name: "open", Usage: "open [app|url] [url] [--relaunch] [--platform p] [--metro-host h] [--metro-port n] [--bundle-url u] [--launch-url u]",
+	{Name: "open", Usage: "open [app|url] [url] [--relaunch] [--test-ime|--no-test-ime] [--platform p] [--metro-host h] [--metro-port n] [--bundle-url u] [--launch-url u]",
 		Summary: "open or activate an app, a URL or a deep link (creates the session)", Effect: EffectMayInvalidate, Recorded: "y", MinArgs: 0, MaxArgs: 2,
-		Flags: append([]FlagSpec{{Names: []string{"--relaunch"}, Key: "relaunch", Kind: FlagBool, Summary: "restart the app"}}, runtimeFlags...)},
+		Flags: append([]FlagSpec{{Names: []string{"--relaunch"}, Key: "relaunch", Kind: FlagBool, Summary: "restart the app"},
+			{Names: []string{"--test-ime"}, Key: "testIme", Kind: FlagBool, Summary: "use the test keyboard (IME)"},
+			{Names: []string{"--no-test-ime"}, Key: "testIme", Kind: FlagBoolFalse, Summary: "do not use the test keyboard (IME)"}}, runtimeFlags...)},
 	{Name: "close", Usage: "close [app]", Summary: "end the session (terminate the app, release the device)", Effect: EffectMayInvalidate, Recorded: "y", MinArgs: 0, MaxArgs: 1},
 	{Name: "snapshot", Usage: "snapshot [-i] [-c] [-d n|--depth n] [-s x|--scope x] [--raw] [--force-full]",
 		Summary: "capture the accessibility tree; activates a complete ref frame", Effect: EffectPreserve, Recorded: "obs", Platforms: interactive, MinArgs: 0, MaxArgs: 0,
@@ -247,18 +276,19 @@ var commandTable = []*CommandSpec{
 			{Names: []string{"--no-stabilize"}, Key: "screenshotNoStabilize", Kind: FlagBool, Summary: "do not wait for a stable screen"},
 			{Names: []string{"--normalize-status-bar"}, Key: "screenshotNormalizeStatusBar", Kind: FlagBool, Summary: "normalise the status bar"},
 			{Names: []string{"--pixel-density"}, Key: "screenshotPixelDensity", Kind: FlagPositiveInt, Value: "n", Summary: "pixel density (integer >= 1)"},
-			{Names: []string{"--max-size"}, Key: "screenshotMaxSize", Kind: FlagPositiveInt, Value: "n", Summary: "maximum edge in pixels (integer >= 1)"},
-			{Names: []string{"--scale"}, Key: "screenshotScale", Kind: FlagNumber, Value: "x", Newest: true, Summary: "scale factor"},
-			{Names: []string{"--crop-on"}, Key: "screenshotCropOn", Kind: FlagString, Value: "selector", Newest: true, Summary: "crop to an element"},
+			{Names: []string{"--max-size"}, Key: "screenshotMaxSize", Kind: FlagPositiveInt, Value: "n", Summary: "maximum edge in pixels (integer >= 1; removed in agent-device 0.21, kept by adtest)",
+				Message: "screenshot --max-size was removed; use --scale <0.01-1> (or AGENT_DEVICE_SCREENSHOT_SCALE) to downscale proportionally"},
+			{Names: []string{"--scale"}, Key: "screenshotScale", Kind: FlagScale, Value: "0.01-1", Newest: true, Summary: "resize both dimensions by this factor"},
+			{Names: []string{"--crop-on"}, Key: "screenshotCropOn", Kind: FlagSelector, Value: "selector", Newest: true, Summary: "crop to an element"},
 		}},
 	{Name: "record", Usage: "record start [path] [--fps n] [--quality q] [--hide-touches] | record stop", Summary: "record a screen video",
 		Effect: EffectPreserve, Recorded: "y", Platforms: []string{PlatformIOS, PlatformAndroid, PlatformMacOS}, MinArgs: 1, MaxArgs: 2,
 		Flags: []FlagSpec{
-			{Names: []string{"--fps"}, Key: "fps", Kind: FlagInt, Value: "n", Summary: "frames per second (floored)"},
-			{Names: []string{"--quality"}, Key: "quality", Kind: FlagString, Value: "level", Summary: "named quality level such as high"},
+			{Names: []string{"--fps"}, Key: "fps", Kind: FlagFloorOrDrop, Value: "n", Summary: "frames per second (floored; a non-number is dropped)"},
+			{Names: []string{"--quality"}, Key: "quality", Kind: FlagQuality, Value: "medium|high|5-10", Summary: "medium or high (5-7 is medium, 8-10 high; other values are dropped)"},
 			{Names: []string{"--hide-touches"}, Key: "hideTouches", Kind: FlagBool, Summary: "do not show touches"},
 			{Names: []string{"--max-size"}, Key: "maxSize", Kind: FlagRetired, Newest: true, Summary: "retired",
-				Message: "record --max-size is no longer supported in scripts: remove it (recordings keep the device resolution)"},
+				Message: "record --max-size was removed; recordings capture at native resolution"},
 		}},
 	{Name: "trace", Usage: "trace start <path> | trace stop <path>", Summary: "start or stop a diagnostics trace", Effect: EffectPreserve, Recorded: "y", MinArgs: 1, MaxArgs: 2},
 	{Name: "settings", Usage: "settings wifi|airplane|location on|off | location set <lat> <lon> | animations on|off | appearance light|dark|toggle | faceid|touchid match|nonmatch|enroll|unenroll | fingerprint match|nonmatch | clear-app-state [app] | permission grant|deny|reset <perm> [limited]",
@@ -280,7 +310,7 @@ var commandTable = []*CommandSpec{
 		Flags: []FlagSpec{{Names: []string{"--keyframes"}, Key: "keyframes", Kind: FlagString, Value: "x", Newest: true, Summary: "fold keyframes"}},
 		Notes: "Unclassified upstream (ADR 0025); adtest treats it as may-invalidate."},
 	{Name: "runtime", Usage: "runtime [--platform p] [--metro-host h] [--metro-port n] [--bundle-url u] [--launch-url u]", Summary: "set runtime hints (before the first open it sets the replay platform)",
-		Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1, Flags: runtimeFlags},
+		Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1, Flags: lineFlags(runtimeFlags)},
 	{Name: "perf", Usage: "perf ...", Summary: "performance metrics", Effect: EffectPreserve, Recorded: "y", MinArgs: 0, MaxArgs: -1},
 	{Name: "logs", Usage: "logs ...", Summary: "device or app logs", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1},
 	{Name: "network", Usage: "network ...", Summary: "network inspection", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1},

@@ -70,7 +70,7 @@ func TestRegistryRows(t *testing.T) {
 					t.Errorf("%s: flag name %q", c.Name, n)
 				}
 			}
-			if f.Key != "" && keys[f.Key] {
+			if f.Key != "" && keys[f.Key] && f.Kind != FlagBoolFalse { // --no-x shares the key of --x
 				t.Errorf("%s: duplicate flag key %s", c.Name, f.Key)
 			}
 			keys[f.Key] = true

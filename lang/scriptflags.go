@@ -24,10 +24,13 @@ const codeInvalidArgs = "INVALID_ARGS"
 func decodeArgs(a *Action, pos []string, argPos []Pos) *Error {
 	spec, _ := LookupCommand(a.Command)
 	toks := a.Tokens
+	if a.Command == "open" {
+		toks = openBoolFlags(a, spec, toks)
+	}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		var f *FlagSpec
-		if spec != nil && len(spec.Flags) > 0 && !(a.Command == "type" && t.Quoted != 0) && mayBeFlag(t.Value) {
+		if spec != nil && len(spec.Flags) > 0 && mayBeFlag(t.Value) {
 			f, _ = spec.Flag(t.Value)
 		}
 		if f == nil {
@@ -36,17 +39,22 @@ func decodeArgs(a *Action, pos []string, argPos []Pos) *Error {
 			continue
 		}
 		if f.Kind == FlagRetired {
-			return &Error{Pos: t.Pos, Code: codeInvalidArgs, Message: fmt.Sprintf("%s (line %d).", f.Message, a.Pos.Line)}
+			return &Error{Pos: t.Pos, Code: codeInvalidArgs, Message: f.Message}
 		}
 		if !f.TakesValue() {
-			if f.Kind == FlagBool {
-				a.setFlag(f, true)
+			if f.Kind == FlagBool || f.Kind == FlagBoolFalse {
+				a.setFlag(f, f.Kind == FlagBool)
 			}
 			continue
 		}
 		if i+1 >= len(toks) {
-			if f.Kind == FlagPositiveInt {
+			switch f.Kind {
+			case FlagPositiveInt:
 				return positiveIntError(a, f, t)
+			case FlagScale:
+				return scaleError(a, f, t)
+			case FlagSelector:
+				return cropSelectorError(a, f, t)
 			}
 			// A value flag without a value stays a positional.
 			pos = append(pos, t.Value)
@@ -69,28 +77,53 @@ func decodeArgs(a *Action, pos []string, argPos []Pos) *Error {
 			i++
 		case FlagInt:
 			n, ok := JSNumber(v.Value)
-			if !ok || n < 0 {
-				pos = append(pos, t.Value, v.Value)
-				argPos = append(argPos, t.Pos, v.Pos)
-			} else {
+			switch {
+			case ok && n >= 0 && (v.Value != "" || a.Command == "snapshot"):
 				a.setFlag(f, int(math.Floor(n)))
+				i++
+			case a.Command == "snapshot":
+				i++ // snapshot -d consumes a bad value too
+			default:
+				// The flag stays a positional; the value is read on its own.
+				pos = append(pos, t.Value)
+				argPos = append(argPos, t.Pos)
 			}
-			i++
 		case FlagNumber:
 			n, ok := JSNumber(v.Value)
 			if !ok {
 				pos = append(pos, t.Value, v.Value)
 				argPos = append(argPos, t.Pos, v.Pos)
-			} else if n == math.Trunc(n) && math.Abs(n) < 1<<53 {
-				a.setFlag(f, int(n))
 			} else {
-				a.setFlag(f, n)
+				a.setFlag(f, jsonNumber(n))
 			}
 			i++
 		case FlagIntOrDrop:
-			if n, ok := JSNumber(v.Value); ok && n >= 0 && n == math.Trunc(n) && strings.TrimSpace(v.Value) != "" {
-				a.setFlag(f, int(n))
+			if n, ok := JSNumber(v.Value); ok && n >= 0 && v.Value != "" {
+				a.setFlag(f, int(math.Floor(n)))
 			}
+			i++
+		case FlagFloorOrDrop:
+			if n, ok := JSNumber(v.Value); ok {
+				a.setFlag(f, int(math.Floor(n)))
+			}
+			i++
+		case FlagQuality:
+			if q := recordQuality(v.Value); q != "" {
+				a.setFlag(f, q)
+			}
+			i++
+		case FlagScale:
+			n, ok := JSNumber(v.Value)
+			if !ok || n < minScreenshotScale || n > 1 {
+				return scaleError(a, f, t)
+			}
+			a.setFlag(f, jsonNumber(n))
+			i++
+		case FlagSelector:
+			if v.Value == "" {
+				return cropSelectorError(a, f, t)
+			}
+			a.setFlag(f, v.Value)
 			i++
 		case FlagPositiveInt:
 			n, ok := JSNumber(v.Value)
@@ -133,6 +166,70 @@ var flagsAllDashed = sync.OnceValue(func() bool {
 // table walk for the other tokens (most of them).
 func mayBeFlag(tok string) bool {
 	return strings.HasPrefix(tok, "-") || !flagsAllDashed()
+}
+
+// openBoolFlags takes open's boolean flags (--relaunch, --test-ime,
+// --no-test-ime) out of toks wherever they stand, as agent-device reads them
+// before the runtime flags: "--metro-host --relaunch h" sets relaunch and
+// metroHost h. It returns toks itself when the line has none.
+func openBoolFlags(a *Action, spec *CommandSpec, toks []*Token) []*Token {
+	var rest []*Token
+	for i, t := range toks {
+		f, ok := spec.Flag(t.Value)
+		if !ok || (f.Kind != FlagBool && f.Kind != FlagBoolFalse) {
+			if rest != nil {
+				rest = append(rest, t)
+			}
+			continue
+		}
+		if rest == nil {
+			rest = append(make([]*Token, 0, len(toks)), toks[:i]...)
+		}
+		a.setFlag(f, f.Kind == FlagBool)
+	}
+	if rest == nil {
+		return toks
+	}
+	return rest
+}
+
+// minScreenshotScale is the smallest screenshot --scale (the largest is 1).
+const minScreenshotScale = 0.01
+
+// recordQuality maps a record --quality value to agent-device's level names:
+// medium and high are kept, an integer (digits only) from 5 to 7 is medium and
+// from 8 to 10 high; "" means the value is dropped.
+func recordQuality(v string) string {
+	if v == "medium" || v == "high" {
+		return v
+	}
+	if v == "" || strings.TrimLeft(v, "0123456789") != "" {
+		return ""
+	}
+	n, err := strconv.Atoi(v)
+	switch {
+	case err != nil || n < 5 || n > 10:
+		return ""
+	case n <= 7:
+		return "medium"
+	}
+	return "high"
+}
+
+// jsonNumber is n as the goldens hold it: an int when it is whole.
+func jsonNumber(n float64) any {
+	if n == math.Trunc(n) && math.Abs(n) < 1<<53 {
+		return int(n)
+	}
+	return n
+}
+
+func scaleError(a *Action, f *FlagSpec, t *Token) *Error {
+	return &Error{Pos: t.Pos, Code: codeInvalidArgs, Message: fmt.Sprintf("%s %s requires a number from %v to 1", a.Command, f.Names[0], minScreenshotScale)}
+}
+
+func cropSelectorError(a *Action, f *FlagSpec, t *Token) *Error {
+	return &Error{Pos: t.Pos, Code: codeInvalidArgs, Message: fmt.Sprintf("%s %s requires a selector expression", a.Command, f.Names[0])}
 }
 
 func positiveIntError(a *Action, f *FlagSpec, t *Token) *Error {
@@ -179,12 +276,18 @@ func stripPin(tok string) string {
 
 func isRefToken(tok string) bool { return strings.HasPrefix(tok, "@") }
 
+// isNumberToken is agent-device's test for click/fill coordinates: a
+// non-empty token that Number() does not turn into NaN (so " " is 0, and
+// Infinity or 1e400 count too).
 func isNumberToken(tok string) bool {
-	if strings.TrimSpace(tok) == "" {
+	if tok == "" {
 		return false
 	}
-	_, ok := JSNumber(tok)
-	return ok
+	if _, ok := JSNumber(tok); ok {
+		return true
+	}
+	t := selTrim(tok)
+	return t == "Infinity" || t == "+Infinity" || t == "-Infinity" || isDecimalLiteral(t)
 }
 
 func joinFrom(a *Action, from int) {
@@ -226,7 +329,11 @@ func shapePositionals(a *Action) {
 			return
 		}
 		switch {
-		case len(p) >= 3 && isNumberToken(p[0]) && isNumberToken(p[1]):
+		case isNumberToken(p[0]) && isNumberToken(p[1]):
+			if len(p) == 2 { // x y and no text: the text is empty
+				a.Positionals, a.ArgPos = append(p, ""), append(a.ArgPos, a.ArgPos[1])
+				return
+			}
 			joinFrom(a, 2)
 		case isRefToken(p[0]):
 			p[0] = stripPin(p[0])
@@ -279,19 +386,48 @@ var gestureArities = map[string]gestureArity{
 }
 
 // retiredSlot reports whether a token may fill a retired numeric slot: a
-// number or a ${...} variable.
+// finite number or a token starting with ${ (a variable).
 func retiredSlot(tok string) bool {
-	if isNumberToken(tok) {
-		return true
+	if TrimSpace(tok) == "" {
+		return false
 	}
-	return strings.HasPrefix(tok, "${") && strings.HasSuffix(tok, "}")
+	_, finite := JSNumber(tok)
+	return finite || strings.HasPrefix(tok, "${")
 }
 
+// jsNumberString formats a finite f as JavaScript's Number#toString does:
+// the shortest digits that round-trip, in plain notation for exponents from
+// -7 to 20 and as 1.5e+21 / 1e-7 outside.
 func jsNumberString(f float64) string {
 	if f == 0 {
 		return "0"
 	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
+	e := strconv.FormatFloat(f, 'e', -1, 64) // [-]d[.ddd]e±XX
+	sign := ""
+	if e[0] == '-' {
+		sign, e = "-", e[1:]
+	}
+	mant, exp, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	x, _ := strconv.Atoi(exp)
+	n := x + 1 // position of the decimal point after the first digit
+	k := len(digits)
+	switch {
+	case k <= n && n <= 21:
+		return sign + digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		return sign + digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		return sign + "0." + strings.Repeat("0", -n) + digits
+	}
+	es := "+"
+	if x < 0 {
+		es, x = "-", -x
+	}
+	if k == 1 {
+		return sign + digits + "e" + es + strconv.Itoa(x)
+	}
+	return sign + digits[:1] + "." + digits[1:] + "e" + es + strconv.Itoa(x)
 }
 
 func checkArity(a *Action) *Error {
@@ -315,10 +451,12 @@ func checkArity(a *Action) *Error {
 			y1, ok2 := JSNumber(p[1])
 			x2, ok3 := JSNumber(p[2])
 			y2, ok4 := JSNumber(p[3])
-			if ok1 && ok2 && ok3 && ok4 {
-				msg += fmt.Sprintf(` The trailing durationMs positional was removed: use "gesture pan %s %s %s %s %s" for the same timed drag, or "swipe %s %s %s %s" for a default-duration swipe.`,
-					p[0], p[1], jsNumberString(x2-x1), jsNumberString(y2-y1), p[4], p[0], p[1], p[2], p[3])
+			pan := "gesture pan x1 y1 dx dy durationMs" // the deltas cannot be computed
+			if dx, dy := x2-x1, y2-y1; ok1 && ok2 && ok3 && ok4 && !math.IsInf(dx, 0) && !math.IsInf(dy, 0) {
+				pan = fmt.Sprintf("gesture pan %s %s %s %s %s", p[0], p[1], jsNumberString(dx), jsNumberString(dy), p[4])
 			}
+			msg += fmt.Sprintf(` The trailing durationMs positional was removed: use "%s" for the same timed drag, or "swipe %s %s %s %s" for a default-duration swipe.`,
+				pan, p[0], p[1], p[2], p[3])
 		}
 		return errAt(4, msg)
 	case "gesture":

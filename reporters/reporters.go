@@ -16,7 +16,7 @@ import (
 )
 
 // Names of the reporters, in the order help lists them.
-var Names = []string{"console", "json", "junit", "github"}
+var Names = []string{"console", "json", "junit", "github", "html"}
 
 // Spec is one --reporter NAME[=PATH].
 type Spec struct {
@@ -55,6 +55,8 @@ func Render(name string, w io.Writer, r *runner.Result, color bool) error {
 		return WriteJUnit(w, r)
 	case "github":
 		return WriteGitHub(w, r)
+	case "html":
+		return fmt.Errorf("reporter html writes a directory, not a stream")
 	}
 	return fmt.Errorf("unknown reporter %q (known: %s)", name, strings.Join(Names, ", "))
 }

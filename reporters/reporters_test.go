@@ -259,7 +259,7 @@ func TestParseSpec(t *testing.T) {
 		{"json", "json:"},
 		{"junit=r.xml", "junit:r.xml"},
 		{"junit", "reporter junit needs a path: --reporter junit=PATH"},
-		{"junti=r.xml", `unknown reporter "junti" (known: console, json, junit, github)`},
+		{"junti=r.xml", `unknown reporter "junti" (known: console, json, junit, github, html)`},
 	} {
 		s, err := ParseSpec(tc.in)
 		got := s.Name + ":" + s.Path

@@ -52,7 +52,9 @@ type TestResult struct {
 
 // AttemptResult is one run of a script in a fresh session.
 type AttemptResult struct {
-	Status       Status       `json:"status"`
+	Status Status `json:"status"`
+	// StartedAt is when the attempt began (the HTML report's timeline).
+	StartedAt    time.Time    `json:"startedAt,omitzero"`
 	DurationMs   int64        `json:"durationMs"`
 	Worker       int          `json:"worker"`
 	Device       string       `json:"device,omitempty"`

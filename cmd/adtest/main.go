@@ -27,6 +27,10 @@ type Env struct {
 	// Color is decided once here (TTY, NO_COLOR, TERM=dumb) and handed down;
 	// --no-color / --color flags of a subcommand may override it.
 	Color bool
+	// Terminal is true when Stdout is a terminal that moves its cursor (not
+	// TERM=dumb): `run` then shows live progress. TermWidth measures it.
+	Terminal  bool
+	TermWidth func() int
 	// Exe and Argv0 re-run this adtest (the warm daemon is started that way);
 	// empty Exe means no daemon can be started.
 	Exe, Argv0 string
@@ -55,7 +59,9 @@ func commands() map[string]command {
 		"fmt":           {run: runFmt, summary: "format scripts canonically (-w write, -l list, -d diff)"},
 		"run":           {run: runRun, summary: "run .ad test suites and write reports"},
 		"merge-reports": {run: runMergeReports, summary: "merge JSON results of CI shards into one set of reports"},
+		"show-report":   {run: runShowReport, summary: "serve an HTML report on 127.0.0.1 and print its URL"},
 		"help":          {run: runHelp, summary: "show commands, or the .ad command reference (help commands)"},
+		"android":       {run: runAndroid, summary: "android setup: fetch and verify the on-device snapshot helper"},
 		"daemon":        {run: runDaemon, summary: "status or stop the warm daemon that holds interactive sessions"},
 		"session":       {run: runSession, summary: "list interactive sessions; save-script publishes a recording"},
 	}
@@ -122,14 +128,16 @@ func main() {
 	defer stop()
 	cwd, _ := os.Getwd()
 	env := &Env{
-		Stdin:   os.Stdin,
-		Stdout:  os.Stdout,
-		Stderr:  os.Stderr,
-		Getenv:  os.Getenv,
-		Environ: os.Environ,
-		Cwd:     cwd,
-		Color:   colorDefault(os.Stdout, os.Getenv),
-		Argv0:   os.Args[0],
+		Stdin:     os.Stdin,
+		Stdout:    os.Stdout,
+		Stderr:    os.Stderr,
+		Getenv:    os.Getenv,
+		Environ:   os.Environ,
+		Cwd:       cwd,
+		Color:     colorDefault(os.Stdout, os.Getenv),
+		Terminal:  os.Getenv("TERM") != "dumb" && isatty.IsTerminal(os.Stdout.Fd()),
+		TermWidth: func() int { return termWidth(os.Stdout.Fd()) },
+		Argv0:     os.Args[0],
 	}
 	if exe, err := os.Executable(); err == nil {
 		env.Exe = exe

@@ -419,7 +419,6 @@ func TestRunExitCodes(t *testing.T) {
 		{"a test failed", append(fakeRun, "pass.ad", "fail.ad"), ExitFailed},
 		{"parse error", append(fakeRun, "pass.ad", "bad.ad"), ExitUsage},
 		{"usage error", append(fakeRun, "--shard", "0/2", "pass.ad"), ExitUsage},
-		{"android not available", []string{"run", "--platform", "android", "pass.ad"}, ExitInfra},
 		{"no browser", []string{"run", "--browser", "/nonexistent/chromium", "pass.ad"}, ExitInfra},
 		{"browser does not start", []string{"run", "--browser", "/bin/true", "--artifacts-dir", "art", "pass.ad", "fail.ad"}, ExitInfra},
 	} {

@@ -22,7 +22,7 @@ func runMergeReports(ctx context.Context, env *Env) int {
 	fs.SetOutput(io.Discard)
 	out := fs.String("out", "", "write results.json and junit.xml into `DIR`")
 	var specs listFlag
-	fs.Var(&specs, "reporter", "`NAME[=PATH]` (repeatable): console, json, junit=PATH, github")
+	fs.Var(&specs, "reporter", "`NAME[=PATH]` (repeatable): console, json, junit=PATH, github, html[=DIR]")
 	noColor := fs.Bool("no-color", false, "no colors in console output")
 	failOnFlaky := fs.Bool("fail-on-flaky", false, "exit 1 when a merged test is flaky")
 	files, err := parseInterleaved(fs, env.Args)
@@ -81,6 +81,8 @@ func runMergeReports(ctx context.Context, env *Env) int {
 		var err error
 		switch {
 		case s.Name == "github" && (env.Getenv == nil || env.Getenv("GITHUB_ACTIONS") != "true"):
+		case s.Name == "html":
+			err = writeHTMLReport(env, s, merged)
 		case s.Path == "":
 			err = reporters.Render(s.Name, env.Stdout, merged, color && s.Name == "console")
 		default:

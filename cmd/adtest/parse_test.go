@@ -76,3 +76,53 @@ func TestParseCommandJSONArray(t *testing.T) {
 		t.Errorf("exit %d, stdout:\n%s\nwant exit 2:\n%s", code, out, want)
 	}
 }
+
+// TestParseCommandTargetsEvidence: a targets-v1 annotation shows in
+// `parse --json` as agent-device 0.21.5 prints it: "targetEvidences" with
+// source and destination, each a complete target-v1 object.
+func TestParseCommandTargetsEvidence(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, map[string]string{"drag.ad": "# agent-device:targets-v1 " +
+		`{"source":{"id":"s","role":"view","verification":"verified"},"destination":{"role":"cell","label":"Row  2","verification":"unverifiable"}}` +
+		"\ngesture drag id=s \"label=\\\"Row 2\\\"\"\n"})
+	code, out, errOut := runMain(t, dir, "parse", "--json", "drag.ad")
+	want := `{
+  "file": "drag.ad",
+  "metadata": {},
+  "actions": [
+    {
+      "command": "gesture",
+      "positionals": [
+        "drag",
+        "id=s",
+        "label=\"Row 2\""
+      ],
+      "targetEvidences": {
+        "source": {
+          "id": "s",
+          "role": "view",
+          "ancestry": [],
+          "sibling": 0,
+          "viewportOrder": 0,
+          "verification": "verified"
+        },
+        "destination": {
+          "role": "cell",
+          "label": "Row 2",
+          "ancestry": [],
+          "sibling": 0,
+          "viewportOrder": 0,
+          "verification": "unverifiable"
+        }
+      }
+    }
+  ],
+  "actionLines": [
+    2
+  ]
+}
+`
+	if code != 0 || out != want || errOut != "" {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 0:\n%s", code, out, errOut, want)
+	}
+}

@@ -59,7 +59,12 @@ type runFlags struct {
 	serve, webServer, webServerURL    string
 	serveExample                      bool
 	fakeDevice                        string
+	androidSnapshot                   string
+	debug                             bool
 	paths                             []string
+	// --last-failed, --list, --test-list
+	lastFailed, list bool
+	testList         string
 }
 
 // hiddenFlags are test-only and left out of the usage text.
@@ -81,7 +86,7 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.shard, "shard", "", "run shard `I/N` of the suite (1-based)")
 	fs.StringVar(&f.shardWeights, "shard-weights", "", "balance shards by the durations in a previous JSON result `FILE`")
 	fs.StringVar(&f.artifactsDir, "artifacts-dir", ".adtest/artifacts", "artifacts root `DIR`; each run writes <DIR>/<run-id>/")
-	fs.Var(&f.reporters, "reporter", "`NAME[=PATH]`: console, json, junit=PATH, github (repeatable; default console)")
+	fs.Var(&f.reporters, "reporter", "`NAME[=PATH]`: console, json, junit=PATH, github, html[=DIR] (repeatable; default console)")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colors in console output")
 	fs.Var(&f.masks, "mask", "mask the value of variable `NAME` in every report (repeatable)")
 	fs.StringVar(&f.browser, "browser", "", "Chromium/Chrome binary `PATH` (else ADTEST_CHROME, else PATH)")
@@ -89,10 +94,15 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&f.browserPerWorker, "browser-per-worker", false, "one browser process per worker instead of one context each in a shared browser")
 	fs.StringVar(&f.adbServer, "adb-server", "", "adb server `HOST:PORT` (Android)")
 	fs.Var(&f.devices, "device", "run on device `SERIAL` (repeatable: one worker per device)")
+	fs.StringVar(&f.androidSnapshot, "android-snapshot", "helper", "Android snapshots through the persistent `MODE`: helper (default) or dump (uiautomator dump, installs nothing)")
+	fs.BoolVar(&f.debug, "debug", false, "log driver diagnostics (Android helper session events, adb commands) to stderr")
 	fs.StringVar(&f.serve, "serve", "", "serve static `DIR` on 127.0.0.1 and pass its URL as AD_BASE_URL")
 	fs.StringVar(&f.webServer, "web-server", "", "start `CMD` before the run (killed at the end); needs --web-server-url")
 	fs.StringVar(&f.webServerURL, "web-server-url", "", "wait until `URL` answers; passed as AD_BASE_URL")
 	fs.BoolVar(&f.serveExample, "serve-example", false, "serve the bundled example app (examples/web) as AD_BASE_URL")
+	fs.BoolVar(&f.lastFailed, "last-failed", false, "rerun only the tests that failed, timed out or did not run in the previous run (.adtest/last-run.json; each shard keeps its own)")
+	fs.BoolVar(&f.list, "list", false, "print the tests the run would execute (after --grep, --platform, --shard, --last-failed, --test-list) and exit; no device is started")
+	fs.StringVar(&f.testList, "test-list", "", "run the files listed in `FILE` (one path, directory or glob a line; # comments)")
 	fs.StringVar(&f.fakeDevice, "fake-device", "", "test only: run every test on the in-memory fake device of SCREENS_FILE")
 	return fs
 }
@@ -152,6 +162,14 @@ func runRun(ctx context.Context, env *Env) int {
 	if plan == nil {
 		return code
 	}
+	if f.list {
+		writeList(env.Stdout, plan.tests, plan.shard)
+		return ExitOK
+	}
+	if f.lastFailed && len(plan.tests) == 0 {
+		fmt.Fprintf(env.Stdout, "--last-failed: no test failed in the last run (%s); nothing to run\n", displayRel(env.Cwd, lastRunPath(env.Cwd, plan.shard)))
+		return ExitOK
+	}
 	return plan.execute(ctx, env)
 }
 
@@ -176,6 +194,13 @@ func usageErr(env *Env, format string, a ...any) (*runPlan, int) {
 
 func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	p := &runPlan{f: f}
+	if f.testList != "" {
+		listed, err := readTestList(env.Cwd, f.testList)
+		if err != nil {
+			return usageErr(env, "%v", err)
+		}
+		f.paths = append(f.paths, listed...)
+	}
 	if len(f.paths) == 0 {
 		return usageErr(env, "%v", suite.ErrNoInputs)
 	}
@@ -263,9 +288,8 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 		fmt.Fprintln(env.Stderr, err)
 		return nil, ExitUsage
 	}
-	if f.platform == drivers.PlatformAndroid && f.fakeDevice == "" {
-		fmt.Fprintln(env.Stderr, "adtest run: Android driver not available yet (--platform android)")
-		return nil, ExitInfra
+	if f.androidSnapshot != "helper" && f.androidSnapshot != "dump" {
+		return usageErr(env, "--android-snapshot must be helper or dump, got %q", f.androidSnapshot)
 	}
 	if len(tests) == 0 {
 		return usageErr(env, "no tests matched")
@@ -282,6 +306,12 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 		tests = suite.Shard(tests, p.shard, suite.WeightsFromResult(prev))
 	} else {
 		tests = suite.Shard(tests, p.shard, nil)
+	}
+	if f.lastFailed {
+		// After sharding: a shard reruns its own failures.
+		if tests, _, err = keepLastFailed(env.Cwd, p.shard, tests); err != nil {
+			return usageErr(env, "%v", err)
+		}
 	}
 	p.tests = tests
 
@@ -318,9 +348,9 @@ func providerFunc(env *Env, f *runFlags) suite.ProviderFunc {
 				Getenv:           env.Getenv,
 			})
 		case drivers.PlatformAndroid:
-			return nil, fmt.Errorf("%w: Android driver not available yet", drivers.ErrInfrastructure)
+			return androidProvider(ctx, env, f)
 		}
-		return nil, fmt.Errorf("%w: no driver for platform %q (adtest runs web; android is coming)", drivers.ErrInfrastructure, platform)
+		return nil, fmt.Errorf("%w: no driver for platform %q (adtest runs web and android)", drivers.ErrInfrastructure, platform)
 	}
 }
 
@@ -372,7 +402,13 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 			closers = append(closers, file)
 			w = file
 		}
-		consoles[s] = reporters.NewConsole(w, p.color && s.Path == "")
+		if s.Path == "" && env.Terminal {
+			consoles[s] = reporters.NewLiveConsole(w, p.color, reporters.LiveOptions{Width: env.TermWidth})
+			stopTicks := tickEvery(200*time.Millisecond, consoles[s].Tick)
+			defer stopTicks()
+		} else {
+			consoles[s] = reporters.NewConsole(w, p.color && s.Path == "")
+		}
 		listeners = append(listeners, consoles[s])
 	}
 
@@ -395,6 +431,9 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 	}
 
 	failedReport := false
+	if err := writeLastRun(lastRunPath(env.Cwd, p.shard), newLastRun(res, p.runID)); err != nil {
+		fmt.Fprintf(env.Stderr, "adtest run: last run: %v\n", err)
+	}
 	// The run's own result.json, for --shard-weights and merge-reports.
 	if err := reporters.WriteFileAtomic(filepath.Join(p.runDir, "result.json"), func(w io.Writer) error {
 		return reporters.WriteJSON(w, res)
@@ -415,6 +454,8 @@ func (p *runPlan) writeReport(env *Env, s reporters.Spec, res *runner.Result, co
 	switch s.Name {
 	case "console":
 		return console.Summary(res)
+	case "html":
+		return writeHTMLReport(env, s, res)
 	case "github":
 		if env.Getenv == nil || env.Getenv("GITHUB_ACTIONS") != "true" {
 			return nil
@@ -446,11 +487,11 @@ func exitCode(res *runner.Result, failOnFlaky, reportFailed bool) int {
 }
 
 // infrastructureFailed reports a run stopped because a session could not be
-// opened (the browser or device went away).
+// opened, or a test lost its browser or device (infrastructure, exit 3).
 func infrastructureFailed(res *runner.Result) bool {
 	for _, t := range res.Tests {
 		if n := len(t.Attempts); n > 0 {
-			if e := t.Attempts[n-1].Error; e != nil && e.Reason == suite.ReasonSessionStart {
+			if e := t.Attempts[n-1].Error; e != nil && (e.Reason == suite.ReasonSessionStart || e.Reason == suite.ReasonInfrastructure) {
 				return true
 			}
 		}

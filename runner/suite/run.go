@@ -93,6 +93,37 @@ type Config struct {
 	Grace time.Duration
 }
 
+// eventSource is a driver that reports events of its own per command (the
+// Android helper session: started, reused, invalidated, fallback); they go
+// to timing.ndjson after the step that caused them.
+type eventSource interface {
+	DrainEvents() []map[string]any
+}
+
+// ReasonInfrastructure is the typed reason of a step that failed because
+// the device or browser itself failed (drivers.ErrInfrastructure).
+const ReasonInfrastructure = "infrastructure"
+
+// lostDevice reports a test whose last attempt lost its device.
+func lostDevice(res runner.TestResult) bool {
+	if n := len(res.Attempts); n > 0 {
+		e := res.Attempts[n-1].Error
+		return e != nil && (e.Reason == ReasonSessionStart || e.Reason == ReasonInfrastructure)
+	}
+	return false
+}
+
+// deviceLost counts a device whose worker stopped; when none is left the
+// rest of the suite is not run.
+func (s *scheduler) deviceLost(device string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lost++
+	if s.lost >= len(s.cfg.Devices) && s.stopped == "" {
+		s.stopped = "not run: infrastructure failure: every device is gone (last: " + device + ")"
+	}
+}
+
 // ReasonSessionStart is the typed reason of an attempt whose session could
 // not be opened: an infrastructure failure that stops the suite.
 const ReasonSessionStart = runner.ReasonSessionStart
@@ -132,6 +163,7 @@ type scheduler struct {
 	results  []runner.TestResult
 	done     []bool
 	executed int // running count of tests started, for session names
+	lost     int // devices whose worker stopped after losing them
 }
 
 func newScheduler(cfg Config, tests []*Test) *scheduler {
@@ -248,6 +280,10 @@ func (s *scheduler) run(ctx context.Context) *runner.Result {
 				}
 				res := s.runTest(ctx, ws, worker, device, i)
 				s.finish(i, res)
+				if device != "" && len(s.cfg.Devices) > 1 && lostDevice(res) {
+					s.deviceLost(device)
+					return // its device is gone: this worker takes no more tests
+				}
 			}
 		}(w)
 	}
@@ -345,8 +381,9 @@ func (s *scheduler) finish(i int, res runner.TestResult) {
 	s.done[i] = true
 	s.finished++
 	if n := len(res.Attempts); n > 0 && s.stopped == "" {
-		if e := res.Attempts[n-1].Error; e != nil && e.Reason == ReasonSessionStart {
+		if e := res.Attempts[n-1].Error; e != nil && e.Reason == ReasonSessionStart && len(s.cfg.Devices) <= 1 {
 			// The browser or device is gone: the rest cannot run either.
+			// (With several devices only that device's worker stops.)
 			s.stopped = "not run: infrastructure failure: " + e.Message
 		}
 	}
@@ -372,6 +409,7 @@ type stepRelay struct {
 	ai   attemptInfo
 	tw   *timingWriter
 	mask *Masker
+	drv  drivers.Driver
 }
 
 func (r *stepRelay) fill(ev runner.StepEvent) runner.StepEvent {
@@ -393,6 +431,12 @@ func (r *stepRelay) StepStarted(ev runner.StepEvent) {
 func (r *stepRelay) StepFinished(ev runner.StepEvent) {
 	ev = r.fill(ev)
 	r.tw.step(r.s.now(), ev, true)
+	if es, ok := r.drv.(eventSource); ok {
+		for _, e := range es.DrainEvents() {
+			e["step"] = ev.Step
+			r.tw.write(e)
+		}
+	}
 	if l := r.s.cfg.Listener; l != nil {
 		r.s.mu.Lock()
 		defer r.s.mu.Unlock()
@@ -522,7 +566,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		params := ReplayParams{
 			Scope:   s.scope(t, ai, art.dir),
 			Secrets: s.secretValues(t),
-			Steps:   &stepRelay{s: s, t: t, ai: ai, tw: tw, mask: mask},
+			Steps:   &stepRelay{s: s, t: t, ai: ai, tw: tw, mask: mask, drv: d},
 		}
 		done := make(chan runner.AttemptResult, 1)
 		go func() { done <- rep.Replay(actx, t.Script, params) }()
@@ -599,6 +643,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 
 	end := s.now()
 	ar.DurationMs = end.Sub(start).Milliseconds()
+	ar.StartedAt = start
 	ar.Worker = ai.worker
 	ar.Device = ai.device
 	ar.Shard = s.cfg.Shard.String()
@@ -620,6 +665,8 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	tw.write(stop)
 	tw.close()
 	art.writeResult(&ar)
+	// A device or browser that failed mid-attempt: no retry on it.
+	infra = infra || ar.Error != nil && ar.Error.Reason == ReasonInfrastructure
 	return ar, infra
 }
 

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adtest/adtest/drivers/android/adbtest"
+	"github.com/adtest/adtest/drivers/android/fakedevice"
+	"github.com/adtest/adtest/drivers/fake"
+	"github.com/adtest/adtest/reporters"
+	"github.com/adtest/adtest/runner"
+)
+
+// TestAndroidExampleSuite runs examples/android/suite through adtest run,
+// the real adb server on a private port and the fake device.
+func TestAndroidExampleSuite(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	srv, err := adbtest.StartServer(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := srv.Close(); err != nil || srv.Alive() {
+			t.Errorf("adb server teardown: %v (alive %v)", err, srv.Alive())
+		}
+	}()
+	dev, err := srv.Connect(ctx, adbtest.DeviceOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Disconnect(dev)
+	art := t.TempDir()
+	code, stdout, stderr := runMainCall(ctx, t, cliCall{cwd: "../.."}, "run", "--adb-server", srv.Addr(), "--debug",
+		"--artifacts-dir", art, "--reporter", "console", "examples/android/suite")
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	t.Logf("stdout:\n%s", stdout)
+	if !strings.Contains(stderr, "snapshot started") || !strings.Contains(stderr, "snapshot reused") {
+		t.Errorf("--debug shows no helper session events:\n%s", stderr)
+	}
+	if n := dev.Count("instrument-session"); n != 1 {
+		t.Errorf("%d helper sessions for the suite, want 1 kept warm", n)
+	}
+	// timing.ndjson of each attempt says what the helper did per command.
+	timings, _ := filepath.Glob(filepath.Join(art, "*", "*", "*", "timing.ndjson"))
+	var all strings.Builder
+	for _, f := range timings {
+		b, _ := os.ReadFile(f)
+		all.Write(b)
+	}
+	if len(timings) != 4 || !strings.Contains(all.String(), `"event":"helper","helper":"started"`) || !strings.Contains(all.String(), `"helper":"reused"`) {
+		t.Errorf("%d timing files without helper events:\n%s", len(timings), all.String())
+	}
+}
+
+// TestAndroidNoADB: no server answers and there is no adb binary to start
+// one: exit 3 with how to install adb.
+func TestAndroidNoADB(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	dir := writeFiles(t, map[string]string{"a.ad": "context platform=android\nopen com.example.app\n"})
+	code, _, stderr := runMainCall(context.Background(), t, cliCall{cwd: dir, getenv: map[string]string{"ADTEST_ADB": "/nonexistent/adb"}},
+		"run", "--adb-server", addr, "--artifacts-dir", "art", "a.ad")
+	if code != ExitInfra || !strings.Contains(stderr, "install adb") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+// TestAndroidUnplugMidSuite: two devices; one loses its cable in the
+// middle of its first test. That attempt fails as infrastructure (no
+// retry), its worker takes no more tests, and the other device runs the
+// rest of the suite.
+func TestAndroidUnplugMidSuite(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	srv, err := adbtest.StartServer(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	screens := "viewport 1080 2400\nopen com.adtest.cable -> home\nscreen home\n  heading \"Home\"\n  button \"Pull\" id=pull -> goto gone\nscreen gone\n  text \"Gone\"\n"
+	files := map[string]string{"screens.txt": screens}
+	const n = 5
+	for i := 1; i <= n; i++ {
+		files[fmt.Sprintf("t%d.ad", i)] = "context platform=android retries=2\nopen com.adtest.cable --relaunch\nwait \"Home\" 3000\nclick id=\"com.adtest.cable:id/pull\"\nwait \"Gone\" 3000\n"
+	}
+	dir := writeFiles(t, files)
+	sc, err := fake.LoadScreens(filepath.Join(dir, "screens.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := srv.Connect(ctx, fakedevice.Options{Screens: sc, HelperInstalled: true, UnplugOnTap: "pull"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Disconnect(a)
+	b, err := srv.Connect(ctx, fakedevice.Options{Screens: sc, HelperInstalled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Disconnect(b)
+	code, stdout, stderr := runMainCall(ctx, t, cliCall{cwd: dir}, "run", "--adb-server", srv.Addr(),
+		"--device", a.Addr(), "--device", b.Addr(), "--artifacts-dir", "art", "--reporter", "json=result.json", ".")
+	if code != ExitInfra {
+		t.Errorf("exit %d, want %d (infrastructure)\nstdout:\n%s\nstderr:\n%s", code, ExitInfra, stdout, stderr)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := reporters.ReadJSON(strings.NewReader(string(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.Passed != n-1 || res.Stats.Failed != 1 {
+		t.Errorf("stats %+v", res.Stats)
+	}
+	for _, tr := range res.Tests {
+		if tr.Status != runner.StatusFailed {
+			continue
+		}
+		if len(tr.Attempts) != 1 || tr.Attempts[0].Error == nil || tr.Attempts[0].Error.Reason != "infrastructure" || tr.Attempts[0].Device != a.Addr() {
+			t.Errorf("failed test %s: %d attempts, %+v", tr.Name, len(tr.Attempts), tr.Attempts[0].Error)
+		}
+	}
+	if got := a.Count("am-start"); got != 1 {
+		t.Errorf("the unplugged device's worker started %d apps, want 1 (it must stop taking tests)", got)
+	}
+	if got := b.Count("am-start"); got != n-1 {
+		t.Errorf("the other device started %d apps, want %d", got, n-1)
+	}
+}

@@ -1,0 +1,159 @@
+// Package adbtest runs the real adb server on a private port and fake
+// devices behind it, for tests of the Android stack end to end:
+// adtest -> Go client -> adb server -> fakedevice. Teardown disconnects the
+// devices and stops that server; nothing keeps running.
+package adbtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"time"
+
+	"github.com/adtest/adtest/drivers/android/adb"
+	"github.com/adtest/adtest/drivers/android/fakedevice"
+	"github.com/adtest/adtest/drivers/fake"
+	exandroid "github.com/adtest/adtest/examples/android"
+)
+
+// Server is an adb server in the foreground (`adb -P PORT nodaemon
+// server`), owned by this process.
+type Server struct {
+	Port   int
+	Client *adb.Client
+	cmd    *exec.Cmd
+	exited chan struct{}
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// StartServer starts the adb server on a free loopback port and waits until
+// it answers host:version.
+func StartServer(ctx context.Context) (*Server, error) {
+	bin, err := exec.LookPath("adb")
+	if err != nil {
+		return nil, fmt.Errorf("adb is not installed (run scripts/setup.sh): %w", err)
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, "-P", strconv.Itoa(port), "nodaemon", "server")
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	cmd.Env = append(os.Environ(), "ANDROID_ADB_SERVER_PORT="+strconv.Itoa(port))
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s := &Server{Port: port, cmd: cmd, exited: make(chan struct{})}
+	go func() { cmd.Wait(); close(s.exited) }()
+	s.Client, err = adb.New(adb.Options{Server: "127.0.0.1:" + strconv.Itoa(port), NoStart: true})
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if _, err := s.Client.Version(ctx); err == nil {
+			return s, nil
+		}
+		select {
+		case <-s.exited:
+			return nil, errors.New("adb server exited at start")
+		case <-ctx.Done():
+			s.Close()
+			return nil, fmt.Errorf("adb server on port %d did not answer: %w", port, ctx.Err())
+		case <-tick.C:
+		}
+	}
+}
+
+// Addr is the server's HOST:PORT (for --adb-server).
+func (s *Server) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.Port) }
+
+// Close asks the server to exit, kills it if it does not within 5 s, and
+// waits for the process.
+func (s *Server) Close() error {
+	if s.Client != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		s.Client.KillServer(ctx)
+		cancel()
+	}
+	t := time.NewTimer(5 * time.Second)
+	defer t.Stop()
+	select {
+	case <-s.exited:
+		return nil
+	case <-t.C:
+		s.cmd.Process.Kill()
+		<-s.exited
+		return errors.New("adb server did not exit on host:kill; killed")
+	}
+}
+
+// Alive reports whether the server process still runs.
+func (s *Server) Alive() bool {
+	select {
+	case <-s.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// ExampleScreens parses the example app (examples/android).
+func ExampleScreens() *fake.Screens {
+	s, err := fake.ParseScreens("examples/android/app.screens", exandroid.Screens)
+	if err != nil {
+		panic(err) // the embedded file is fixed at build time
+	}
+	return s
+}
+
+// DeviceOptions are the fake device options of the example app.
+func DeviceOptions() fakedevice.Options { return fakedevice.Options{Screens: ExampleScreens()} }
+
+// Connect starts a fake device, connects the server to it and waits until
+// it is listed online.
+func (s *Server) Connect(ctx context.Context, opts fakedevice.Options) (*fakedevice.Device, error) {
+	if opts.Screens == nil {
+		opts.Screens = ExampleScreens()
+	}
+	d, err := fakedevice.Start(opts)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if _, err := s.Client.Connect(ctx, d.Addr()); err != nil {
+		d.Close()
+		return nil, err
+	}
+	if err := s.Client.WaitDevice(ctx, d.Addr()); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// Disconnect drops a device from the server and stops it.
+func (s *Server) Disconnect(d *fakedevice.Device) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	s.Client.Disconnect(ctx, d.Addr())
+	cancel()
+	d.Close()
+}

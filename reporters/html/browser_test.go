@@ -1,0 +1,168 @@
+package html_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	_ "github.com/sebdah/goldie/v2" // owns the -update flag that refreshes docs/report.png
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/drivers/web"
+	"github.com/adtest/adtest/drivers/web/webtest"
+	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/reporters"
+	"github.com/adtest/adtest/reporters/html"
+	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/suite"
+)
+
+// TestReportInBrowser checks the report the way a person would, with
+// adtest's own .ad scripts (testdata/check) in headless Chromium: a real run
+// of testdata/fixture (a passed, a failed, a flaky and a timed-out test
+// against a small page) is rendered into a report, the check scripts open it
+// from file:// and assert the counts, the failed filter, the search, the
+// failing step's line and reason, the screenshot, the attempt tabs; and the
+// browser logged no error while they did. With -update, the screenshot the
+// failure check takes becomes docs/report.png (the README's picture).
+func TestReportInBrowser(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	work := t.TempDir()
+	fixture, _ := filepath.Abs("testdata/fixture")
+
+	site, err := suite.ServeFS(os.DirFS(filepath.Join(fixture, "site")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer site.Close()
+	res, _ := runSuite(ctx, t, fixture, "suite", suite.Config{BaseURL: site.URL, RunDir: filepath.Join(work, "fixture-art")})
+	want := map[string]runner.Status{"checkout": runner.StatusFailed, "flaky": runner.StatusFlaky, "login": runner.StatusPassed, "slow": runner.StatusTimedOut}
+	for _, tr := range res.Tests {
+		if tr.Status != want[tr.Name] {
+			t.Fatalf("fixture %s is %s, want %s: the report would not show what the checks expect\n%s", tr.Name, tr.Status, want[tr.Name], summary(res))
+		}
+	}
+	reportDir := filepath.Join(work, "report")
+	if err := html.WriteDir(reportDir, res, html.Options{
+		ReadFile: func(name string) ([]byte, error) { return os.ReadFile(name) },
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	shots := filepath.Join(work, "shots")
+	if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	checks, logs := runSuite(ctx, t, filepath.Dir(fixture), "check", suite.Config{
+		RunDir:  filepath.Join(work, "check-art"),
+		CLIVars: map[string]string{"REPORT": "file://" + filepath.ToSlash(filepath.Join(reportDir, "index.html")), "SHOTS": shots},
+	})
+	if checks.Stats.Passed != checks.Stats.Total || checks.Stats.Total != 3 {
+		t.Errorf("the report checks did not all pass:\n%s", summary(checks))
+	}
+	for file, lines := range logs {
+		for _, l := range lines {
+			if pageError(l) {
+				t.Errorf("%s: the report page logged an error: %s", file, l)
+			}
+		}
+	}
+	png, err := os.ReadFile(filepath.Join(shots, "report.png"))
+	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Fatalf("the failure check took no screenshot of the report: %v", err)
+	}
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		if err := os.WriteFile(filepath.Join("..", "..", "docs", "report.png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// pageError reports a browser log line of an uncaught exception, a
+// console.error call or an error of the browser itself (a blocked or failed
+// load: a broken image, a violated content policy).
+func pageError(line string) bool {
+	for _, p := range []string{"uncaught:", "console.error:", "browser.error:"} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// runSuite discovers dir (below cwd) and runs it in one fresh Chromium,
+// returning the result and every attempt's browser log, by file. The
+// browser must be gone afterwards.
+func runSuite(ctx context.Context, t *testing.T, cwd, dir string, cfg suite.Config) (*runner.Result, map[string][]string) {
+	t.Helper()
+	tests, err := suite.Discover([]string{dir}, suite.DiscoverOptions{Cwd: cwd, Parse: parse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec webtest.ProfileRecorder
+	var mu sync.Mutex
+	logs := map[string][]string{}
+	cfg.Workers = 2
+	cfg.Cwd = cwd
+	cfg.RunID = "browser-test"
+	cfg.FormatSnapshot = suite.FormatSnapshot
+	cfg.Prefetch = map[string]bool{drivers.PlatformWeb: true}
+	cfg.Providers = func(ctx context.Context, platform string) (drivers.Provider, error) {
+		return web.NewProvider(web.Options{Logf: rec.Logf})
+	}
+	cfg.NewReplayer = func(d drivers.Driver, a suite.AttemptContext) suite.Replayer {
+		return &logKeeper{Replayer: suite.RunnerReplayer(d, a), d: d, keep: func(lines []string) {
+			mu.Lock()
+			logs[a.File] = append(logs[a.File], lines...)
+			mu.Unlock()
+		}}
+	}
+	res, err := suite.Run(ctx, cfg, tests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Leaks(); err != nil {
+		t.Error(err)
+	}
+	return res, logs
+}
+
+// logKeeper hands the session's browser log to keep before it closes.
+type logKeeper struct {
+	suite.Replayer
+	d    drivers.Driver
+	keep func([]string)
+}
+
+func (l *logKeeper) Close(ctx context.Context) error {
+	if lt, ok := l.d.(drivers.LogTailer); ok {
+		l.keep(lt.LogTail(0))
+	}
+	return l.Replayer.Close(ctx)
+}
+
+func parse(file string, src []byte) (*lang.Script, error) {
+	s, errs := lang.ParseAll(file, src)
+	if len(errs) > 0 {
+		all := make([]error, len(errs))
+		for i, e := range errs {
+			all[i] = e
+		}
+		return nil, errors.Join(all...)
+	}
+	return s, nil
+}
+
+func summary(r *runner.Result) string {
+	var b strings.Builder
+	reporters.WriteSummary(&b, r, false)
+	return b.String()
+}
