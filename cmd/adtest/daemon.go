@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/drivers/android"
 	"github.com/adtest/adtest/drivers/web"
 	"github.com/adtest/adtest/recorder"
 	"github.com/adtest/adtest/runner"
@@ -116,6 +117,7 @@ func daemonUsage(w io.Writer) {
 	fmt.Fprintln(w, "  --idle-timeout D      exit after D without sessions (default 15m, or ADTEST_DAEMON_IDLE_TIMEOUT; 0 = never)")
 	fmt.Fprintln(w, "  --browser PATH        Chromium binary (else ADTEST_CHROME, else PATH)")
 	fmt.Fprintln(w, "  --cdp-url URL         attach to a remote browser over CDP")
+	fmt.Fprintln(w, "  --adb-server HOST:PORT  the adb server of Android sessions (else ADB_SERVER_SOCKET, else a local one)")
 }
 
 func onlyJSONFlag(env *Env, name string, args []string) (asJSON bool, code int) {
@@ -163,6 +165,7 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 	idle := fs.String("idle-timeout", getenv(env, "ADTEST_DAEMON_IDLE_TIMEOUT"), "")
 	browser := fs.String("browser", "", "")
 	cdpURL := fs.String("cdp-url", "", "")
+	adbServer := fs.String("adb-server", "", "")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		if err == nil {
 			err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -191,7 +194,7 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 	}
 	cfg := daemon.Config{
 		Dir: d, Listen: *listen, IdleTimeout: idleTimeout, Version: version(),
-		Providers:   daemonProviders(env, *browser, *cdpURL),
+		Providers:   daemonProviders(env, *browser, *cdpURL, *adbServer),
 		Session:     runner.SessionConfig{},
 		Recorders:   newRecording,
 		WriteScript: writeScript,
@@ -231,13 +234,14 @@ func scriptDir(env *Env) string {
 }
 
 // daemonProviders wires the platforms of interactive sessions.
-func daemonProviders(env *Env, browser, cdpURL string) daemon.ProviderFunc {
+func daemonProviders(env *Env, browser, cdpURL, adbServer string) daemon.ProviderFunc {
 	return func(ctx context.Context, platform string) (drivers.Provider, error) {
 		switch platform {
 		case drivers.PlatformWeb:
 			return web.NewProvider(web.Options{BrowserPath: browser, CDPURL: cdpURL, Getenv: env.Getenv})
 		case drivers.PlatformAndroid:
-			return nil, fmt.Errorf("%w: Android driver not available yet", drivers.ErrInfrastructure)
+			// ADTEST_ADB names the adb binary that starts a local server.
+			return android.NewProvider(ctx, android.Options{Server: adbServer, Getenv: env.Getenv, ADBPath: getenv(env, "ADTEST_ADB")})
 		}
 		return nil, fmt.Errorf("%w: no driver for platform %q", drivers.ErrInfrastructure, platform)
 	}
