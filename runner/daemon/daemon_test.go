@@ -528,3 +528,24 @@ func TestRecordingRules(t *testing.T) {
 	}
 	wantReason(t, do(t, c, &Request{Op: OpSaveScript, Session: "r"}), "not_recording")
 }
+
+func TestSaveScriptNeedsDestinationGuard(t *testing.T) {
+	td := startDaemon(t, recordingConfig)
+	c := td.client()
+	path := filepath.Join(shortTemp(t), "g.ad")
+	open := cmd("", "open", "demo")
+	open.SaveScript, open.ScriptPath = true, path
+	mustOK(t, do(t, c, open))
+	mustOK(t, do(t, c, cmd("", "click", "id=signin")))
+	r := do(t, c, &Request{Op: OpSaveScript})
+	wantReason(t, r, "destination_guard_missing")
+	if !strings.Contains(r.Error.Message, `step 2 "click id=signin"`) {
+		t.Fatalf("message should name the step: %s", r.Error.Message)
+	}
+	mustOK(t, do(t, c, cmd("", "wait", "text=\"Signed in\"", "1000")))
+	mustOK(t, do(t, c, &Request{Op: OpSaveScript}))
+	b, _ := os.ReadFile(path)
+	if strings.Contains(string(b), "\nclose") || !strings.HasSuffix(string(b), "wait \"text=\\\"Signed in\\\"\" 1000\n") {
+		t.Fatalf("published script:\n%s", b)
+	}
+}

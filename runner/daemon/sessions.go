@@ -35,6 +35,9 @@ type Recording interface {
 	Mask(literal string)
 	// Problem returns, and forgets, why the last step cannot be recorded.
 	Problem() string
+	// Guard checks what publishing without closing needs (a destination
+	// guard: a selector wait after the last mutating action).
+	Guard() error
 }
 
 // RecordingInfo describes the session a recorder records.
@@ -540,6 +543,13 @@ func (r *registry) saveScript(ctx context.Context, req *Request) *Response {
 	path := e.path
 	if req.ScriptPath != "" {
 		path = req.ScriptPath
+	}
+	if err := e.rec.Guard(); err != nil {
+		var ei *runner.ErrorInfo
+		if errors.As(err, &ei) {
+			return &Response{Error: ei}
+		}
+		return failure(req, runner.CodeCommandFailed, "destination_guard_missing", "", "%v", err)
 	}
 	if ei := r.publish(e, path, req.Force || e.force); ei != nil {
 		return &Response{Error: ei}
