@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -167,9 +168,14 @@ func TestSessionCommands(t *testing.T) {
 	if !strings.Contains(snap.Text, `@e2 [button] "Sign in"`) {
 		t.Fatalf("snapshot text:\n%s", snap.Text)
 	}
-	mustOK(t, do(t, c, cmd("", "click", "@e2")))
+	// A pinned ref of the current generation is admitted interactively.
+	gen := fmt.Sprint(snap.Data["refsGeneration"])
+	mustOK(t, do(t, c, cmd("", "click", "@e2~s"+gen)))
 	// The click expired the frame: the same ref is refused with its typed reason.
+	wantReason(t, do(t, c, cmd("", "click", "@e2~s"+gen)), "ref_frame_expired")
 	wantReason(t, do(t, c, cmd("", "click", "@e2")), "ref_frame_expired")
+	mustOK(t, do(t, c, cmd("", "snapshot", "-i")))
+	wantReason(t, do(t, c, cmd("", "click", "@e2~s"+gen)), "ref_generation_mismatch")
 	list := mustOK(t, do(t, c, &Request{Op: OpSessions}))
 	if b, _ := json.Marshal(list.Data); !strings.Contains(string(b), `"name":"default"`) {
 		t.Fatalf("session list: %s", b)
