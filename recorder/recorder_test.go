@@ -117,6 +117,15 @@ close
 	if regexp.MustCompile(`@e\d|~s\d`).MatchString(got) {
 		t.Fatal("a ref or a pin reached the script")
 	}
+	// Canonical: each parsed action formats back to the lines it came from.
+	var again strings.Builder
+	again.WriteString(strings.SplitAfter(got, "\n")[0])
+	for _, a := range s.Actions {
+		again.WriteString(lang.FormatAction(a) + "\n")
+	}
+	if again.String() != got {
+		t.Fatalf("the script does not format back to itself:\n%s", again.String())
+	}
 	for _, d := range lang.Check(s, got, lang.CheckOptions{Vars: map[string]string{"PASSWORD": "x"}}) {
 		t.Errorf("check: %s", d.Format("rec.ad"))
 	}
