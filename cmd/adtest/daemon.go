@@ -76,6 +76,13 @@ func runDaemon(ctx context.Context, env *Env) int {
 			}
 			return ExitOK
 		}
+		var ve *daemon.VersionError
+		if errors.As(err, &ve) && !c.Remote() {
+			// A daemon of another protocol: stop it by its pid.
+			if _, terr := daemon.Terminate(c.Dir); terr == nil {
+				err, resp = nil, &daemon.Response{OK: true}
+			}
+		}
 		if err != nil {
 			ei := clientError(ctx, c, err)
 			printError(env, "daemon stop", ei, asJSON)

@@ -555,3 +555,25 @@ func TestSaveScriptNeedsDestinationGuard(t *testing.T) {
 		t.Fatalf("published script:\n%s", b)
 	}
 }
+
+// TestStopAcrossBuilds: a rebuilt adtest cannot use the old daemon, but it
+// can stop it.
+func TestStopAcrossBuilds(t *testing.T) {
+	td := startDaemon(t, nil)
+	other := &Client{Dir: td.dir, Version: "rebuilt"}
+	var ve *VersionError
+	if _, err := other.Do(context.Background(), &Request{Op: OpStatus}); !errors.As(err, &ve) {
+		t.Fatalf("want a version refusal, got %v", err)
+	}
+	mustOK(t, do(t, other, &Request{Op: OpStop}))
+	if !WaitStopped(context.Background(), td.dir, 20*time.Second) {
+		t.Fatal("the daemon did not stop")
+	}
+}
+
+func TestTerminate(t *testing.T) {
+	dir := filepath.Join(shortTemp(t), "adtest")
+	if ok, err := Terminate(dir); ok || err != nil {
+		t.Fatalf("no daemon: got %v %v", ok, err)
+	}
+}

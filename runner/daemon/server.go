@@ -315,7 +315,9 @@ func (s *Server) handle(c net.Conn, tcp bool) {
 		_ = writeMessage(c, s.stamp(failure(&req, runner.CodeCommandFailed, ReasonUnauthorized, "Pass the token the daemon wrote to its token file (ADTEST_DAEMON_TOKEN).", "Unauthorized: missing or wrong daemon token")))
 		return
 	}
-	if req.V != ProtocolVersion || req.Version != s.cfg.Version {
+	// A stop of the same protocol is honoured across builds, so that a
+	// rebuilt adtest can stop the daemon of the previous one.
+	if req.V != ProtocolVersion || (req.Version != s.cfg.Version && req.Op != OpStop) {
 		_ = writeMessage(c, s.stamp(versionMismatch(&req, req.V, req.Version, ProtocolVersion, s.cfg.Version)))
 		return
 	}
@@ -338,7 +340,7 @@ func (s *Server) handle(c net.Conn, tcp bool) {
 
 func versionMismatch(req *Request, clientProto int, clientVersion string, daemonProto int, daemonVersion string) *Response {
 	return failure(req, runner.CodeCommandFailed, ReasonVersionMismatch,
-		"Stop the other daemon with `adtest daemon stop` (from the same adtest build), then retry.",
+		"Run `adtest daemon stop` (it stops a daemon of another build too), then retry.",
 		"adtest client %s (protocol %d) and daemon %s (protocol %d) are different versions; refusing to talk",
 		quoteVersion(clientVersion), clientProto, quoteVersion(daemonVersion), daemonProto)
 }
