@@ -158,7 +158,7 @@ func Spawn(dir, exe string, argv []string, env []string) error {
 	if err := ensureDir(dir); err != nil {
 		return err
 	}
-	log, err := os.OpenFile(filepath.Join(dir, logName), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	log, err := os.OpenFile(filepath.Join(dir, logName), os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
 	}
