@@ -337,7 +337,7 @@ func exitForError(e *runner.ErrorInfo) int {
 	switch {
 	case e.Reason == daemon.ReasonSessionLost || e.Reason == daemon.ReasonDaemonUnavailable ||
 		e.Reason == daemon.ReasonVersionMismatch || e.Reason == daemon.ReasonShuttingDown ||
-		e.Reason == "infrastructure" || e.Code == runner.CodeDeviceNotFound:
+		e.Reason == "infrastructure" || e.Code == runner.CodeDeviceNotFound || e.IsInfrastructure():
 		return ExitInfra
 	case e.Reason == "cancelled":
 		return ExitInterrupted

@@ -577,3 +577,24 @@ func TestTerminate(t *testing.T) {
 		t.Fatalf("no daemon: got %v %v", ok, err)
 	}
 }
+
+// TestDeadHelperLosesSession: when the session's browser or device goes
+// away, the failing command says so (infrastructure) and later ones are
+// told the session was lost, until it is opened again.
+func TestDeadHelperLosesSession(t *testing.T) {
+	td := startDaemon(t, nil)
+	c := td.client()
+	mustOK(t, do(t, c, cmd("", "open", "demo")))
+	if err := td.prov.Devices()[0].Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r := do(t, c, cmd("", "snapshot"))
+	wantReason(t, r, "infrastructure")
+	r = do(t, c, cmd("", "snapshot"))
+	wantReason(t, r, ReasonSessionLost)
+	if !strings.Contains(r.Error.Message, "browser or device went away") {
+		t.Fatalf("message: %s", r.Error.Message)
+	}
+	mustOK(t, do(t, c, cmd("", "open", "demo")))
+	mustOK(t, do(t, c, cmd("", "snapshot")))
+}

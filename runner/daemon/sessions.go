@@ -103,14 +103,14 @@ type registry struct {
 
 	mu        sync.Mutex
 	sessions  map[string]*entry
-	lost      map[string]bool
+	lost      map[string]string // name -> why it was lost
 	providers map[string]drivers.Provider
 	workers   int
 	provMu    sync.Mutex
 }
 
 func newRegistry(s *Server) *registry {
-	return &registry{srv: s, sessions: map[string]*entry{}, lost: map[string]bool{}, providers: map[string]drivers.Provider{}}
+	return &registry{srv: s, sessions: map[string]*entry{}, lost: map[string]string{}, providers: map[string]drivers.Provider{}}
 }
 
 var sessionNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
@@ -166,10 +166,10 @@ func (r *registry) loadLost() {
 	}
 	r.mu.Lock()
 	for _, s := range st.Live {
-		r.lost[s.Name] = true
+		r.lost[s.Name] = whyCrash
 	}
 	for _, n := range st.Lost {
-		r.lost[n] = true
+		r.lost[n] = whyCrash
 	}
 	r.mu.Unlock()
 	r.saveState()
@@ -194,9 +194,18 @@ func notFound(name string) *runner.ErrorInfo {
 		Hint:    fmt.Sprintf("Run `adtest open TARGET --session %s` first (adtest session list shows the open sessions).", name)}
 }
 
-func lostErr(name string) *runner.ErrorInfo {
+// Why a session was lost.
+const (
+	whyCrash = "the adtest daemon that held it stopped unexpectedly, and a new daemon was started"
+	whyGone  = "its browser or device went away"
+)
+
+func lostErr(name, why string) *runner.ErrorInfo {
+	if why == "" {
+		why = whyCrash
+	}
 	return &runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: ReasonSessionLost,
-		Message: fmt.Sprintf("Session %q was lost: the adtest daemon that held it stopped unexpectedly, and a new daemon was started", name),
+		Message: fmt.Sprintf("Session %q was lost: %s", name, why),
 		Hint:    fmt.Sprintf("Nothing was done on a fresh page. Run `adtest open TARGET --session %s` to start again; an unsaved recording of it is gone.", name)}
 }
 
@@ -230,7 +239,7 @@ func (r *registry) command(ctx context.Context, req *Request) *Response {
 	}
 	r.mu.Lock()
 	e := r.sessions[req.Session]
-	lost := r.lost[req.Session]
+	why, lost := r.lost[req.Session]
 	if e == nil && lost && req.Command == "close" {
 		delete(r.lost, req.Session)
 	}
@@ -240,7 +249,7 @@ func (r *registry) command(ctx context.Context, req *Request) *Response {
 			if req.Command == "close" {
 				r.saveState()
 			}
-			return &Response{Error: lostErr(req.Session)}
+			return &Response{Error: lostErr(req.Session, why)}
 		}
 		return &Response{Error: notFound(req.Session)}
 	}
@@ -270,6 +279,10 @@ func (r *registry) run(ctx context.Context, e *entry, req *Request, a *lang.Acti
 		problem = e.rec.Problem()
 	}
 	if ei != nil {
+		if (ei.Reason == "infrastructure" || ei.IsInfrastructure()) && e.sess != nil && !e.closed {
+			r.lose(ctx, e)
+			ei.Hint = joinWarn(ei.Hint, fmt.Sprintf("the session's browser or device is gone, so session %q was closed; open it again", e.name))
+		}
 		return &Response{Error: ei}
 	}
 	resp := &Response{OK: true}
@@ -517,11 +530,11 @@ func (r *registry) saveScript(ctx context.Context, req *Request) *Response {
 	}
 	r.mu.Lock()
 	e := r.sessions[req.Session]
-	lost := r.lost[req.Session]
+	why, lost := r.lost[req.Session]
 	r.mu.Unlock()
 	if e == nil {
 		if lost {
-			return &Response{Error: lostErr(req.Session)}
+			return &Response{Error: lostErr(req.Session, why)}
 		}
 		return &Response{Error: notFound(req.Session)}
 	}
@@ -585,4 +598,21 @@ func (r *registry) closeAll() {
 	}
 	r.providers = map[string]drivers.Provider{}
 	r.provMu.Unlock()
+}
+
+// lose drops a session whose browser or device went away: later commands
+// on its name are told it was lost (like after a daemon crash) instead of
+// failing one by one against a dead helper. The caller holds e's lock.
+func (r *registry) lose(ctx context.Context, e *entry) {
+	e.closed = true
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	_ = e.sess.Close(cctx)
+	cancel()
+	r.mu.Lock()
+	if r.sessions[e.name] == e {
+		delete(r.sessions, e.name)
+		r.lost[e.name] = whyGone
+	}
+	r.mu.Unlock()
+	r.saveState()
 }
