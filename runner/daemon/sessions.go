@@ -481,7 +481,10 @@ func (r *registry) close(ctx context.Context, e *entry, req *Request) *Response 
 	_ = e.sess.Close(cctx)
 	cancel()
 	r.mu.Lock()
-	delete(r.sessions, e.name)
+	if r.sessions[e.name] == e {
+		delete(r.sessions, e.name)
+	}
+	delete(r.lost, e.name) // closed on purpose, even if its helper was gone
 	r.mu.Unlock()
 	r.saveState()
 	if resp.Error != nil || !publish {
