@@ -241,3 +241,29 @@ func TestWriteFileExclusive(t *testing.T) {
 		t.Fatalf("temp files left: %v", ents)
 	}
 }
+
+func TestWaitAndLongpressRefs(t *testing.T) {
+	got, err := script(t,
+		step{line: `wait @e3 5000`, kind: "ref", idx: 3, tr: login},
+		step{line: `longpress @e3~s7 "Sign in" 900`, kind: "ref", idx: 3, tr: login},
+		step{line: `click 10 20`, kind: "point", idx: -1},
+		step{line: `scroll down 0.5`},
+		step{line: `is visible "id=sign-in"`},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"\nwait \"id=\\\"sign-in\\\" || role=\\\"button\\\" label=\\\"Sign in\\\"\" 5000\n",
+		"\nlongpress \"id=\\\"sign-in\\\" || role=\\\"button\\\" label=\\\"Sign in\\\"\" 900\n",
+		"\nclick 10 20\n",
+		"\nscroll \"down\" 0.5\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("want %q in:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "is visible") {
+		t.Errorf("a read was recorded:\n%s", got)
+	}
+}
