@@ -598,3 +598,13 @@ func TestDeadHelperLosesSession(t *testing.T) {
 	mustOK(t, do(t, c, cmd("", "open", "demo")))
 	mustOK(t, do(t, c, cmd("", "snapshot")))
 }
+
+func TestDefaultScriptPath(t *testing.T) {
+	at := time.Date(2026, 2, 9, 12, 0, 0, 0, time.UTC)
+	if got := defaultScriptPath("/s", "e2e", at); got != "/s/e2e-2026-02-09T12-00-00-000Z.ad" {
+		t.Fatalf("got %s", got)
+	}
+	if got := defaultScriptPath("/s", "a.b_c-d", at); got != "/s/a.b_c-d-2026-02-09T12-00-00-000Z.ad" {
+		t.Fatalf("got %s", got)
+	}
+}
