@@ -59,12 +59,13 @@ func TestInteractiveAndroidRoundTrip(t *testing.T) {
 			t.Error("socket left behind")
 		}
 	}()
-	// Wait for the socket (the daemon runs in this process, so no command starts one).
+	// Wait until the daemon listens (it runs in this process, so no command
+	// starts one): daemon.json is written once the socket accepts.
 	deadline := time.Now().Add(20 * time.Second)
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if _, err := os.Stat(filepath.Join(dir, daemon.SocketName)); err == nil {
+		if daemonPID(dir) > 0 {
 			break
 		}
 		if time.Now().After(deadline) {
