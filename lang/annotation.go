@@ -367,56 +367,68 @@ func (p *jsonParser) str() (any, bool) {
 func evidenceFromObject(obj map[string]any) (*TargetEvidence, string) {
 	ev := &TargetEvidence{}
 	var msg string
-	fail := func(field, what string) {
-		if msg == "" {
-			msg = fmt.Sprintf("target-v1 %q %s", field, what)
+	// A field is named group[idx].key, group.key or key (idx < 0: no index;
+	// key "": the group entry itself); names are built only for a message.
+	fail := func(group string, idx int, key, what string) {
+		if msg != "" {
+			return
 		}
+		field := key
+		if group != "" {
+			field = group
+			if idx >= 0 {
+				field = fmt.Sprintf("%s[%d]", group, idx)
+			}
+			if key != "" {
+				field += "." + key
+			}
+		}
+		msg = fmt.Sprintf("target-v1 %q %s", field, what)
 	}
 	// str reads an optional (required: role) string field of m; an empty
 	// optional value counts as absent.
-	str := func(m map[string]any, key, field string, required, label bool) string {
+	str := func(m map[string]any, group string, idx int, key string, required, label bool) string {
 		v, present := m[key]
 		if msg != "" || !present && !required {
 			return ""
 		}
 		if !present {
-			fail(field, "is required.")
+			fail(group, idx, key, "is required.")
 			return ""
 		}
 		s, ok := v.(string)
 		if !ok {
-			fail(field, "must be a string.")
+			fail(group, idx, key, "must be a string.")
 			return ""
 		}
 		s = normalizeEvidenceString(s, label)
 		if len(s) > maxEvidenceString {
-			fail(field, fmt.Sprintf("exceeds the %d-byte field cap.", maxEvidenceString))
+			fail(group, idx, key, fmt.Sprintf("exceeds the %d-byte field cap.", maxEvidenceString))
 		}
 		return s
 	}
-	object := func(v any, field string) map[string]any {
+	object := func(v any, group string, idx int) map[string]any {
 		m, ok := v.(map[string]any)
 		if !ok {
-			fail(field, "must be an object.")
+			fail(group, idx, "", "must be an object.")
 		}
 		return m
 	}
-	ev.Role = str(obj, "role", "role", true, false)
-	ev.ID = str(obj, "id", "id", false, false)
-	ev.Label = str(obj, "label", "label", false, true)
+	ev.Role = str(obj, "", -1, "role", true, false)
+	ev.ID = str(obj, "", -1, "id", false, false)
+	ev.Label = str(obj, "", -1, "label", false, true)
 	ev.Ancestry = []AncestorEntry{}
 	if a, present := obj["ancestry"]; present && msg == "" {
 		list, ok := a.([]any)
 		switch {
 		case !ok:
-			fail("ancestry", "must be an array.")
+			fail("", -1, "ancestry", "must be an array.")
 		case len(list) > maxAncestry:
-			fail("ancestry", fmt.Sprintf("exceeds the %d-entry cap.", maxAncestry))
+			fail("", -1, "ancestry", fmt.Sprintf("exceeds the %d-entry cap.", maxAncestry))
 		}
 		for i, e := range list {
-			name := fmt.Sprintf("ancestry[%d]", i)
-			m := object(e, name)
-			entry := AncestorEntry{Role: str(m, "role", name+".role", true, false), Label: str(m, "label", name+".label", false, true)}
+			m := object(e, "ancestry", i)
+			entry := AncestorEntry{Role: str(m, "ancestry", i, "role", true, false), Label: str(m, "ancestry", i, "label", false, true)}
 			if msg != "" {
 				break
 			}
@@ -434,19 +446,19 @@ func evidenceFromObject(obj map[string]any) (*TargetEvidence, string) {
 		n, ok := v.(json.Number)
 		fv, err := n.Float64()
 		if !ok || err != nil || fv < 0 || fv != math.Trunc(fv) || fv > maxSafeInteger {
-			fail(f.name, "must be a non-negative integer.")
+			fail("", -1, f.name, "must be a non-negative integer.")
 			continue
 		}
 		*f.dst = int(fv)
 	}
 	if v, present := obj["scrollRegion"]; present && msg == "" {
-		m := object(v, "scrollRegion")
+		m := object(v, "scrollRegion", -1)
 		// 0.21.5 names the region's id "id" in its message.
-		reg := &ScrollRegion{Role: str(m, "role", "scrollRegion.role", true, false), ID: str(m, "id", "id", false, false), Label: str(m, "label", "scrollRegion.label", false, true)}
+		reg := &ScrollRegion{Role: str(m, "scrollRegion", -1, "role", true, false), ID: str(m, "", -1, "id", false, false), Label: str(m, "scrollRegion", -1, "label", false, true)}
 		ev.ScrollRegion = reg
 	}
 	if v, present := obj["rect"]; present && msg == "" {
-		m := object(v, "rect")
+		m := object(v, "rect", -1)
 		var vals [4]float64
 		for i, k := range []string{"x", "y", "width", "height"} {
 			if msg != "" {
@@ -455,7 +467,7 @@ func evidenceFromObject(obj map[string]any) (*TargetEvidence, string) {
 			n, ok := m[k].(json.Number)
 			f, err := n.Float64()
 			if !ok || err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-				fail("rect."+k, "must be a finite number.")
+				fail("rect", -1, k, "must be a finite number.")
 			}
 			vals[i] = f + 0 // -0 prints as 0, as in JavaScript
 		}

@@ -170,25 +170,35 @@ func mayBeFlag(tok string) bool {
 
 // openBoolFlags takes open's boolean flags (--relaunch, --test-ime,
 // --no-test-ime) out of toks wherever they stand, as agent-device reads them
-// before the runtime flags: "--metro-host --relaunch h" sets relaunch and
-// metroHost h. It returns toks itself when the line has none.
+// before the value flags: "--metro-host --relaunch h" sets relaunch and
+// metroHost h. Only a line where such a flag follows a value flag needs it;
+// for the others it returns toks itself (the main loop reads them the same).
 func openBoolFlags(a *Action, spec *CommandSpec, toks []*Token) []*Token {
-	var rest []*Token
-	for i, t := range toks {
-		f, ok := spec.Flag(t.Value)
-		if !ok || (f.Kind != FlagBool && f.Kind != FlagBoolFalse) {
-			if rest != nil {
-				rest = append(rest, t)
-			}
+	isBool := func(f *FlagSpec) bool { return f.Kind == FlagBool || f.Kind == FlagBoolFalse }
+	valueFlag, needed := false, false
+	for _, t := range toks {
+		if !mayBeFlag(t.Value) {
 			continue
 		}
-		if rest == nil {
-			rest = append(make([]*Token, 0, len(toks)), toks[:i]...)
+		f, ok := spec.Flag(t.Value)
+		switch {
+		case !ok:
+		case isBool(f) && valueFlag:
+			needed = true
+		case f.TakesValue():
+			valueFlag = true
 		}
-		a.setFlag(f, f.Kind == FlagBool)
 	}
-	if rest == nil {
+	if !needed {
 		return toks
+	}
+	rest := make([]*Token, 0, len(toks))
+	for _, t := range toks {
+		if f, ok := spec.Flag(t.Value); ok && isBool(f) {
+			a.setFlag(f, f.Kind == FlagBool)
+			continue
+		}
+		rest = append(rest, t)
 	}
 	return rest
 }
@@ -402,6 +412,9 @@ func jsNumberString(f float64) string {
 	if f == 0 {
 		return "0"
 	}
+	if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64) // the same digits, plain
+	}
 	e := strconv.FormatFloat(f, 'e', -1, 64) // [-]d[.ddd]e±XX
 	sign := ""
 	if e[0] == '-' {
@@ -451,12 +464,13 @@ func checkArity(a *Action) *Error {
 			y1, ok2 := JSNumber(p[1])
 			x2, ok3 := JSNumber(p[2])
 			y2, ok4 := JSNumber(p[3])
-			pan := "gesture pan x1 y1 dx dy durationMs" // the deltas cannot be computed
+			const tail = `" for the same timed drag, or "swipe %s %s %s %s" for a default-duration swipe.`
 			if dx, dy := x2-x1, y2-y1; ok1 && ok2 && ok3 && ok4 && !math.IsInf(dx, 0) && !math.IsInf(dy, 0) {
-				pan = fmt.Sprintf("gesture pan %s %s %s %s %s", p[0], p[1], jsNumberString(dx), jsNumberString(dy), p[4])
+				msg += fmt.Sprintf(` The trailing durationMs positional was removed: use "gesture pan %s %s %s %s %s`+tail,
+					p[0], p[1], jsNumberString(dx), jsNumberString(dy), p[4], p[0], p[1], p[2], p[3])
+			} else { // the deltas cannot be computed
+				msg += fmt.Sprintf(` The trailing durationMs positional was removed: use "gesture pan x1 y1 dx dy durationMs`+tail, p[0], p[1], p[2], p[3])
 			}
-			msg += fmt.Sprintf(` The trailing durationMs positional was removed: use "%s" for the same timed drag, or "swipe %s %s %s %s" for a default-duration swipe.`,
-				pan, p[0], p[1], p[2], p[3])
 		}
 		return errAt(4, msg)
 	case "gesture":
