@@ -151,6 +151,8 @@ type state struct {
 	PID  int           `json:"pid"`
 	Live []SessionInfo `json:"live"`
 	Lost []string      `json:"lost,omitempty"`
+	// Helpers are the processes the daemon started for its live sessions.
+	Helpers *helpers `json:"helpers,omitempty"`
 }
 
 func (r *registry) statePath() string { return filepath.Join(r.srv.cfg.Dir, sessionsName) }
@@ -172,12 +174,22 @@ func (r *registry) loadLost() {
 		r.lost[n] = whyCrash
 	}
 	r.mu.Unlock()
+	if st.Helpers != nil && st.PID != os.Getpid() {
+		if n := reap(*st.Helpers); n > 0 {
+			r.srv.cfg.Logf("killed %d helper processes left by daemon %d", n, st.PID)
+		}
+	}
 	r.saveState()
 }
 
 // saveState writes sessions.json (removed when there is nothing to remember).
 func (r *registry) saveState() {
 	st := state{PID: os.Getpid(), Live: r.list(), Lost: r.lostNames()}
+	if len(st.Live) > 0 {
+		if h := ownHelpers(); len(h.Procs) > 0 {
+			st.Helpers = &h
+		}
+	}
 	if len(st.Live) == 0 && len(st.Lost) == 0 {
 		_ = os.Remove(r.statePath())
 		return
