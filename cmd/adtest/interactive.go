@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -346,6 +345,3 @@ func exitForError(e *runner.ErrorInfo) int {
 	}
 	return ExitFailed
 }
-
-// abs is filepath.Join(cwd, p) for a relative p.
-var _ = filepath.Join

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -453,8 +452,6 @@ func TestStopClosesSessionsAndProviders(t *testing.T) {
 		t.Fatalf("want ErrUnavailable, got %v", err)
 	}
 }
-
-var _ = io.EOF
 
 func recordingConfig(c *Config) {
 	c.Recorders = func(info RecordingInfo) Recording {
