@@ -605,3 +605,12 @@ func TestDefaultScriptPath(t *testing.T) {
 		t.Fatalf("got %s", got)
 	}
 }
+
+func TestSocketPathTooLong(t *testing.T) {
+	dir := filepath.Join(shortTemp(t), strings.Repeat("d", 120))
+	err := Serve(context.Background(), Config{Dir: dir, Version: testVersion,
+		Providers: func(context.Context, string) (drivers.Provider, error) { return nil, errors.New("none") }})
+	if err == nil || !strings.Contains(err.Error(), "ADTEST_DAEMON_DIR") {
+		t.Fatalf("want a clear error, got %v", err)
+	}
+}

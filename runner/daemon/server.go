@@ -25,6 +25,9 @@ import (
 // DefaultIdleTimeout is how long a daemon without sessions waits before it exits.
 const DefaultIdleTimeout = 15 * time.Minute
 
+// maxSocketPath is the longest unix socket path Linux accepts.
+const maxSocketPath = 107
+
 // DefaultCommandTimeout bounds one command in the daemon when the request
 // gives no timeout.
 const DefaultCommandTimeout = 2 * time.Minute
@@ -145,6 +148,9 @@ func Serve(ctx context.Context, cfg Config) error {
 	s.reg.loadLost()
 
 	sock := filepath.Join(cfg.Dir, SocketName)
+	if len(sock) > maxSocketPath {
+		return fmt.Errorf("daemon: the socket path %s is longer than %d bytes, the limit of unix sockets; set ADTEST_DAEMON_DIR (or XDG_RUNTIME_DIR) to a shorter directory", sock, maxSocketPath)
+	}
 	_ = os.Remove(sock) // a stale socket of a dead daemon (we hold the lock)
 	old := syscall.Umask(0o077)
 	ul, err := net.Listen("unix", sock)
