@@ -280,6 +280,10 @@ func (c *Console) Tick() {
 	c.redraw()
 }
 
+// maxLiveWorkers bounds the status area's worker lines, so that it stays
+// a few lines tall with many workers.
+const maxLiveWorkers = 8
+
 // liveArea is the status area's state: the lines it drew last, what each
 // worker runs, and the counts so far.
 type liveArea struct {
@@ -337,6 +341,10 @@ func (c *Console) redraw() {
 	}
 	sort.Ints(ids)
 	var lines []string
+	more := 0
+	if len(ids) > maxLiveWorkers {
+		ids, more = ids[:maxLiveWorkers], len(ids)-maxLiveWorkers
+	}
 	for _, id := range ids {
 		w := l.workers[id]
 		line := fmt.Sprintf("  worker %d  %s", id, w.name)
@@ -347,6 +355,9 @@ func (c *Console) redraw() {
 			line += fmt.Sprintf("  step %d/%d %s", w.step, w.total, w.action)
 		}
 		lines = append(lines, fitLine(line, "  "+FormatDuration(now.Sub(w.since).Milliseconds()), width))
+	}
+	if more > 0 {
+		lines = append(lines, fitLine(fmt.Sprintf("  … and %d more %s", more, plural(more, "worker", "workers")), "", width))
 	}
 	counts := fmt.Sprintf("  [%d/%d] %d passed, %d failed", l.done, l.total, l.counts[runner.StatusPassed], l.counts[runner.StatusFailed])
 	if n := l.counts[runner.StatusFlaky]; n > 0 {

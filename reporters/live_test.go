@@ -64,3 +64,20 @@ func TestConsoleNotLive(t *testing.T) {
 		t.Errorf("escape sequences without live progress: %q", out.String())
 	}
 }
+
+// TestLiveConsoleManyWorkers: the area shows at most maxLiveWorkers worker
+// lines and counts the rest.
+func TestLiveConsoleManyWorkers(t *testing.T) {
+	var out bytes.Buffer
+	c := NewLiveConsole(&out, false, LiveOptions{Now: func() time.Time { return time.Time{} }})
+	c.SuiteStarted(runner.SuiteStarted{Total: 12, Workers: 12})
+	for w := 0; w < 12; w++ {
+		c.StepStarted(runner.StepEvent{Worker: w, Attempt: 1, File: "t.ad", Name: "t", Step: 1, Total: 1, Action: "open demo"})
+	}
+	out.Reset()
+	c.Tick()
+	got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(got) != maxLiveWorkers+2 || got[maxLiveWorkers] != "  … and 4 more workers" {
+		t.Errorf("area of %d lines:\n%s", len(got), out.String())
+	}
+}

@@ -51,7 +51,7 @@ func large(n int) (*runner.Result, map[string][]byte) {
 			a.Status = status
 			a.Steps[11].Status = status
 			a.Screenshot = dir + "/failure.png"
-			files[a.Screenshot] = []byte(fmt.Sprintf("\x89PNG %d %s", i, strings.Repeat("x", 20000)))
+			files[a.Screenshot] = []byte(fmt.Sprintf("\x89PNG\r\n\x1a\n %d %s", i, strings.Repeat("x", 20000)))
 			files[dir+"/snapshot.txt"] = []byte(snapshot)
 			files[dir+"/log.txt"] = []byte(strings.Repeat("console.log: something happened\n", 200))
 			a.Error = &runner.ErrorInfo{Code: "COMMAND_FAILED", Reason: "selector_not_found", Message: "Selector did not match", Step: 12, Line: 13, Command: "click"}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,15 +58,41 @@ func TestReportInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// The same tests as two CI shards, merged: one report, a lane per
+	// shard and worker in its timeline.
+	var shards [2]*runner.Result
+	for k := range shards {
+		shards[k] = &runner.Result{Version: 1, StartedAt: res.StartedAt, DurationMs: res.DurationMs, Shard: fmt.Sprintf("%d/2", k+1)}
+	}
+	for i, tr := range res.Tests {
+		sh := shards[i%2]
+		for j := range tr.Attempts {
+			tr.Attempts[j].Shard = sh.Shard
+		}
+		sh.Tests = append(sh.Tests, tr)
+	}
+	merged, err := suite.Merge(shards[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	mergedDir := filepath.Join(work, "merged")
+	if err := html.WriteDir(mergedDir, merged, html.Options{}); err != nil {
+		t.Fatal(err)
+	}
+
 	shots := filepath.Join(work, "shots")
 	if err := os.MkdirAll(shots, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	checks, logs := runSuite(ctx, t, filepath.Dir(fixture), "check", suite.Config{
-		RunDir:  filepath.Join(work, "check-art"),
-		CLIVars: map[string]string{"REPORT": "file://" + filepath.ToSlash(filepath.Join(reportDir, "index.html")), "SHOTS": shots},
+		RunDir: filepath.Join(work, "check-art"),
+		CLIVars: map[string]string{
+			"REPORT":        "file://" + filepath.ToSlash(filepath.Join(reportDir, "index.html")),
+			"MERGED_REPORT": "file://" + filepath.ToSlash(filepath.Join(mergedDir, "index.html")),
+			"SHOTS":         shots,
+		},
 	})
-	if checks.Stats.Passed != checks.Stats.Total || checks.Stats.Total != 3 {
+	if checks.Stats.Passed != checks.Stats.Total || checks.Stats.Total != 4 {
 		t.Errorf("the report checks did not all pass:\n%s", summary(checks))
 	}
 	for file, lines := range logs {

@@ -52,6 +52,8 @@ const (
 	maxTextBytes  = 256 << 10 // snapshot and log text, each
 )
 
+var pngSignature = []byte("\x89PNG\r\n\x1a\n")
+
 // File is one file of a report, by its slash-separated path below the
 // report's directory.
 type File struct {
@@ -248,7 +250,9 @@ func (b *builder) attempt(r *runner.Result, a runner.AttemptResult) attempt {
 		}
 	}
 	if a.Screenshot != "" {
-		if data, ok := b.read(a.Screenshot); ok {
+		// Only a PNG is copied: a result names the file, and a merged result
+		// may come from anywhere.
+		if data, ok := b.read(a.Screenshot); ok && bytes.HasPrefix(data, pngSignature) {
 			sum := sha256.Sum256(data)
 			name := "data/" + hex.EncodeToString(sum[:8]) + ".png"
 			b.files[name] = data

@@ -22,7 +22,7 @@ var start = time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)
 func fixture() (*runner.Result, map[string][]byte) {
 	files := map[string][]byte{
 		"art/cart/attempt-1/script.ad":    []byte("context platform=web\nopen ${AD_BASE_URL}\nfill id=pw ***\nclick \"label=Buy\"\nwait \"Thanks\"\n"),
-		"art/cart/attempt-1/failure.png":  []byte("\x89PNG fake"),
+		"art/cart/attempt-1/failure.png":  []byte("\x89PNG\r\n\x1a\n fake"),
 		"art/cart/attempt-1/snapshot.txt": []byte("[button] \"Pay\"\n"),
 		"art/cart/attempt-1/log.txt":      []byte("console.error: boom\n"),
 	}
@@ -92,7 +92,7 @@ func TestRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out) != 2 || out[0].Name != "index.html" || !strings.HasPrefix(out[1].Name, "data/") || string(out[1].Data) != "\x89PNG fake" {
+	if len(out) != 2 || out[0].Name != "index.html" || !strings.HasPrefix(out[1].Name, "data/") || string(out[1].Data) != "\x89PNG\r\n\x1a\n fake" {
 		t.Fatalf("files = %v, want index.html and the copied screenshot", names(out))
 	}
 	page := string(out[0].Data)
@@ -208,4 +208,22 @@ func names(fs []File) []string {
 		out = append(out, f.Name)
 	}
 	return out
+}
+
+// TestRenderCopiesOnlyPNG: the result names the screenshot's path, and a
+// merged result may come from anywhere: a file that is not a PNG is not
+// copied into the report.
+func TestRenderCopiesOnlyPNG(t *testing.T) {
+	r := &runner.Result{Version: 1, Tests: []runner.TestResult{{File: "a.ad", Name: "a", Status: runner.StatusFailed,
+		Attempts: []runner.AttemptResult{{Status: runner.StatusFailed, Screenshot: "/home/me/.ssh/id_ed25519"}}}}}
+	out, err := Render(r, Options{ReadFile: readMap(map[string][]byte{"/home/me/.ssh/id_ed25519": []byte("-----BEGIN OPENSSH PRIVATE KEY-----")})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 1 || strings.Contains(string(out[0].Data), "OPENSSH") {
+		t.Fatalf("a non-PNG file reached the report: %v", names(out))
+	}
+	if a := pageData(t, string(out[0].Data)).Tests[0].Attempts[0]; a.Screenshot != "" || a.ScreenshotPath != "/home/me/.ssh/id_ed25519" {
+		t.Errorf("screenshot %q, path %q", a.Screenshot, a.ScreenshotPath)
+	}
 }

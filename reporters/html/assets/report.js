@@ -4,6 +4,14 @@
 // #t=t3&a=2 for attempt 2 of test t3, #v=slowest / #v=timeline for the views.
 (function () {
   'use strict';
+  // A failure of the page itself is shown, not left to a blank screen.
+  window.addEventListener('error', ev => {
+    const b = document.createElement('p');
+    b.id = 'page-error';
+    b.className = 'card error';
+    b.textContent = 'The report page hit an error: ' + (ev.message || 'a resource did not load');
+    document.body.prepend(b);
+  });
   const R = JSON.parse(document.getElementById('report-data').textContent);
   const byId = new Map(R.tests.map(t => [t.id, t]));
   const STATUSES = [
@@ -92,7 +100,8 @@
     for (const t of R.tests) {
       const e = lastError(t);
       const sub = el('div', null, el('div', { class: 'name', text: t.name }),
-        el('div', { class: 'file', text: t.file + (e && e.line ? ':' + e.line : '') }));
+        el('div', { class: 'file', text: t.file + (e && e.line ? ':' + e.line : '') }),
+        e && t.status !== 'passed' ? el('div', { class: 'rowerr', text: e.message.split('\n')[0] }) : null);
       const extra = t.attempts.length > 1 ? t.attempts.length + ' attempts' : (t.reason || '');
       const li = el('li', null, el('a', { id: 'row-' + t.id, href: '#t=' + t.id },
         badge(t.status), sub, el('span', { class: 'meta', text: extra }), el('span', { class: 'dur', text: dur(t.durationMs) })));
@@ -308,6 +317,11 @@
   document.getElementById('view-slowest').addEventListener('click', () => go({ v: 'slowest' }));
   document.getElementById('view-timeline').addEventListener('click', () => go({ v: 'timeline' }));
   window.addEventListener('hashchange', render);
+  // "/" jumps to the search box, as in many report pages.
+  document.addEventListener('keydown', ev => {
+    const search = document.getElementById('search');
+    if (ev.key === '/' && document.activeElement !== search) { ev.preventDefault(); search.focus(); }
+  });
 
   // The slowest and timeline views are built when first shown.
   const built = {};
