@@ -413,6 +413,9 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 	}
 	cfg := r.srv.cfg.Session
 	cfg.Platform = e.platform
+	if filepath.IsAbs(req.Cwd) {
+		cfg.ArtifactsDir = req.Cwd
+	}
 	if req.SaveScript {
 		rec := r.srv.cfg.Recorders(RecordingInfo{Session: e.name, Platform: e.platform, Device: req.Device, Created: e.created})
 		path := req.ScriptPath
