@@ -29,8 +29,9 @@ const DefaultIdleTimeout = 15 * time.Minute
 const maxSocketPath = 107
 
 // DefaultCommandTimeout bounds one command in the daemon when the request
-// gives no timeout.
-const DefaultCommandTimeout = 2 * time.Minute
+// gives no timeout: long enough for any wait a person types; a client that
+// gives up (Ctrl-C) cancels its command at once anyway.
+const DefaultCommandTimeout = 10 * time.Minute
 
 // requestReadTimeout bounds how long a connection may take to send its
 // request, responseWriteTimeout how long a client may take to read the answer.
