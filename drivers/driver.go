@@ -94,7 +94,11 @@ func (s *Snapshot) Children(i int) []int {
 	return out
 }
 
-// SnapshotOptions are the snapshot flags a script can give.
+// SnapshotOptions are the snapshot flags a script can give. The runner
+// applies Interactive, Depth and Scope itself, in one place, and asks a
+// driver only for Raw: Snapshot with those fields zero returns the whole
+// tree. (The web driver also filters when a caller outside the runner sets
+// them.)
 type SnapshotOptions struct {
 	Interactive bool   // -i: keep interactive nodes only
 	Depth       int    // -d N: 0 means unlimited
@@ -174,15 +178,28 @@ type Driver interface {
 	Platform() string
 	// Open launches or activates an app or navigates to a URL.
 	Open(ctx context.Context, req OpenRequest) error
-	// Close ends the session and releases its resources. It is idempotent.
+	// Close releases the session and its resources; afterwards every call
+	// fails (ErrInfrastructure or a closed-session error). It is idempotent.
+	// A script's close is AppCloser.CloseApp, not this.
 	Close(ctx context.Context) error
-	// Snapshot captures the screen. It must not change device state.
+	// Snapshot captures the screen: the whole tree in document order, each
+	// node's Parent before it and Depth one more than its parent's (see
+	// SnapshotOptions). It must not change device state.
 	Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, error)
 	// Act performs one device operation. Unsupported kinds return an error
 	// wrapping ErrUnsupported.
 	Act(ctx context.Context, a Action) error
 	// Screenshot returns a PNG of the screen.
 	Screenshot(ctx context.Context, opts ScreenshotOptions) ([]byte, error)
+}
+
+// AppCloser is implemented by drivers whose session outlives its app or
+// page. CloseApp is a script's `close`: it ends the app (terminates it) or
+// the page (navigates it away), and the session stays usable for a later
+// Open. Driver.Close, by contrast, releases the session for good: after it
+// every call fails. The runner never calls Driver.Close for a script line.
+type AppCloser interface {
+	CloseApp(ctx context.Context) error
 }
 
 // AlertHandler is implemented by drivers that see native or JS dialogs.
@@ -229,6 +246,9 @@ var ErrUnsupported = errors.New("unsupported operation")
 func Unsupported(command, platform string) error {
 	return fmt.Errorf("%w: %s is not supported on %s", ErrUnsupported, command, platform)
 }
+
+// ErrClosed marks a call on a session that Close released.
+var ErrClosed = errors.New("the session is closed")
 
 // ErrInfrastructure marks a failure of the device or browser itself (crashed
 // browser, lost connection, no device): the attempt fails as infrastructure and

@@ -149,7 +149,9 @@ func jsonString(v string) string {
 	return `"` + v + `"`
 }
 
+// formatFlagValue writes a flag value the way the printer does for its kind.
 func formatFlagValue(f *FlagSpec, v any) string {
+	var text string
 	switch x := v.(type) {
 	case int:
 		return strconv.Itoa(x)
@@ -158,12 +160,14 @@ func formatFlagValue(f *FlagSpec, v any) string {
 	case bool:
 		return strconv.FormatBool(x)
 	case string:
-		if (f.Kind == FlagEnum || f.Runtime) && prHintBare(x) {
-			return x
-		}
-		return formatPositional(x)
+		text = x
+	default:
+		text = fmt.Sprint(v)
 	}
-	return prJSON(fmt.Sprint(v))
+	if k, _ := prKindOf(f); (k == prEnum || k == prHint) && prHintBare(text) {
+		return text
+	}
+	return formatPositional(text)
 }
 
 // formatEvidence is the annotation line of an action's evidence ("" when it

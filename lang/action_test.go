@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -89,5 +90,82 @@ func TestActionFromArgv(t *testing.T) {
 	}
 	if d := prDiffAction(s.Actions[0], a, true); d != "" {
 		t.Fatal(d)
+	}
+}
+
+// Check binds the lines it can (no ${...}); the runner binds the others
+// after interpolation. Bind reports argument errors with the runner's wording.
+func TestCheckBindsStaticLines(t *testing.T) {
+	t.Parallel()
+	src := "open demo\nclick @e3~s4 \"Sign in\"\nfill id=email ${EMAIL}\nlongpress 10 20\nlongpress id=x 500\nis text label=Total 42\nswipe 1 2 3\n"
+	s, err := Parse("x.ad", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	Check(s, src, CheckOptions{Vars: map[string]string{"EMAIL": "a@b.c"}})
+	got := make([]string, len(s.Actions))
+	for i, a := range s.Actions {
+		got[i] = fmt.Sprintf("%+v", a.Args)
+	}
+	want := []string{
+		"{Target:demo URL:}",
+		"{Target:{Kind:ref Ref:@e3 RefOK:true X:0 Y:0 Selector:<nil> Raw:@e3} Label:Sign in Text: DurationMs:0 HasDuration:false}",
+		"<nil>", // holds a variable: bound by the runner
+		"{Target:{Kind:point Ref:@e0 RefOK:false X:10 Y:20 Selector:<nil> Raw:10 20} Label: Text: DurationMs:800 HasDuration:false}",
+		"{Target:{Kind:selector Ref:@e0 RefOK:false X:0 Y:0 Selector:" + fmt.Sprintf("%p", s.Actions[4].Args.(TargetArgs).Target.Selector) + " Raw:id=x} Label: Text: DurationMs:500 HasDuration:true}",
+		"{Predicate:text Selector:" + fmt.Sprintf("%p", s.Actions[5].Args.(IsArgs).Selector) + " SelectorText:label=Total Value:42}",
+		"<nil>", // does not bind: the runner reports it when the step runs
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d: Args\n%s\nwant\n%s", s.Actions[i].Line(), got[i], want[i])
+		}
+	}
+	if _, err := Bind(s.Actions[6]); err == nil || err.Error() != "swipe requires x1 y1 x2 y2" {
+		t.Fatalf("swipe bind error %v", err)
+	}
+}
+
+func TestRefToken(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		tok, want, plain string
+		ok               bool
+	}{
+		{"@e3", "@e3", "@e3", true},
+		{"@e3~s42", "@e3~s42", "@e3", true},
+		{"@e3~s", "", "@e3~s", false},
+		{"@e~s4", "", "@e~s4", false},
+		{"@e3~x4", "", "@e3~x4", false},
+		{"e3", "", "e3", false},
+		{"@e99999999999999999999", "", "@e99999999999999999999", false},
+	} {
+		r, ok := ParseRefToken(tc.tok)
+		if ok != tc.ok || (ok && r.String() != tc.want) || plainRefOf(tc.tok) != tc.plain {
+			t.Errorf("%q: %v %v (plain %q), want %q %v (plain %q)", tc.tok, r, ok, plainRefOf(tc.tok), tc.want, tc.ok, tc.plain)
+		}
+	}
+}
+
+// The printer's flags come from the command table (one flag table): a
+// command the printer's own table once missed (runtime) keeps its flags as
+// flags, and FormatAction writes the same line.
+func TestPrinterFlagsFromRegistry(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ src, want string }{
+		{"runtime --metro-port 8081 --platform ios", "runtime --platform ios --metro-port 8081"},
+		{"screenshot --scale 0.5 out.png --full --pixel-density 2", `screenshot "out.png" --pixel-density 2 --fullscreen --scale 0.5`},
+		{"snapshot -c --depth 3 -i", "snapshot -i -d 3 -c"},
+		{"record start --quality high", `record "start" --quality high`},
+	} {
+		b, err := FormatSource("x.ad", []byte(tc.src+"\n"))
+		if err != nil || string(b) != tc.want+"\n" {
+			t.Errorf("fmt %q = %q %v, want %q", tc.src, b, err, tc.want)
+			continue
+		}
+		s, _ := Parse("x.ad", b)
+		if got := FormatAction(s.Actions[0]); got != tc.want && tc.src[:8] != "snapshot" {
+			t.Errorf("FormatAction(%q) = %q, want %q", tc.want, got, tc.want)
+		}
 	}
 }

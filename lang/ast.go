@@ -99,6 +99,9 @@ type Action struct {
 	// ArgPos maps each entry of Positionals to the position of the token it came
 	// from (same length as Positionals; joined positionals take the first token).
 	ArgPos []Pos `json:"-"`
+	// Args are the typed arguments, once bound (Check binds the lines without
+	// ${...}; see Bind). nil: not bound yet.
+	Args Args `json:"-"`
 }
 
 // Line returns the 1-based physical line of the action.

@@ -85,8 +85,11 @@ type FlagSpec struct {
 	Value   string   // value placeholder for usage ("n", "ms", "x"); "" for booleans
 	Enum    []string // allowed values of FlagEnum
 	Runtime bool     // stored in Action.Runtime (open runtime hints)
-	Newest  bool     // newest grammar only (not in agent-device v0.20.3)
-	Summary string
+	// FreeText marks a string value that is free text (a selector, a label):
+	// the printer quotes it like a positional, not like a one-word value.
+	FreeText bool
+	Newest   bool // newest grammar only (not in agent-device v0.20.3)
+	Summary  string
 	// Message is the error text of a FlagRetired flag; on a flag adtest keeps
 	// although agent-device removed it, the warning `adtest check` gives.
 	Message string
@@ -113,7 +116,8 @@ type CommandSpec struct {
 	Platforms []string // platforms the command exists on; empty = all
 
 	// Flags are the script flags the line parser recognises for the command
-	// (spec §2.2 Parse column); every other token stays a positional.
+	// (spec §2.2 Parse column); every other token stays a positional. Their
+	// order is the order the printer and the recorder write them in.
 	Flags []FlagSpec
 	// MinArgs and MaxArgs bound the positionals after flag decoding where the
 	// arity is known (MaxArgs -1: unbounded). Sub-command arities (gesture) are
@@ -180,7 +184,7 @@ var (
 		{Names: []string{"-i"}, Key: "snapshotInteractiveOnly", Kind: FlagBool, Summary: "interactive elements only"},
 		{Names: []string{"-c"}, Key: "", Kind: FlagIgnored, Summary: "ignored (compact is the default)"},
 		{Names: []string{"-d", "--depth"}, Key: "snapshotDepth", Kind: FlagInt, Value: "n", Summary: "maximum tree depth"},
-		{Names: []string{"-s", "--scope"}, Key: "snapshotScope", Kind: FlagString, Value: "label|@ref", Summary: "scope the tree to a label or ref"},
+		{Names: []string{"-s", "--scope"}, Key: "snapshotScope", Kind: FlagString, FreeText: true, Value: "label|@ref", Summary: "scope the tree to a label or ref"},
 		{Names: []string{"--raw"}, Key: "snapshotRaw", Kind: FlagBool, Summary: "raw platform tree"},
 		{Names: []string{"--force-full"}, Key: "snapshotForceFull", Kind: FlagBool, Summary: "force a full capture"},
 		{Names: []string{"--backend"}, Key: "", Kind: FlagIgnored, Value: "x", Summary: "ignored (legacy)"},
@@ -241,11 +245,11 @@ var commandTable = []*CommandSpec{
 		Flags: []FlagSpec{
 			{Names: []string{"--raw"}, Key: "snapshotRaw", Kind: FlagBool, Newest: true, Summary: "poll the raw tree"},
 			{Names: []string{"--depth"}, Key: "snapshotDepth", Kind: FlagInt, Value: "n", Newest: true, Summary: "tree depth of each poll"},
-			{Names: []string{"--scope"}, Key: "snapshotScope", Kind: FlagString, Value: "x", Newest: true, Summary: "scope each poll"},
+			{Names: []string{"--scope"}, Key: "snapshotScope", Kind: FlagString, FreeText: true, Value: "x", Newest: true, Summary: "scope each poll"},
 		}},
 	{Name: "scroll", Usage: "scroll <up|down|left|right|top|bottom> [amount] [--until selector]", Summary: "scroll by a viewport fraction or to an edge",
 		Effect: EffectMayInvalidate, Recorded: "y", Platforms: interactive, MinArgs: 1, MaxArgs: 2,
-		Flags: []FlagSpec{{Names: []string{"--until"}, Key: "scrollUntil", Kind: FlagString, Value: "selector", Newest: true, Summary: "repeat until the element is visible"}}},
+		Flags: []FlagSpec{{Names: []string{"--until"}, Key: "scrollUntil", Kind: FlagString, FreeText: true, Value: "selector", Newest: true, Summary: "repeat until the element is visible"}}},
 	{Name: "swipe", Usage: "swipe x1 y1 x2 y2 [--count n] [--pause-ms n] [--pattern one-way|ping-pong]", Summary: "quick fixed-duration fling between two points",
 		Effect: EffectMayInvalidate, Recorded: "y", Platforms: interactive, MinArgs: 4, MaxArgs: 4,
 		Flags: []FlagSpec{
@@ -271,15 +275,15 @@ var commandTable = []*CommandSpec{
 	{Name: "appstate", Usage: "appstate", Summary: "report the foreground app and session state", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: 0},
 	{Name: "screenshot", Usage: "screenshot [path] [--fullscreen|--full|-f] [--no-stabilize] [--normalize-status-bar] [--pixel-density n] [--max-size n] [--scale x] [--crop-on selector]",
 		Summary: "write a PNG screenshot", Effect: EffectPreserve, Recorded: "y", MinArgs: 0, MaxArgs: 1,
-		Flags: []FlagSpec{
-			{Names: []string{"--fullscreen", "--full", "-f"}, Key: "screenshotFullscreen", Kind: FlagBool, Summary: "whole screen or page"},
-			{Names: []string{"--no-stabilize"}, Key: "screenshotNoStabilize", Kind: FlagBool, Summary: "do not wait for a stable screen"},
-			{Names: []string{"--normalize-status-bar"}, Key: "screenshotNormalizeStatusBar", Kind: FlagBool, Summary: "normalise the status bar"},
+		Flags: []FlagSpec{ // in the recorder's fixed order (spec §5.3 item 7)
 			{Names: []string{"--pixel-density"}, Key: "screenshotPixelDensity", Kind: FlagPositiveInt, Value: "n", Summary: "pixel density (integer >= 1)"},
+			{Names: []string{"--fullscreen", "--full", "-f"}, Key: "screenshotFullscreen", Kind: FlagBool, Summary: "whole screen or page"},
 			{Names: []string{"--max-size"}, Key: "screenshotMaxSize", Kind: FlagPositiveInt, Value: "n", Summary: "maximum edge in pixels (integer >= 1; removed in agent-device 0.21, kept by adtest)",
 				Message: "screenshot --max-size was removed; use --scale <0.01-1> (or AGENT_DEVICE_SCREENSHOT_SCALE) to downscale proportionally"},
-			{Names: []string{"--scale"}, Key: "screenshotScale", Kind: FlagScale, Value: "0.01-1", Newest: true, Summary: "resize both dimensions by this factor"},
+			{Names: []string{"--no-stabilize"}, Key: "screenshotNoStabilize", Kind: FlagBool, Summary: "do not wait for a stable screen"},
+			{Names: []string{"--normalize-status-bar"}, Key: "screenshotNormalizeStatusBar", Kind: FlagBool, Summary: "normalise the status bar"},
 			{Names: []string{"--crop-on"}, Key: "screenshotCropOn", Kind: FlagSelector, Value: "selector", Newest: true, Summary: "crop to an element"},
+			{Names: []string{"--scale"}, Key: "screenshotScale", Kind: FlagScale, Value: "0.01-1", Newest: true, Summary: "resize both dimensions by this factor"},
 		}},
 	{Name: "record", Usage: "record start [path] [--fps n] [--quality q] [--hide-touches] | record stop", Summary: "record a screen video",
 		Effect: EffectPreserve, Recorded: "y", Platforms: []string{PlatformIOS, PlatformAndroid, PlatformMacOS}, MinArgs: 1, MaxArgs: 2,
@@ -307,7 +311,7 @@ var commandTable = []*CommandSpec{
 	{Name: "tv-remote", Usage: "tv-remote [press|longpress] <button>", Summary: "press a TV remote button", Effect: EffectMayInvalidate, Recorded: "y", Platforms: mobileTV, MinArgs: 1, MaxArgs: 2},
 	{Name: "viewport", Usage: "viewport <w> <h>", Summary: "resize the browser viewport", Effect: EffectMayInvalidate, Recorded: "y", Platforms: []string{PlatformWeb}, MinArgs: 2, MaxArgs: 2},
 	{Name: "fold", Usage: "fold ... [--keyframes x]", Summary: "drive foldable panels", Effect: EffectMayInvalidate, Recorded: "y", Platforms: []string{PlatformIOS}, MinArgs: 0, MaxArgs: -1, Newest: true,
-		Flags: []FlagSpec{{Names: []string{"--keyframes"}, Key: "keyframes", Kind: FlagString, Value: "x", Newest: true, Summary: "fold keyframes"}},
+		Flags: []FlagSpec{{Names: []string{"--keyframes"}, Key: "keyframes", Kind: FlagString, FreeText: true, Value: "x", Newest: true, Summary: "fold keyframes"}},
 		Notes: "Unclassified upstream (ADR 0025); adtest treats it as may-invalidate."},
 	{Name: "runtime", Usage: "runtime [--platform p] [--metro-host h] [--metro-port n] [--bundle-url u] [--launch-url u]", Summary: "set runtime hints (before the first open it sets the replay platform)",
 		Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1, Flags: lineFlags(runtimeFlags)},

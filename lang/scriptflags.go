@@ -265,24 +265,7 @@ func (a *Action) setFlag(f *FlagSpec, v any) {
 
 // stripPin removes a well-formed ~sG pin from a ref token (@eN~sG -> @eN).
 // Malformed pins are left for the runtime to reject.
-func stripPin(tok string) string {
-	if len(tok) < 3 || tok[0] != '@' || tok[1] != 'e' {
-		return tok
-	}
-	i := 2
-	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
-		i++
-	}
-	if i == 2 || i+2 >= len(tok) || tok[i] != '~' || tok[i+1] != 's' {
-		return tok
-	}
-	for j := i + 2; j < len(tok); j++ {
-		if tok[j] < '0' || tok[j] > '9' {
-			return tok
-		}
-	}
-	return tok[:i]
-}
+func stripPin(tok string) string { return plainRefOf(tok) }
 
 func isRefToken(tok string) bool { return strings.HasPrefix(tok, "@") }
 

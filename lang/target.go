@@ -31,24 +31,22 @@ type TargetOptions struct {
 	Trailing int
 }
 
-var (
-	refPattern     = regexp.MustCompile(`^@e(\d+)(?:~s(\d+))?$`)
-	bareRefPattern = regexp.MustCompile(`^e\d+$`)
-)
+var bareRefPattern = regexp.MustCompile(`^e\d+$`)
 
-// ParseRef decodes "@eN" or "@eN~sG". ok is false for anything else.
+// ParseRef decodes "@eN" or "@eN~sG" (the grammar of Ref) into the ref
+// without its pin, as written, and the pin. ok is false for anything else.
 func ParseRef(tok string) (ref string, pin int, pinned bool, ok bool) {
-	m := refPattern.FindStringSubmatch(tok)
-	if m == nil {
+	n, g, ok := scanRef(tok)
+	if !ok {
 		return "", 0, false, false
 	}
-	ref = "@e" + m[1]
-	if m[2] != "" {
-		g, err := strconv.Atoi(m[2])
+	ref = "@e" + n
+	if g != "" {
+		v, err := strconv.Atoi(g)
 		if err != nil {
 			return "", 0, false, false
 		}
-		return ref, g, true, true
+		return ref, v, true, true
 	}
 	return ref, 0, false, true
 }
@@ -61,8 +59,17 @@ func DecodeInteractionTarget(positionals []string) (*InteractionTarget, error) {
 
 // DecodeTarget decodes a target followed by opts.Trailing command positionals.
 func DecodeTarget(positionals []string, opts TargetOptions) (*InteractionTarget, error) {
-	if strings.TrimSpace(strings.Join(positionals, " ")) == "" {
-		return nil, targetError(targetParseFailure(positionals))
+	it, err := decodeTarget(positionals, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &it, nil
+}
+
+// decodeTarget is DecodeTarget without the allocation of the result.
+func decodeTarget(positionals []string, opts TargetOptions) (InteractionTarget, *Error) {
+	if allSpace(positionals) {
+		return InteractionTarget{}, targetError(targetParseFailure(positionals))
 	}
 	p0 := positionals[0]
 	if strings.HasPrefix(p0, "@") {
@@ -70,7 +77,7 @@ func DecodeTarget(positionals []string, opts TargetOptions) (*InteractionTarget,
 		if !ok {
 			ref = p0 // malformed refs (@e2~x3) are left for ref admission to reject
 		}
-		t := &InteractionTarget{Kind: "ref", Ref: ref, Pin: pin, Pinned: pinned, Raw: p0}
+		t := InteractionTarget{Kind: "ref", Ref: ref, Pin: pin, Pinned: pinned, Raw: p0}
 		after := positionals[1:]
 		if len(after) > opts.Trailing {
 			t.Label = after[0]
@@ -83,7 +90,7 @@ func DecodeTarget(positionals []string, opts TargetOptions) (*InteractionTarget,
 		x, okx := JSNumber(positionals[0])
 		y, oky := JSNumber(positionals[1])
 		if okx && oky {
-			return &InteractionTarget{Kind: "point", X: x, Y: y,
+			return InteractionTarget{Kind: "point", X: x, Y: y,
 				Raw: positionals[0] + " " + positionals[1], Rest: append([]string{}, positionals[2:]...)}, nil
 		}
 	}
@@ -95,18 +102,28 @@ func DecodeTarget(positionals []string, opts TargetOptions) (*InteractionTarget,
 	}
 	if chain, n, ok := longestSelectorPrefix(body); ok {
 		if n < len(body) {
-			return nil, targetError(selectorTrailingFailure(chain, body[:n], body[n:]))
+			return InteractionTarget{}, targetError(selectorTrailingFailure(chain, body[:n], body[n:]))
 		}
-		return &InteractionTarget{Kind: "selector", Selector: chain, Raw: chain.Raw,
+		return InteractionTarget{Kind: "selector", Selector: chain, Raw: chain.Raw,
 			Rest: append([]string{}, trailing...)}, nil
 	}
 	if bareRefPattern.MatchString(p0) {
-		return nil, targetError(`Did you mean "@` + p0 + `"? Snapshot refs need the @ prefix.`)
+		return InteractionTarget{}, targetError(`Did you mean "@` + p0 + `"? Snapshot refs need the @ prefix.`)
 	}
 	if key, value, ok := SplitSelectorKeyValue(p0); ok && !IsSelectorKey(key) {
-		return nil, targetError(UnknownSelectorKeyMessage(key, value))
+		return InteractionTarget{}, targetError(UnknownSelectorKeyMessage(key, value))
 	}
-	return nil, targetError(targetParseFailure(body))
+	return InteractionTarget{}, targetError(targetParseFailure(body))
+}
+
+// allSpace reports positionals that join to nothing but white space.
+func allSpace(ps []string) bool {
+	for _, p := range ps {
+		if strings.TrimSpace(p) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // UnknownSelectorKeyMessage is the daemon's message for key=value with an
@@ -190,11 +207,20 @@ const DefaultWaitTimeoutMs = 10000
 
 // DecodeWait decodes wait positionals.
 func DecodeWait(positionals []string) (*WaitSpec, error) {
+	w, err := decodeWait(positionals)
+	if err != nil {
+		return nil, err
+	}
+	return &w, nil
+}
+
+// decodeWait is DecodeWait without the allocation of the result.
+func decodeWait(positionals []string) (WaitSpec, *Error) {
 	if len(positionals) == 0 {
-		return nil, targetError(`wait requires an argument: wait <ms> | text <text> [ms] | <selector> [ms] | @ref [ms] | stable [quietMs] [timeoutMs] | absent <selector> [ms].`)
+		return WaitSpec{}, targetError(`wait requires an argument: wait <ms> | text <text> [ms] | <selector> [ms] | @ref [ms] | stable [quietMs] [timeoutMs] | absent <selector> [ms].`)
 	}
 	if ms, ok := JSNumber(positionals[0]); ok {
-		return &WaitSpec{Kind: "sleep", DurationMs: jsInt(ms)}, nil
+		return WaitSpec{Kind: "sleep", DurationMs: jsInt(ms)}, nil
 	}
 	args := positionals
 	var timeout *int
@@ -207,17 +233,17 @@ func DecodeWait(positionals []string) (*WaitSpec, error) {
 	}
 	switch p0 := args[0]; {
 	case p0 == "text":
-		return &WaitSpec{Kind: "text", Text: strings.Join(args[1:], " "), TimeoutMs: timeout}, nil
+		return WaitSpec{Kind: "text", Text: strings.Join(args[1:], " "), TimeoutMs: timeout}, nil
 	case p0 == "stable":
-		w := &WaitSpec{Kind: "stable"}
+		w := WaitSpec{Kind: "stable"}
 		nums := positionals[1:]
 		if len(nums) > 2 {
-			return nil, targetError("wait stable accepts at most 2 arguments: [quietMs] [timeoutMs].")
+			return WaitSpec{}, targetError("wait stable accepts at most 2 arguments: [quietMs] [timeoutMs].")
 		}
 		for i, s := range nums {
 			ms, ok := JSNumber(s)
 			if !ok {
-				return nil, targetError(`wait stable expects numbers: "` + s + `" is not a number of milliseconds.`)
+				return WaitSpec{}, targetError(`wait stable expects numbers: "` + s + `" is not a number of milliseconds.`)
 			}
 			v := jsInt(ms)
 			if i == 0 {
@@ -228,25 +254,25 @@ func DecodeWait(positionals []string) (*WaitSpec, error) {
 		}
 		return w, nil
 	case strings.HasPrefix(p0, "@"):
-		return &WaitSpec{Kind: "ref", Ref: p0, TimeoutMs: timeout}, nil
+		return WaitSpec{Kind: "ref", Ref: p0, TimeoutMs: timeout}, nil
 	case p0 == "absent":
 		rest := args[1:]
 		if len(rest) == 0 {
-			return nil, targetError("wait absent requires a selector: wait absent <selector> [ms].")
+			return WaitSpec{}, targetError("wait absent requires a selector: wait absent <selector> [ms].")
 		}
 		chain, n, ok := longestSelectorPrefix(rest)
 		if !ok {
-			return nil, targetError(targetParseFailure(rest))
+			return WaitSpec{}, targetError(targetParseFailure(rest))
 		}
 		if n < len(rest) {
-			return nil, targetError(selectorTrailingFailure(chain, rest[:n], rest[n:]))
+			return WaitSpec{}, targetError(selectorTrailingFailure(chain, rest[:n], rest[n:]))
 		}
-		return &WaitSpec{Kind: "absent", Selector: chain, TimeoutMs: timeout}, nil
+		return WaitSpec{Kind: "absent", Selector: chain, TimeoutMs: timeout}, nil
 	}
 	if chain, n, ok := longestSelectorPrefix(args); ok && n == len(args) {
-		return &WaitSpec{Kind: "selector", Selector: chain, TimeoutMs: timeout}, nil
+		return WaitSpec{Kind: "selector", Selector: chain, TimeoutMs: timeout}, nil
 	}
-	return &WaitSpec{Kind: "text", Text: strings.Join(args, " "), TimeoutMs: timeout}, nil
+	return WaitSpec{Kind: "text", Text: strings.Join(args, " "), TimeoutMs: timeout}, nil
 }
 
 // jsInt truncates a finite float to an int, saturating at the int range.

@@ -12,11 +12,91 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/adtest/adtest/reporters/html"
 	"github.com/adtest/adtest/runner"
 )
 
-// Names of the reporters, in the order help lists them.
-var Names = []string{"console", "json", "junit", "github", "html"}
+// Reporter is one row of the reporter table: a new reporter is one row.
+type Reporter struct {
+	Name string
+	// NeedsPath: the reporter writes a file, and --reporter NAME=PATH must
+	// name it.
+	NeedsPath bool
+	// OnlyWhen names an environment variable that must be "true" for the
+	// reporter to write at all (github: GITHUB_ACTIONS); cmd reads it.
+	OnlyWhen string
+	// Stream builds the streaming side of a reporter that follows the run
+	// (console); nil for a pure renderer of the final result.
+	Stream func(w io.Writer, o StreamOptions) Streamer
+	// Render writes the final result to a stream.
+	Render func(w io.Writer, r *runner.Result, color bool) error
+	// Dir, when set, writes the final result as a directory instead (html):
+	// at the spec's path, else DefaultPath; readFile reads the artifacts the
+	// result names.
+	Dir         func(dir string, r *runner.Result, readFile func(name string) ([]byte, error)) error
+	DefaultPath string
+}
+
+// StreamOptions are decided by cmd for a streaming reporter.
+type StreamOptions struct {
+	Color bool
+	// Live: the output is a terminal, so the reporter may redraw a status
+	// area (Width() columns wide) on Tick.
+	Live  bool
+	Width func() int
+}
+
+// Streamer is a reporter that follows the run's events and ends with a
+// summary of the final result. One that redraws also has Tick().
+type Streamer interface {
+	runner.SuiteListener
+	Summary(r *runner.Result) error
+}
+
+var (
+	table  []*Reporter
+	byName = map[string]*Reporter{}
+	// Names of the reporters, in the order help lists them.
+	Names []string
+)
+
+// add registers a reporter; it panics at start-up on a duplicate name or a
+// row without a renderer.
+func add(r Reporter) {
+	if _, dup := byName[r.Name]; dup || r.Name == "" || (r.Render == nil && r.Dir == nil) {
+		panic(fmt.Sprintf("reporters: bad or duplicate row %q", r.Name))
+	}
+	table = append(table, &r)
+	byName[r.Name] = &r
+	Names = append(Names, r.Name)
+}
+
+func init() {
+	add(Reporter{Name: "console", Render: WriteSummary,
+		Stream: func(w io.Writer, o StreamOptions) Streamer {
+			if o.Live {
+				return NewLiveConsole(w, o.Color, LiveOptions{Width: o.Width})
+			}
+			return NewConsole(w, o.Color)
+		}})
+	add(Reporter{Name: "json", Render: func(w io.Writer, r *runner.Result, _ bool) error { return WriteJSON(w, r) }})
+	add(Reporter{Name: "junit", NeedsPath: true, Render: func(w io.Writer, r *runner.Result, _ bool) error { return WriteJUnit(w, r) }})
+	add(Reporter{Name: "github", OnlyWhen: "GITHUB_ACTIONS", Render: func(w io.Writer, r *runner.Result, _ bool) error { return WriteGitHub(w, r) }})
+	add(Reporter{Name: "html", DefaultPath: html.DefaultDir,
+		Dir: func(dir string, r *runner.Result, readFile func(string) ([]byte, error)) error {
+			return html.WriteDir(dir, r, html.Options{ReadFile: readFile})
+		}})
+}
+
+// Lookup returns the row of a reporter name.
+func Lookup(name string) (*Reporter, bool) {
+	r, ok := byName[name]
+	return r, ok
+}
+
+func unknown(name string) error {
+	return fmt.Errorf("unknown reporter %q (known: %s)", name, strings.Join(Names, ", "))
+}
 
 // Spec is one --reporter NAME[=PATH].
 type Spec struct {
@@ -25,40 +105,30 @@ type Spec struct {
 }
 
 // ParseSpec parses NAME[=PATH]. An unknown name is an error that lists the
-// known names; junit needs a path.
+// known names; a reporter that writes a file needs a path.
 func ParseSpec(v string) (Spec, error) {
 	name, path, _ := strings.Cut(v, "=")
-	known := false
-	for _, n := range Names {
-		if n == name {
-			known = true
-		}
+	r, ok := Lookup(name)
+	if !ok {
+		return Spec{}, unknown(name)
 	}
-	if !known {
-		return Spec{}, fmt.Errorf("unknown reporter %q (known: %s)", name, strings.Join(Names, ", "))
-	}
-	if name == "junit" && path == "" {
-		return Spec{}, fmt.Errorf("reporter junit needs a path: --reporter junit=PATH")
+	if r.NeedsPath && path == "" {
+		return Spec{}, fmt.Errorf("reporter %s needs a path: --reporter %s=PATH", name, name)
 	}
 	return Spec{Name: name, Path: path}, nil
 }
 
 // Render writes the final result with the reporter of the given name (the
-// console renders its summary).
+// console renders its summary). A reporter that writes a directory cannot.
 func Render(name string, w io.Writer, r *runner.Result, color bool) error {
-	switch name {
-	case "console":
-		return WriteSummary(w, r, color)
-	case "json":
-		return WriteJSON(w, r)
-	case "junit":
-		return WriteJUnit(w, r)
-	case "github":
-		return WriteGitHub(w, r)
-	case "html":
-		return fmt.Errorf("reporter html writes a directory, not a stream")
+	rep, ok := Lookup(name)
+	if !ok {
+		return unknown(name)
 	}
-	return fmt.Errorf("unknown reporter %q (known: %s)", name, strings.Join(Names, ", "))
+	if rep.Render == nil {
+		return fmt.Errorf("reporter %s writes a directory, not a stream", name)
+	}
+	return rep.Render(w, r, color)
 }
 
 // Listeners fans suite events out to several listeners, in order.

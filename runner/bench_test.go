@@ -3,11 +3,11 @@ package runner
 import (
 	"context"
 	"fmt"
-	"github.com/adtest/adtest/runner/internal/frame"
 	"strings"
 	"testing"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/runner/internal/frame"
 )
 
 // BenchmarkStepOverhead measures the per-step cost of Replay on the fake

@@ -20,7 +20,9 @@ type Output struct {
 // leafFunc is one command's leaf. A read returns its output; a mutating
 // leaf runs its pre-action guards and returns the mutation dispatch performs
 // past the seam (or an output alone when there is nothing to do).
-type leafFunc func(s *Session, ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo)
+// args are the action's bound arguments (lang.Bind), of the type the
+// command's binder gives.
+type leafFunc func(s *Session, ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo)
 
 // leaves is the dispatch table: one row per command of lang.Commands, a leaf
 // or nil for a command this runner answers with UNSUPPORTED_OPERATION.
@@ -98,6 +100,22 @@ func (s *Session) Dispatch(ctx context.Context, a *lang.Action) (*Output, *Error
 }
 
 func (s *Session) dispatch(ctx context.Context, a *lang.Action) (*Output, *ErrorInfo) {
+	args, err := bindArgs(a)
+	return s.dispatchBound(ctx, a, args, err)
+}
+
+// bindArgs returns an action's typed arguments: bound by check already, or
+// bound now (after interpolation).
+func bindArgs(a *lang.Action) (lang.Args, error) {
+	if a.Args != nil {
+		return a.Args, nil
+	}
+	return lang.Bind(a)
+}
+
+// dispatchBound is dispatch with the arguments bound (berr: binding failed;
+// it is reported after the session checks, where a leaf would have).
+func (s *Session) dispatchBound(ctx context.Context, a *lang.Action, args lang.Args, berr error) (*Output, *ErrorInfo) {
 	leaf, known := leaves[a.Command]
 	if !known {
 		return nil, newErr(CodeInvalidArgs, "unknown_command", "Unknown command %q", a.Command)
@@ -111,9 +129,12 @@ func (s *Session) dispatch(ctx context.Context, a *lang.Action) (*Output, *Error
 	if leaf == nil {
 		return nil, unsupported(a.Command, s.cfg.Platform)
 	}
-	out, m, e := leaf(s, ctx, a)
-	if e == nil && m != nil {
-		out, e = s.mutate(ctx, a, m)
+	if berr != nil {
+		return nil, fromError(ctx, a.Command, s.cfg.Platform, berr)
+	}
+	out, m, e := leaf(s, ctx, a, args)
+	if e == nil && !m.none() {
+		out, e = s.mutate(ctx, a, &m)
 	}
 	if e != nil && ctx.Err() != nil && e.Reason != "timeout" && e.Reason != "cancelled" {
 		if ce := ctxError(ctx, ctx.Err()); ce != nil {

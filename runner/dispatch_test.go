@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sebdah/goldie/v2"
+
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
-	"github.com/sebdah/goldie/v2"
 )
 
 const richScreens = `

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"fmt"
-	"github.com/adtest/adtest/runner/internal/frame"
 	"reflect"
 	"runtime"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner/internal/frame"
 )
 
 // In loginScreens, `snapshot -i` on login prints @e1 Email, @e2 Sign in, @e3 Help.
@@ -180,7 +180,7 @@ func TestEvidence04EveryPathCrossesTheSeam(t *testing.T) {
 		{`find label Email type "x"`, "type"},
 		{`find "Email" focus`, "focus"},
 		{`open demo`, "open"},
-		{`close`, "close"},
+		{`close`, "close-app"},
 	} {
 		t.Run(tc.line, func(t *testing.T) {
 			e := newEnv(t, loginScreens)
@@ -341,11 +341,11 @@ func TestAdmissionOrderAndShape(t *testing.T) {
 		reason string
 		minted bool
 	}{
-		{"expired beats mismatch", partial.Expire(), frame.Ref{Body: "@e1", N: 1, Pinned: true, Pin: 7}, "ref_frame_expired", true},
-		{"mismatch beats plain-on-partial", partial, frame.Ref{Body: "@e1", N: 1, Pinned: true, Pin: 7}, "ref_generation_mismatch", true},
-		{"plain on partial beats not issued", partial, frame.Ref{Body: "@e1", N: 1}, "plain_ref_requires_complete_frame", false},
-		{"not issued", partial, frame.Ref{Body: "@e1", N: 1, Pinned: true, Pin: partial.Generation()}, "ref_not_issued", true},
-		{"plain expired", complete.Expire(), frame.Ref{Body: "@e2", N: 2}, "ref_frame_expired", false},
+		{"expired beats mismatch", partial.Expire(), lang.Ref{N: 1, Pinned: true, Pin: 7}, "ref_frame_expired", true},
+		{"mismatch beats plain-on-partial", partial, lang.Ref{N: 1, Pinned: true, Pin: 7}, "ref_generation_mismatch", true},
+		{"plain on partial beats not issued", partial, lang.Ref{N: 1}, "plain_ref_requires_complete_frame", false},
+		{"not issued", partial, lang.Ref{N: 1, Pinned: true, Pin: partial.Generation()}, "ref_not_issued", true},
+		{"plain expired", complete.Expire(), lang.Ref{N: 2}, "ref_frame_expired", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, rej := tc.frame.AdmitMutation(tc.ref)
@@ -370,7 +370,7 @@ func TestAdmissionOrderAndShape(t *testing.T) {
 			}
 		})
 	}
-	if _, err := partial.AdmitMutation(frame.Ref{Body: "@e2", N: 2, Pinned: true, Pin: partial.Generation()}); err != nil {
+	if _, err := partial.AdmitMutation(lang.Ref{N: 2, Pinned: true, Pin: partial.Generation()}); err != nil {
 		t.Fatalf("issued pinned ref rejected: %v", err)
 	}
 }

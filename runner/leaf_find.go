@@ -6,52 +6,32 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/adtest/adtest/runner/match"
-
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner/match"
 )
 
-var findLocatorWords = map[string]bool{"text": true, "label": true, "value": true, "role": true, "id": true}
-
-func (s *Session) leafFind(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	p := a.Positionals
-	locator := ""
-	if len(p) >= 2 && findLocatorWords[p[0]] {
-		locator, p = p[0], p[1:]
-	}
-	if len(p) == 0 {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "find requires a query: find [text|label|value|role|id] <query> [action]")
-	}
-	query, p := p[0], p[1:]
-	action := "click"
-	if len(p) > 0 {
-		action, p = p[0], p[1:]
-	}
+func (s *Session) leafFind(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	fa := args.(lang.FindArgs)
+	locator, query, action, p := fa.Locator, fa.Query, fa.Action, fa.Rest
 	obs, e := s.observe(ctx, drivers.SnapshotOptions{})
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	var matches []int
-	if locator == "" && (strings.Contains(query, "=") || strings.Contains(query, "||")) {
-		chain, err := lang.ParseSelectorChain(query)
-		if err != nil {
-			return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
-		}
-		matches = match.Exists(obs.Snap, chain)
+	if fa.Selector != nil {
+		matches = match.Exists(obs.Snap, fa.Selector)
 	} else {
 		matches = match.Find(obs.Snap, locator, query)
 	}
 	if action == "wait" {
 		timeout := s.cfg.WaitTimeout
-		if len(p) > 0 {
-			if ms, ok := lang.JSNumber(p[0]); ok {
-				timeout = time.Duration(ms) * time.Millisecond
-			}
+		if fa.HasTimeout {
+			timeout = time.Duration(fa.TimeoutMs) * time.Millisecond
 		}
 		_, done, e := s.poll(ctx, timeout, func(o *observation) bool {
 			obs = o
@@ -59,19 +39,19 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action) (*Output, *mutat
 			return len(matches) > 0
 		})
 		if e != nil {
-			return nil, nil, e
+			return nil, mutation{}, e
 		}
 		if !done {
-			return nil, nil, newErr(CodeCommandFailed, "wait_target_absent", "find %q: nothing matched within %dms", query, timeout.Milliseconds())
+			return nil, mutation{}, newErr(CodeCommandFailed, "wait_target_absent", "find %q: nothing matched within %dms", query, timeout.Milliseconds())
 		}
 	}
 	if len(matches) == 0 {
 		if action == "exists" {
 			e := newErr(CodeCommandFailed, "predicate_failed", "find %q: no element matches", query)
-			return nil, nil, e
+			return nil, mutation{}, e
 		}
 		e := newErr(CodeCommandFailed, "selector_not_found", "find %q: no element matches", query)
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	idx := matches[0]
 	n := obs.Snap.Nodes[idx]
@@ -103,7 +83,7 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action) (*Output, *mutat
 			// focuses the found element, then types — one seam crossing.
 			focus := drivers.Action{Kind: drivers.ActFocus, Target: t}
 			da.Target = nil
-			return nil, &mutation{act: &focus, out: out, then: func(ctx context.Context) (*Output, *ErrorInfo) {
+			return nil, mutation{act: focus, hasAct: true, out: out, then: func(ctx context.Context) (*Output, *ErrorInfo) {
 				if err := s.drv.Act(ctx, da); err != nil {
 					return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 				}
@@ -113,7 +93,7 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action) (*Output, *mutat
 		return nil, does(da, out), nil
 	case "get", "exists", "wait":
 	default:
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "Unknown find action %q. Supported: click, focus, fill, type, get text, get attrs, exists, wait", action)
+		return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "Unknown find action %q. Supported: click, focus, fill, type, get text, get attrs, exists, wait", action)
 	}
 	// Read-only find: publish the returned ref as a partial frame.
 	out := &Output{Data: map[string]any{"action": action}}
@@ -137,5 +117,5 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action) (*Output, *mutat
 			out.Data["text"] = readText(&n)
 		}
 	}
-	return out, nil, nil
+	return out, mutation{}, nil
 }

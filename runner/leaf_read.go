@@ -6,14 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/adtest/adtest/runner/internal/frame"
-	"github.com/adtest/adtest/runner/match"
-
 	"strings"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner/match"
 )
 
 // readText is get text's answer: an input's value, else its text, else its label.
@@ -29,61 +27,37 @@ func readText(n *drivers.Node) string {
 	return ""
 }
 
-func (s *Session) leafGet(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	if len(a.Positionals) < 2 || (a.Positionals[0] != "text" && a.Positionals[0] != "attrs") {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "get requires text|attrs and a target: get text <target>")
-	}
-	it, e := decodeTarget(a.Positionals[1:], 0)
+func (s *Session) leafGet(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	ga := args.(lang.GetArgs)
+	r, e := s.resolveTarget(ctx, ga.Target, false, 0)
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
-	r, e := s.resolveTarget(ctx, it, false, 0)
-	if e != nil {
-		return nil, nil, e
-	}
-	if a.Positionals[0] == "text" {
+	if ga.Sub == "text" {
 		t := readText(r.node)
-		return &Output{Text: t, Warning: r.warning, Data: map[string]any{"text": t}}, nil, nil
+		return &Output{Text: t, Warning: r.warning, Data: map[string]any{"text": t}}, mutation{}, nil
 	}
 	attrs := map[string]string{"role": r.node.Role, "label": r.node.Label, "id": r.node.ID, "text": r.node.Text, "value": r.node.Value}
 	if ar, ok := s.drv.(drivers.AttrReader); ok && r.warning == "" {
 		m, err := ar.Attrs(ctx, r.node)
 		if err != nil {
-			return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+			return nil, mutation{}, fromError(ctx, a.Command, s.cfg.Platform, err)
 		}
 		attrs = m
 	}
 	b, _ := json.Marshal(attrs)
 	data := map[string]any{"attrs": attrs}
-	return &Output{Text: string(b), Warning: r.warning, Data: data}, nil, nil
+	return &Output{Text: string(b), Warning: r.warning, Data: data}, mutation{}, nil
 }
 
-var predicates = map[string]bool{"visible": true, "hidden": true, "exists": true, "editable": true, "selected": true, "focused": true, "text": true, "absent": true}
-
-func (s *Session) leafIs(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	p := a.Positionals
-	if len(p) < 2 {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "is requires a predicate and a selector: is <predicate> <selector> [value]")
-	}
-	pred, selText, rest := p[0], p[1], p[2:]
-	if !predicates[pred] && predicates[p[1]] {
-		pred, selText = p[1], p[0]
-	}
-	if !predicates[pred] {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "Unknown predicate %q. Supported: visible, hidden, exists, editable, selected, focused, text, absent", pred)
-	}
-	if strings.HasPrefix(selText, "@") {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "is does not accept refs; use a selector")
-	}
-	chain, err := lang.ParseSelectorChain(selText)
-	if err != nil {
-		return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
-	}
+func (s *Session) leafIs(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	ia := args.(lang.IsArgs)
+	pred, chain, selText := ia.Predicate, ia.Selector, ia.SelectorText
 	obs, e := s.observe(ctx, drivers.SnapshotOptions{})
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
-	want := strings.Join(rest, " ")
+	want := ia.Value
 	var pass bool
 	var got string
 	switch pred {
@@ -98,7 +72,7 @@ func (s *Session) leafIs(ctx context.Context, a *lang.Action) (*Output, *mutatio
 				pass = true
 				break
 			}
-			return nil, nil, rerr
+			return nil, mutation{}, rerr
 		}
 		n := &obs.Snap.Nodes[res.node]
 		if pred == "text" {
@@ -116,9 +90,9 @@ func (s *Session) leafIs(ctx context.Context, a *lang.Action) (*Output, *mutatio
 		e := newErr(CodeCommandFailed, "predicate_failed", "%s", msg)
 		e.Hint = "Check the snapshot, or wait for the state before asserting it."
 		e.Details = map[string]any{"predicate": pred, "selector": selText}
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
-	return &Output{Text: "true", Data: map[string]any{"pass": true}}, nil, nil
+	return &Output{Text: "true", Data: map[string]any{"pass": true}}, mutation{}, nil
 }
 
 func containsText(snap *drivers.Snapshot, text string) bool {
@@ -143,16 +117,14 @@ func fingerprint(snap *drivers.Snapshot) string {
 	return b.String()
 }
 
-func (s *Session) leafWait(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	w, err := lang.DecodeWait(a.Positionals)
-	if err != nil {
-		return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
-	}
+func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	wa := args.(lang.WaitArgs)
+	w := &wa.WaitSpec
 	if w.Kind == "sleep" {
 		if e := s.sleep(ctx, time.Duration(w.DurationMs)*time.Millisecond); e != nil {
-			return nil, nil, e
+			return nil, mutation{}, e
 		}
-		return &Output{Text: fmt.Sprintf("Waited %dms", w.DurationMs)}, nil, nil
+		return &Output{Text: fmt.Sprintf("Waited %dms", w.DurationMs)}, mutation{}, nil
 	}
 	timeout := s.cfg.WaitTimeout
 	if w.TimeoutMs != nil {
@@ -185,13 +157,13 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action) (*Output, *mutat
 		check = func(o *observation) bool { return len(match.Exists(o.Snap, w.Selector)) == 0 }
 		what, reason = w.Selector.Raw+" to disappear", "wait_target_present"
 	case "ref":
-		ref, pin, pinned, ok := lang.ParseRef(w.Ref)
-		if !ok {
-			return nil, nil, badRef(w.Ref)
+		if !wa.RefOK {
+			return nil, mutation{}, badRef(w.Ref)
 		}
-		idx, warn, e := s.readRef(frame.RefFromParts(ref, pin, pinned))
+		ref := wa.Ref.Plain()
+		idx, warn, e := s.readRef(wa.Ref)
 		if e != nil {
-			return nil, nil, e
+			return nil, mutation{}, e
 		}
 		warning = warn
 		text := match.NodeText(&s.frame.Evidence().Snap.Nodes[idx])
@@ -214,23 +186,23 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action) (*Output, *mutat
 		}
 		what, reason = "a stable screen", "wait_stable_timeout"
 	default:
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "Unsupported wait form %q", w.Kind)
+		return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "Unsupported wait form %q", w.Kind)
 	}
 	polls, done, e := s.poll(ctx, timeout, check)
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	if !done && impostors {
 		e := newErr(CodeCommandFailed, "wait_landmark_identity_mismatch", "Timed out after %dms waiting for %s: only elements without the recorded identity matched", timeout.Milliseconds(), what)
 		e.Hint = "The landmark on screen is not the recorded one; re-record the step or repair the selector."
 		e.Details = map[string]any{"timeoutMs": timeout.Milliseconds(), "polls": polls}
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	if !done {
 		e := newErr(CodeCommandFailed, reason, "Timed out after %dms waiting for %s", timeout.Milliseconds(), what)
 		e.Hint = "Check that the screen reaches this state, or raise the wait timeout."
 		e.Details = map[string]any{"timeoutMs": timeout.Milliseconds(), "polls": polls}
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
-	return &Output{Text: "Found " + what, Warning: warning}, nil, nil
+	return &Output{Text: "Found " + what, Warning: warning}, mutation{}, nil
 }

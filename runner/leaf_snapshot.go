@@ -4,14 +4,13 @@ package runner
 
 import (
 	"context"
-	"github.com/adtest/adtest/runner/internal/frame"
-	"github.com/adtest/adtest/runner/match"
-
 	"strconv"
 	"strings"
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner/internal/frame"
+	"github.com/adtest/adtest/runner/match"
 )
 
 func snapshotOptions(f lang.Flags) drivers.SnapshotOptions {
@@ -25,21 +24,21 @@ func snapshotOptions(f lang.Flags) drivers.SnapshotOptions {
 	return o
 }
 
-func (s *Session) leafSnapshot(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafSnapshot(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	opts := snapshotOptions(a.Flags)
-	if strings.HasPrefix(opts.Scope, "@") {
-		return s.scopedSnapshot(ctx, opts)
+	if sa := args.(lang.SnapshotArgs); sa.ScopeIsRef {
+		return s.scopedSnapshot(ctx, opts, sa)
 	}
 	obs, e := s.observe(ctx, opts)
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	if len(obs.Refs) == 0 {
 		// Sparse or unusable: the frame is unchanged.
-		return &Output{Text: "", Warning: "The capture printed no nodes; the ref frame is unchanged", Data: map[string]any{"nodes": 0}}, nil, nil
+		return &Output{Text: "", Warning: "The capture printed no nodes; the ref frame is unchanged", Data: map[string]any{"nodes": 0}}, mutation{}, nil
 	}
 	s.frame = s.frame.ActivateComplete(obs)
-	return s.snapshotOutput(obs, ""), nil, nil
+	return s.snapshotOutput(obs, ""), mutation{}, nil
 }
 
 func (s *Session) snapshotOutput(obs *observation, warning string) *Output {
@@ -50,19 +49,19 @@ func (s *Session) snapshotOutput(obs *observation, warning string) *Output {
 // scopedSnapshot is `snapshot -s @ref`: the scope ref is admitted against the
 // active frame, or resolved through the scope lineage when the immediately
 // preceding publication was the same scoped capture (ADR 0014 evidence 14).
-func (s *Session) scopedSnapshot(ctx context.Context, opts drivers.SnapshotOptions) (*Output, *mutation, *ErrorInfo) {
-	ref, pin, pinned, ok := lang.ParseRef(opts.Scope)
-	if !ok {
-		return nil, nil, badRef(opts.Scope)
+func (s *Session) scopedSnapshot(ctx context.Context, opts drivers.SnapshotOptions, sa lang.SnapshotArgs) (*Output, mutation, *ErrorInfo) {
+	if !sa.ScopeRefOK {
+		return nil, mutation{}, badRef(opts.Scope)
 	}
+	ref := sa.ScopeRef.Plain()
 	lin, viaLineage := s.frame.LineageFor(ref)
 	warning := ""
-	if !viaLineage || pinned {
+	if !viaLineage || sa.ScopeRef.Pinned {
 		// A read-only consumer: answered from the frame's retained tree, with a
 		// staleness warning when the frame has expired; no evidence fails.
-		idx, warn, e := s.readRef(frame.RefFromParts(ref, pin, pinned))
+		idx, warn, e := s.readRef(sa.ScopeRef)
 		if e != nil {
-			return nil, nil, e
+			return nil, mutation{}, e
 		}
 		warning = warn
 		n := &s.frame.Evidence().Snap.Nodes[idx]
@@ -72,7 +71,7 @@ func (s *Session) scopedSnapshot(ctx context.Context, opts drivers.SnapshotOptio
 	inner.Scope = ""
 	obs, e := s.observe(ctx, inner)
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	root := -1
 	for i := range obs.Snap.Nodes {
@@ -86,14 +85,14 @@ func (s *Session) scopedSnapshot(ctx context.Context, opts drivers.SnapshotOptio
 		// Unusable repetition: preserve the last useful frame and lineage.
 		e := newErr(CodeCommandFailed, "scope_not_found", "Snapshot scope %s is no longer on screen", ref)
 		e.Details = map[string]any{"ref": ref}
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	scoped := &observation{Snap: obs.Snap, Opts: inner, Refs: subtreePrinted(obs.Snap, inner, root)}
 	if len(scoped.Refs) == 0 {
-		return &Output{Warning: "The scoped capture printed no nodes; the ref frame is unchanged"}, nil, nil
+		return &Output{Warning: "The scoped capture printed no nodes; the ref frame is unchanged"}, mutation{}, nil
 	}
 	s.frame = s.frame.ActivateScoped(scoped, lin)
-	return s.snapshotOutput(scoped, warning), nil, nil
+	return s.snapshotOutput(scoped, warning), mutation{}, nil
 }
 
 // nodeKey identifies a node across captures for diffs (not an identity:
@@ -105,14 +104,14 @@ func nodeKey(n *drivers.Node) string {
 // leafDiff is `diff snapshot`: the printed nodes added and removed since the
 // latest observation. The added refs are a partial publication (only when
 // there is at least one), rendered pinned in text.
-func (s *Session) leafDiff(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	if len(a.Positionals) == 0 || a.Positionals[0] != "snapshot" {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "diff supports only: diff snapshot")
+func (s *Session) leafDiff(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	if args.(lang.SubArgs).Sub != "snapshot" {
+		return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "diff supports only: diff snapshot")
 	}
 	prev := s.last
 	obs, e := s.observe(ctx, drivers.SnapshotOptions{})
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	before := map[string]int{}
 	if prev != nil {
@@ -163,7 +162,7 @@ func (s *Session) leafDiff(ctx context.Context, a *lang.Action) (*Output, *mutat
 	if out.Text == "" {
 		out.Text = "no changes\n"
 	}
-	return out, nil, nil
+	return out, mutation{}, nil
 }
 
 // subtreePrinted is printedNodes restricted to root's subtree.

@@ -4,13 +4,10 @@ package runner
 
 import (
 	"context"
-
 	"fmt"
-
 	"os"
 	"path/filepath"
 	"sort"
-
 	"strings"
 	"time"
 
@@ -18,24 +15,19 @@ import (
 	"github.com/adtest/adtest/lang"
 )
 
-func (s *Session) leafNoop(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	return &Output{}, nil, nil
+func (s *Session) leafNoop(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	return &Output{}, mutation{}, nil
 }
 
-func (s *Session) leafOpen(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	req := drivers.OpenRequest{Relaunch: a.Flags.Bool("relaunch")}
-	if len(a.Positionals) > 0 {
-		req.Target = a.Positionals[0]
-	}
-	if len(a.Positionals) > 1 {
-		req.URL = a.Positionals[1]
-	}
+func (s *Session) leafOpen(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	oa := args.(lang.OpenArgs)
+	req := drivers.OpenRequest{Relaunch: a.Flags.Bool("relaunch"), Target: oa.Target, URL: oa.URL}
 	if u, ok := a.Runtime.String("launchUrl"); ok && req.URL == "" {
 		req.URL = u
 	}
 	// An open against an existing session expires its frame before the first
 	// close/launch dispatch; a failure after dispatch leaves it expired.
-	return nil, &mutation{then: func(ctx context.Context) (*Output, *ErrorInfo) {
+	return nil, mutation{then: func(ctx context.Context) (*Output, *ErrorInfo) {
 		if err := s.drv.Open(ctx, req); err != nil {
 			return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 		}
@@ -44,9 +36,15 @@ func (s *Session) leafOpen(ctx context.Context, a *lang.Action) (*Output, *mutat
 	}}, nil
 }
 
-func (s *Session) leafClose(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	return nil, &mutation{then: func(ctx context.Context) (*Output, *ErrorInfo) {
-		if err := s.drv.Close(ctx); err != nil {
+func (s *Session) leafClose(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	ac, ok := s.drv.(drivers.AppCloser)
+	if !ok {
+		return nil, mutation{}, unsupported("close", s.cfg.Platform)
+	}
+	// The script's close ends the app or page; the session itself is
+	// released by Session.Close.
+	return nil, mutation{then: func(ctx context.Context) (*Output, *ErrorInfo) {
+		if err := ac.CloseApp(ctx); err != nil {
 			return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 		}
 		s.frame = s.frame.CloseSession()
@@ -55,24 +53,21 @@ func (s *Session) leafClose(ctx context.Context, a *lang.Action) (*Output, *muta
 	}}, nil
 }
 
-func (s *Session) leafBack(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafBack(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	return nil, does(drivers.Action{Kind: drivers.ActBack}, &Output{Text: "Went back"}), nil
 }
 
-func (s *Session) leafHome(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafHome(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	return nil, does(drivers.Action{Kind: drivers.ActHome}, &Output{Text: "Went home"}), nil
 }
 
-func (s *Session) leafKeyboard(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	sub := "status"
-	if len(a.Positionals) > 0 {
-		sub = a.Positionals[0]
-	}
+func (s *Session) leafKeyboard(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	sub := args.(lang.SubArgs).Sub
 	switch sub {
 	case "status", "get":
 		obs, e := s.observe(ctx, drivers.SnapshotOptions{})
 		if e != nil {
-			return nil, nil, e
+			return nil, mutation{}, e
 		}
 		visible := false
 		for i := range obs.Snap.Nodes {
@@ -80,7 +75,7 @@ func (s *Session) leafKeyboard(ctx context.Context, a *lang.Action) (*Output, *m
 				visible = true
 			}
 		}
-		return &Output{Text: fmt.Sprintf("keyboard visible: %v", visible), Data: map[string]any{"visible": visible}}, nil, nil
+		return &Output{Text: fmt.Sprintf("keyboard visible: %v", visible), Data: map[string]any{"visible": visible}}, mutation{}, nil
 	case "dismiss", "enter", "return":
 		key := sub
 		if key == "return" {
@@ -90,99 +85,92 @@ func (s *Session) leafKeyboard(ctx context.Context, a *lang.Action) (*Output, *m
 		// the keyboard turns out to be hidden already.
 		return nil, does(drivers.Action{Kind: drivers.ActKey, Key: key}, &Output{Text: "keyboard " + sub}), nil
 	}
-	return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "Unknown keyboard action %q. Supported: status, get, dismiss, enter, return", sub)
+	return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "Unknown keyboard action %q. Supported: status, get, dismiss, enter, return", sub)
 }
 
-func (s *Session) leafAlert(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	sub := "get"
-	if len(a.Positionals) > 0 {
-		sub = a.Positionals[0]
-	}
+func (s *Session) leafAlert(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	sa := args.(lang.SubArgs)
+	sub := sa.Sub
 	ah, ok := s.drv.(drivers.AlertHandler)
 	if !ok {
-		return nil, nil, unsupported("alert", s.cfg.Platform)
+		return nil, mutation{}, unsupported("alert", s.cfg.Platform)
 	}
 	switch sub {
 	case "get":
 		text, open, err := ah.AlertText(ctx)
 		if err != nil {
-			return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+			return nil, mutation{}, fromError(ctx, a.Command, s.cfg.Platform, err)
 		}
 		if !open {
-			return &Output{Text: "no alert", Data: map[string]any{"open": false}}, nil, nil
+			return &Output{Text: "no alert", Data: map[string]any{"open": false}}, mutation{}, nil
 		}
-		return &Output{Text: text, Data: map[string]any{"open": true, "text": text}}, nil, nil
+		return &Output{Text: text, Data: map[string]any{"open": true, "text": text}}, mutation{}, nil
 	case "wait":
 		timeout := s.cfg.WaitTimeout
-		if len(a.Positionals) > 1 {
-			if ms, ok := lang.JSNumber(a.Positionals[1]); ok {
-				timeout = time.Duration(ms) * time.Millisecond
-			}
+		if sa.HasMs {
+			timeout = time.Duration(sa.Ms) * time.Millisecond
 		}
 		deadline := s.cfg.Clock.Now().Add(timeout)
 		for {
 			text, open, err := ah.AlertText(ctx)
 			if err != nil {
-				return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+				return nil, mutation{}, fromError(ctx, a.Command, s.cfg.Platform, err)
 			}
 			if open {
-				return &Output{Text: text, Data: map[string]any{"open": true, "text": text}}, nil, nil
+				return &Output{Text: text, Data: map[string]any{"open": true, "text": text}}, mutation{}, nil
 			}
 			if !s.cfg.Clock.Now().Before(deadline) {
-				return nil, nil, newErr(CodeCommandFailed, "wait_target_absent", "Timed out after %dms waiting for an alert", timeout.Milliseconds())
+				return nil, mutation{}, newErr(CodeCommandFailed, "wait_target_absent", "Timed out after %dms waiting for an alert", timeout.Milliseconds())
 			}
 			if e := s.sleep(ctx, min(s.cfg.PollInterval, deadline.Sub(s.cfg.Clock.Now()))); e != nil {
-				return nil, nil, e
+				return nil, mutation{}, e
 			}
 		}
 	case "accept", "dismiss":
 		// Fused request: the seam is crossed even when no alert is open.
-		return nil, &mutation{out: &Output{Text: "alert " + sub}, then: func(ctx context.Context) (*Output, *ErrorInfo) {
+		return nil, mutation{out: &Output{Text: "alert " + sub}, then: func(ctx context.Context) (*Output, *ErrorInfo) {
 			if err := ah.AlertRespond(ctx, sub == "accept"); err != nil {
 				return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 			}
 			return nil, nil
 		}}, nil
 	}
-	return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "Unknown alert action %q. Supported: get, wait, accept, dismiss", sub)
+	return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "Unknown alert action %q. Supported: get, wait, accept, dismiss", sub)
 }
 
-func (s *Session) leafScreenshot(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafScreenshot(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	png, err := s.drv.Screenshot(ctx, drivers.ScreenshotOptions{FullPage: a.Flags.Bool("screenshotFullscreen")})
 	if err != nil {
-		return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+		return nil, mutation{}, fromError(ctx, a.Command, s.cfg.Platform, err)
 	}
 	s.shots++
 	path := fmt.Sprintf("screenshot-%d.png", s.shots)
-	if len(a.Positionals) > 0 && a.Positionals[0] != "" {
-		path = a.Positionals[0]
+	if p := args.(lang.TextArgs).Text; p != "" {
+		path = p
 	}
 	if !filepath.IsAbs(path) && s.cfg.ArtifactsDir != "" {
 		path = filepath.Join(s.cfg.ArtifactsDir, path)
 	}
 	if dir := filepath.Dir(path); dir != "." {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+			return nil, mutation{}, fromError(ctx, a.Command, s.cfg.Platform, err)
 		}
 	}
 	if err := os.WriteFile(path, png, 0o644); err != nil {
-		return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+		return nil, mutation{}, fromError(ctx, a.Command, s.cfg.Platform, err)
 	}
-	return &Output{Text: path, Data: map[string]any{"path": path}}, nil, nil
+	return &Output{Text: path, Data: map[string]any{"path": path}}, mutation{}, nil
 }
 
-func (s *Session) leafViewport(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	v, ok := numbers(a.Positionals, 2)
-	if !ok || v[0] <= 0 || v[1] <= 0 {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "viewport requires a positive width and height")
-	}
-	return nil, does(drivers.Action{Kind: drivers.ActViewport, Size: drivers.Point{X: v[0], Y: v[1]}}, &Output{Text: fmt.Sprintf("Viewport %gx%g", v[0], v[1])}), nil
+func (s *Session) leafViewport(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	v := args.(lang.ViewportArgs)
+	return nil, does(drivers.Action{Kind: drivers.ActViewport, Size: drivers.Point{X: v.Width, Y: v.Height}}, &Output{Text: fmt.Sprintf("Viewport %gx%g", v.Width, v.Height)}), nil
 }
 
-func (s *Session) leafAppState(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
+func (s *Session) leafAppState(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	obs, e := s.observe(ctx, drivers.SnapshotOptions{})
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	data := map[string]any{"platform": s.cfg.Platform, "url": obs.Snap.URL, "title": obs.Snap.Title, "open": s.opened && !s.closed}
 	keys := make([]string, 0, len(data))
@@ -194,5 +182,5 @@ func (s *Session) leafAppState(ctx context.Context, a *lang.Action) (*Output, *m
 	for _, k := range keys {
 		fmt.Fprintf(&b, "%s: %v\n", k, data[k])
 	}
-	return &Output{Text: b.String(), Data: data}, nil, nil
+	return &Output{Text: b.String(), Data: data}, mutation{}, nil
 }

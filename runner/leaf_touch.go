@@ -4,16 +4,12 @@ package runner
 
 import (
 	"context"
-	"github.com/adtest/adtest/runner/match"
-
 	"fmt"
-	"math"
-
-	"strings"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner/match"
 )
 
 func (s *Session) readiness() time.Duration {
@@ -23,14 +19,10 @@ func (s *Session) readiness() time.Duration {
 	return s.cfg.ReadinessTimeout
 }
 
-func (s *Session) leafClick(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	it, e := decodeTarget(a.Positionals, 0)
+func (s *Session) leafClick(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	r, e := s.resolveTarget(ctx, args.(lang.TargetArgs).Target, true, s.readiness())
 	if e != nil {
-		return nil, nil, e
-	}
-	r, e := s.resolveTarget(ctx, it, true, s.readiness())
-	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	da := drivers.Action{Kind: drivers.ActTap, Target: r.target, Count: 1, Button: "primary"}
 	if n, ok := a.Flags.Int("count"); ok && n > 0 {
@@ -42,100 +34,62 @@ func (s *Session) leafClick(ctx context.Context, a *lang.Action) (*Output, *muta
 	if b, ok := a.Flags.String("clickButton"); ok {
 		da.Button = b
 	}
-	// One logical command: resolved once above, expired once in act, the
+	// One logical command: resolved once above, expired once by mutate, the
 	// driver repeats the same physical point Count times.
 	return nil, does(da, &Output{Text: "Tapped " + r.target.Describe, Warning: r.warning}), nil
 }
 
-func (s *Session) leafLongPress(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	pos := a.Positionals
-	dur := 800 * time.Millisecond
-	if len(pos) > 1 {
-		if ms, ok := lang.JSNumber(pos[len(pos)-1]); ok {
-			// the last numeric positional is the duration, unless it is a point's y
-			if it, err := lang.DecodeTarget(pos, lang.TargetOptions{}); err != nil || it.Kind != "point" || len(it.Rest) > 0 {
-				dur = time.Duration(ms) * time.Millisecond
-				pos = pos[:len(pos)-1]
-			}
-		}
-	}
-	it, e := decodeTarget(pos, 0)
+func (s *Session) leafLongPress(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	ta := args.(lang.TargetArgs)
+	r, e := s.resolveTarget(ctx, ta.Target, true, s.readiness())
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
-	r, e := s.resolveTarget(ctx, it, true, s.readiness())
-	if e != nil {
-		return nil, nil, e
-	}
+	dur := time.Duration(ta.DurationMs) * time.Millisecond
 	return nil, does(drivers.Action{Kind: drivers.ActLongPress, Target: r.target, Duration: dur}, &Output{Text: "Long-pressed " + r.target.Describe}), nil
 }
 
-func (s *Session) leafFill(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	if len(a.Positionals) < 2 {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "fill requires a target and text: fill <target> <text>")
-	}
-	it, e := decodeTarget(a.Positionals, 1)
+func (s *Session) leafFill(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	ta := args.(lang.TargetArgs)
+	r, e := s.resolveTarget(ctx, ta.Target, true, s.readiness())
 	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
-	text := strings.Join(it.Rest, " ")
-	r, e := s.resolveTarget(ctx, it, true, s.readiness())
-	if e != nil {
-		return nil, nil, e
-	}
-	da := drivers.Action{Kind: drivers.ActFill, Target: r.target, Text: text}
+	da := drivers.Action{Kind: drivers.ActFill, Target: r.target, Text: ta.Text}
 	da.DelayMs, _ = a.Flags.Int("delayMs")
 	return nil, does(da, &Output{Text: "Filled " + r.target.Describe}), nil
 }
 
-func (s *Session) leafType(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	da := drivers.Action{Kind: drivers.ActType, Text: strings.Join(a.Positionals, " ")}
+func (s *Session) leafType(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	da := drivers.Action{Kind: drivers.ActType, Text: args.(lang.TextArgs).Text}
 	da.DelayMs, _ = a.Flags.Int("delayMs")
 	return nil, does(da, &Output{Text: "Typed"}), nil
 }
 
-func (s *Session) targetAction(ctx context.Context, a *lang.Action, kind drivers.ActionKind, verb string) (*Output, *mutation, *ErrorInfo) {
-	it, e := decodeTarget(a.Positionals, 0)
+func (s *Session) targetAction(ctx context.Context, args lang.Args, kind drivers.ActionKind, verb string) (*Output, mutation, *ErrorInfo) {
+	r, e := s.resolveTarget(ctx, args.(lang.TargetArgs).Target, true, 0)
 	if e != nil {
-		return nil, nil, e
-	}
-	r, e := s.resolveTarget(ctx, it, true, 0)
-	if e != nil {
-		return nil, nil, e
+		return nil, mutation{}, e
 	}
 	return nil, does(drivers.Action{Kind: kind, Target: r.target}, &Output{Text: verb + " " + r.target.Describe}), nil
 }
 
-func (s *Session) leafFocus(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	return s.targetAction(ctx, a, drivers.ActFocus, "Focused")
+func (s *Session) leafFocus(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	return s.targetAction(ctx, args, drivers.ActFocus, "Focused")
 }
 
-func (s *Session) leafHover(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	return s.targetAction(ctx, a, drivers.ActHover, "Hovered")
+func (s *Session) leafHover(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	return s.targetAction(ctx, args, drivers.ActHover, "Hovered")
 }
 
-var directions = map[string]bool{"up": true, "down": true, "left": true, "right": true, "top": true, "bottom": true}
-
-func (s *Session) leafScroll(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	if len(a.Positionals) == 0 || !directions[a.Positionals[0]] {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "scroll requires a direction: up, down, left, right, top or bottom")
-	}
-	da := drivers.Action{Kind: drivers.ActScroll, Direction: a.Positionals[0]}
-	if len(a.Positionals) > 1 {
-		v, ok := lang.JSNumber(a.Positionals[1])
-		if !ok || v <= 0 {
-			return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "scroll amount must be a positive viewport fraction, got %q", a.Positionals[1])
-		}
-		da.Amount = v
-	}
-	until, ok := a.Flags.String("scrollUntil")
-	if !ok {
+func (s *Session) leafScroll(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	sa := args.(lang.ScrollArgs)
+	da := drivers.Action{Kind: drivers.ActScroll, Direction: sa.Direction, Amount: sa.Amount}
+	if sa.Until == nil {
 		return nil, does(da, &Output{Text: "Scrolled " + da.Direction}), nil
 	}
-	chain, err := lang.ParseSelectorChain(until)
-	if err != nil {
-		return nil, nil, fromError(ctx, a.Command, s.cfg.Platform, err)
-	}
+	chain := sa.Until
+	until, _ := a.Flags.String("scrollUntil")
 	const maxScrolls = 20
 	// visible reports whether the target is on screen, from a fresh capture.
 	visible := func(ctx context.Context) (bool, *ErrorInfo) {
@@ -156,12 +110,12 @@ func (s *Session) leafScroll(ctx context.Context, a *lang.Action) (*Output, *mut
 	// Already visible: nothing to do, nothing crosses the seam.
 	if ok, e := visible(ctx); e != nil || ok {
 		if e != nil {
-			return nil, nil, e
+			return nil, mutation{}, e
 		}
-		return until0(0), nil, nil
+		return until0(0), mutation{}, nil
 	}
 	// One logical command: the seam is crossed before the first scroll only.
-	return nil, &mutation{act: &da, then: func(ctx context.Context) (*Output, *ErrorInfo) {
+	return nil, mutation{act: da, hasAct: true, then: func(ctx context.Context) (*Output, *ErrorInfo) {
 		for i := 1; ; i++ {
 			ok, e := visible(ctx)
 			if e != nil {
@@ -180,41 +134,23 @@ func (s *Session) leafScroll(ctx context.Context, a *lang.Action) (*Output, *mut
 	}}, nil
 }
 
-func numbers(ps []string, n int) ([]float64, bool) {
-	if len(ps) < n {
-		return nil, false
-	}
-	out := make([]float64, n)
-	for i := 0; i < n; i++ {
-		v, ok := lang.JSNumber(ps[i])
-		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, false
-		}
-		out[i] = v
-	}
-	return out, true
-}
-
-func (s *Session) leafSwipe(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	v, ok := numbers(a.Positionals, 4)
-	if !ok || len(a.Positionals) != 4 {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "swipe requires x1 y1 x2 y2")
-	}
+func (s *Session) leafSwipe(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	sw := args.(lang.SwipeArgs)
 	count := 1
 	if c, ok := a.Flags.Int("count"); ok && c > 0 {
 		count = c
 	}
 	if count > 200 {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "swipe --count must be at most 200")
+		return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "swipe --count must be at most 200")
 	}
 	pause, _ := a.Flags.Int("pauseMs")
 	if pause > 10000 {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "swipe --pause-ms must be at most 10000")
+		return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "swipe --pause-ms must be at most 10000")
 	}
 	pattern, _ := a.Flags.String("pattern")
-	from, to := drivers.Point{X: v[0], Y: v[1]}, drivers.Point{X: v[2], Y: v[3]}
+	from, to := drivers.Point(sw.From), drivers.Point(sw.To)
 	// One logical command: plan once, expire once, repeat the same plan.
-	return nil, &mutation{then: func(ctx context.Context) (*Output, *ErrorInfo) {
+	return nil, mutation{then: func(ctx context.Context) (*Output, *ErrorInfo) {
 		for i := 0; i < count; i++ {
 			if i > 0 {
 				if e := s.sleep(ctx, time.Duration(pause)*time.Millisecond); e != nil {
@@ -233,46 +169,24 @@ func (s *Session) leafSwipe(ctx context.Context, a *lang.Action) (*Output, *muta
 	}}, nil
 }
 
-func (s *Session) leafGesture(ctx context.Context, a *lang.Action) (*Output, *mutation, *ErrorInfo) {
-	if len(a.Positionals) == 0 {
-		return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "gesture requires a kind: pan, fling, swipe, pinch, rotate, transform or drag")
-	}
-	sub, args := a.Positionals[0], a.Positionals[1:]
-	switch sub {
+func (s *Session) leafGesture(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	g := args.(lang.GestureArgs)
+	switch g.Kind {
 	case "pan":
-		v, ok := numbers(args, 4)
-		if !ok {
-			return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "gesture pan requires x y dx dy [ms]")
-		}
 		dur := 500 * time.Millisecond
-		if len(args) > 4 {
-			ms, ok := lang.JSNumber(args[4])
-			if !ok || ms < 0 {
-				return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "gesture pan duration must be milliseconds, got %q", args[4])
-			}
-			dur = time.Duration(ms) * time.Millisecond
+		if g.HasDuration {
+			dur = time.Duration(g.DurationMs) * time.Millisecond
 		}
-		da := drivers.Action{Kind: drivers.ActPan, From: drivers.Point{X: v[0], Y: v[1]}, To: drivers.Point{X: v[0] + v[2], Y: v[1] + v[3]}, Duration: dur}
+		da := drivers.Action{Kind: drivers.ActPan, From: drivers.Point(g.From), To: drivers.Point{X: g.From.X + g.DX, Y: g.From.Y + g.DY}, Duration: dur}
 		return nil, does(da, &Output{Text: "Panned"}), nil
 	case "fling":
-		if len(args) < 3 || !directions[args[0]] {
-			return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "gesture fling requires up|down|left|right x y [distance]")
-		}
-		v, ok := numbers(args[1:], 2)
-		if !ok {
-			return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "gesture fling requires numeric x y")
-		}
 		dist := 200.0
-		if len(args) > 3 {
-			d, ok := lang.JSNumber(args[3])
-			if !ok {
-				return nil, nil, newErr(CodeInvalidArgs, "invalid_args", "gesture fling distance must be a number, got %q", args[3])
-			}
-			dist = d
+		if g.HasDistance {
+			dist = g.Distance
 		}
-		from := drivers.Point{X: v[0], Y: v[1]}
+		from := drivers.Point(g.From)
 		to := from
-		switch args[0] {
+		switch g.Direction {
 		case "up":
 			to.Y -= dist
 		case "down":
@@ -282,7 +196,7 @@ func (s *Session) leafGesture(ctx context.Context, a *lang.Action) (*Output, *mu
 		case "right":
 			to.X += dist
 		}
-		return nil, does(drivers.Action{Kind: drivers.ActSwipe, From: from, To: to}, &Output{Text: "Flung " + args[0]}), nil
+		return nil, does(drivers.Action{Kind: drivers.ActSwipe, From: from, To: to}, &Output{Text: "Flung " + g.Direction}), nil
 	}
-	return nil, nil, unsupported("gesture "+sub, s.cfg.Platform)
+	return nil, mutation{}, unsupported("gesture "+g.Kind, s.cfg.Platform)
 }

@@ -4,7 +4,6 @@ package runner
 
 import (
 	"context"
-
 	"time"
 
 	"github.com/adtest/adtest/drivers"
@@ -13,9 +12,10 @@ import (
 // observe is an internal read-only capture: it replaces the latest
 // observation and never touches the ref frame.
 func (s *Session) observe(ctx context.Context, opts drivers.SnapshotOptions) (*observation, *ErrorInfo) {
-	driverOpts := opts
-	driverOpts.Scope = "" // the runner scopes, so refs number the same everywhere
-	snap, err := s.drv.Snapshot(ctx, driverOpts)
+	// Drivers return the full tree (drivers.Driver.Snapshot); -i, -d and -s
+	// are applied here, in newObservation, the one place that filters, so
+	// refs number the same on every platform.
+	snap, err := s.drv.Snapshot(ctx, drivers.SnapshotOptions{Raw: opts.Raw})
 	if err != nil {
 		return nil, fromError(ctx, "snapshot", s.cfg.Platform, err)
 	}

@@ -2,11 +2,11 @@ package runner
 
 import (
 	"encoding/json"
-	"github.com/adtest/adtest/runner/match"
 	"strconv"
 	"strings"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/runner/match"
 )
 
 // printedNodes returns the node indexes a snapshot prints with opts, in

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -127,6 +126,7 @@ func interpolate(a *lang.Action, scope *lang.Scope, file string) (*lang.Action, 
 		scope = &lang.Scope{}
 	}
 	b := *a
+	b.Args = nil // bound again after interpolation
 	b.Positionals = make([]string, len(a.Positionals))
 	for i, p := range a.Positionals {
 		v, err := scope.Interpolate(p, file, a.Line())
@@ -154,27 +154,6 @@ func interpolate(a *lang.Action, scope *lang.Scope, file string) (*lang.Action, 
 		*dst = m
 	}
 	return &b, nil
-}
-
-// actionLabel renders `<command> <positionals>` for failure messages: plain
-// refs and numbers bare, everything else JSON-quoted, typed text as <text>.
-func actionLabel(a *lang.Action) string {
-	parts := []string{a.Command}
-	for i, p := range a.Positionals {
-		switch {
-		case a.Command == "type", a.Command == "fill" && i == len(a.Positionals)-1 && len(a.Positionals) > 1:
-			parts = append(parts, "<text>")
-			continue
-		}
-		if _, _, _, ok := lang.ParseRef(p); ok {
-			parts = append(parts, p)
-		} else if _, ok := lang.JSNumber(p); ok {
-			parts = append(parts, p)
-		} else {
-			parts = append(parts, strconv.Quote(p))
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 // Replay runs a script's steps one at a time through Step. The first
@@ -247,7 +226,7 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 // report: a fresh screen digest (published as a partial frame) and ranked
 // selector suggestions for the failed target.
 func (s *Session) divergence(ctx context.Context, a *lang.Action, file string, step, total int, cause *ErrorInfo, done []StepResult, red *redactor) *ErrorInfo {
-	label := red.apply(actionLabel(a))
+	label := red.apply(lang.ActionLabel(a))
 	causeMsg := red.apply(cause.Message)
 	hint := cause.Hint
 	if hint == "" {
@@ -330,7 +309,7 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, file string, s
 			div["repairHint"] = "record-and-heal"
 		}
 	}
-	want := failedTargetText(a)
+	want := lang.FailedTargetText(a)
 	sugg := suggest(obs, want)
 	list := make([]map[string]any, 0, len(sugg))
 	for _, sg := range sugg {
@@ -371,32 +350,4 @@ func rankDigest(obs *observation) []int {
 		}
 	}
 	return append(first, rest...)
-}
-
-// failedTargetText extracts what the failed step was looking for, for
-// suggestions: selector values, a ref's label, or the text itself.
-func failedTargetText(a *lang.Action) string {
-	var words []string
-	for _, p := range a.Positionals {
-		if f := strings.Fields(p); len(f) == 0 {
-			continue
-		} else if chain, err := lang.ParseSelectorChain(p); err == nil && lang.LooksLikeSelector(f[0]) {
-			for _, seg := range chain.Segments {
-				for _, t := range seg.Terms {
-					if !t.IsBool && t.Key != "role" {
-						words = append(words, t.Value)
-					}
-				}
-			}
-			continue
-		}
-		if strings.HasPrefix(p, "@") {
-			continue
-		}
-		words = append(words, p)
-	}
-	if a.RefLabel != nil {
-		words = append(words, *a.RefLabel)
-	}
-	return strings.Join(words, " ")
 }

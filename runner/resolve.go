@@ -4,12 +4,8 @@ package runner
 
 import (
 	"context"
-	"github.com/adtest/adtest/runner/internal/frame"
-
 	"fmt"
-
 	"strconv"
-
 	"time"
 
 	"github.com/adtest/adtest/drivers"
@@ -19,17 +15,8 @@ import (
 type resolved struct {
 	target  *drivers.Target
 	node    *drivers.Node // nil for points
-	it      *lang.InteractionTarget
 	warning string
 	polls   int
-}
-
-func decodeTarget(positionals []string, trailing int) (*lang.InteractionTarget, *ErrorInfo) {
-	it, err := lang.DecodeTarget(positionals, lang.TargetOptions{Trailing: trailing})
-	if err != nil {
-		return nil, fromError(context.Background(), "", "", err)
-	}
-	return it, nil
 }
 
 func badRef(ref string) *ErrorInfo {
@@ -38,25 +25,24 @@ func badRef(ref string) *ErrorInfo {
 	return e
 }
 
-// resolveTarget resolves a decoded target. Refs are admitted against the
+// resolveTarget resolves a bound target. Refs are admitted against the
 // frame (mutation admission when mutating, else read admission) and resolved
 // in the frame's own tree; selectors resolve against a fresh internal capture,
 // polling up to readiness for a target that is not there yet.
-func (s *Session) resolveTarget(ctx context.Context, it *lang.InteractionTarget, mutating bool, readiness time.Duration) (*resolved, *ErrorInfo) {
-	r := &resolved{it: it}
+func (s *Session) resolveTarget(ctx context.Context, it lang.Target, mutating bool, readiness time.Duration) (*resolved, *ErrorInfo) {
+	r := &resolved{}
 	switch it.Kind {
-	case "ref":
-		ref, pin, pinned, ok := lang.ParseRef(it.Raw)
-		if !ok {
+	case lang.TargetRef:
+		if !it.RefOK {
 			return nil, badRef(it.Raw)
 		}
-		ri := frame.RefFromParts(ref, pin, pinned)
+		ref := it.Ref.Plain()
 		var idx int
 		var e *ErrorInfo
 		if mutating {
-			idx, e = s.admitMutation(ri)
+			idx, e = s.admitMutation(it.Ref)
 		} else {
-			idx, r.warning, e = s.readRef(ri)
+			idx, r.warning, e = s.readRef(it.Ref)
 		}
 		if e != nil {
 			return nil, e
@@ -67,7 +53,7 @@ func (s *Session) resolveTarget(ctx context.Context, it *lang.InteractionTarget,
 		r.target = &drivers.Target{Node: r.node, Point: n.Rect.Center(), Describe: describeNode(ref, &n)}
 		s.resolvedAt("ref", ref, "", tree, idx, r.target.Point)
 		return r, nil
-	case "point":
+	case lang.TargetPoint:
 		r.target = &drivers.Target{Point: drivers.Point{X: it.X, Y: it.Y}, Describe: fmt.Sprintf("%g %g", it.X, it.Y)}
 		s.resolvedAt("point", "", "", nil, -1, r.target.Point)
 		return r, nil

@@ -17,9 +17,12 @@ import (
 
 // mutation is what a mutating leaf asks dispatch to do past the seam: one
 // logical command, resolved once.
+// It is a value (no allocation per step); the zero mutation is none.
 type mutation struct {
-	// act is the first device operation, Preflighted when it targets a node.
-	act *drivers.Action
+	// act is the first device operation (when hasAct), Preflighted when it
+	// targets a node.
+	act    drivers.Action
+	hasAct bool
 	// then performs the rest of the command (or all of it when act is nil);
 	// a non-nil output replaces out.
 	then func(ctx context.Context) (*Output, *ErrorInfo)
@@ -28,14 +31,17 @@ type mutation struct {
 }
 
 // does is the mutation of one driver action.
-func does(da drivers.Action, out *Output) *mutation { return &mutation{act: &da, out: out} }
+func does(da drivers.Action, out *Output) mutation { return mutation{act: da, hasAct: true, out: out} }
+
+// none reports the zero mutation: the leaf had nothing to do past the seam.
+func (m *mutation) none() bool { return !m.hasAct && m.then == nil }
 
 // mutate crosses the seam for a: the driver's Preflight guard first (still
 // pre-seam), then the frame expires, then the operations run.
 func (s *Session) mutate(ctx context.Context, a *lang.Action, m *mutation) (*Output, *ErrorInfo) {
-	if m.act != nil && m.act.Target != nil && m.act.Target.Node != nil {
+	if m.hasAct && m.act.Target != nil && m.act.Target.Node != nil {
 		if pf, ok := s.drv.(drivers.Preflighter); ok {
-			if err := pf.Preflight(ctx, *m.act); err != nil {
+			if err := pf.Preflight(ctx, m.act); err != nil {
 				return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 			}
 		}
@@ -44,8 +50,8 @@ func (s *Session) mutate(ctx context.Context, a *lang.Action, m *mutation) (*Out
 	if eff, _ := lang.EffectOf(a); eff != lang.EffectPreserve {
 		s.frame = s.frame.Expire()
 	}
-	if m.act != nil {
-		if err := s.drv.Act(ctx, *m.act); err != nil {
+	if m.hasAct {
+		if err := s.drv.Act(ctx, m.act); err != nil {
 			return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 		}
 	}

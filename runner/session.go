@@ -2,11 +2,11 @@ package runner
 
 import (
 	"context"
-	"github.com/adtest/adtest/runner/internal/frame"
 	"sync"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/runner/internal/frame"
 )
 
 // Clock is the runner's time source; tests inject a deterministic one.

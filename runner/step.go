@@ -98,10 +98,15 @@ func (s *Session) step(ctx context.Context, a *lang.Action, opts StepOptions, re
 		r.err.Message = red.apply(r.err.Message)
 	} else {
 		r.bound = ra
+		args, berr := bindArgs(ra)
 		// Target-binding verification completes before dispatch (and so
-		// before the seam): a divergence here preserves the frame.
-		if r.err = s.verifyTarget(ctx, ra); r.err == nil {
-			r.out, r.err = s.dispatch(ctx, ra)
+		// before the seam): a divergence here preserves the frame. Arguments
+		// that do not bind are reported by dispatch, after its session checks.
+		if berr == nil {
+			r.err = s.verifyTarget(ctx, ra, args)
+		}
+		if r.err == nil {
+			r.out, r.err = s.dispatchBound(ctx, ra, args, berr)
 		}
 	}
 	r.dur = s.cfg.Clock.Now().Sub(start)

@@ -147,3 +147,32 @@ func TestStepInteractive(t *testing.T) {
 		t.Fatalf("journal %+v", last)
 	}
 }
+
+// The runner reads the value check bound; it binds itself only what check
+// could not (a line with ${...}, after interpolation).
+func TestStepReadsBoundArgs(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, loginScreens)
+	e.must(t, "open demo")
+	s := parseScript(t, "click id=help\nfill id=email ${EMAIL}\n")
+	lang.Check(s, "", lang.CheckOptions{Vars: map[string]string{"EMAIL": "x"}})
+	if s.Actions[0].Args == nil || s.Actions[1].Args != nil {
+		t.Fatalf("check bound %v and %v", s.Actions[0].Args, s.Actions[1].Args)
+	}
+	// Swap the bound target: the step must act on it, not on the positionals.
+	other := parseScript(t, "click id=signin\n")
+	lang.Check(other, "", lang.CheckOptions{})
+	s.Actions[0].Args = other.Actions[0].Args
+	out, err := e.sess.Step(context.Background(), s.Actions[0], StepOptions{})
+	if err != nil || out.Text != "Tapped id=signin" || e.dev.Screen() != "home" {
+		t.Fatalf("%+v %+v on %s", out, err, e.dev.Screen())
+	}
+	scope := &lang.Scope{CLI: map[string]string{"EMAIL": "ada@example.com"}}
+	e.must(t, "click id=logout")
+	if _, err := e.sess.Step(context.Background(), s.Actions[1], StepOptions{Scope: scope}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Actions[1].Args != nil {
+		t.Fatal("the runner wrote its binding into the shared script")
+	}
+}

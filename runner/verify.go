@@ -3,9 +3,9 @@ package runner
 import (
 	"context"
 	"fmt"
-	"github.com/adtest/adtest/runner/match"
 
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner/match"
 )
 
 // Target-binding verification of target-v1 evidence (spec §4.2.2). It runs
@@ -20,54 +20,36 @@ var verifiedCommands = map[string]bool{
 }
 
 // bindingSelector returns the selector of an annotated step, or nil when the
-// step is not verified (no evidence, a ref or point target, is exists/absent).
-func bindingSelector(a *lang.Action) *lang.SelectorChain {
+// step is not verified (no evidence, a ref or point target, is exists/absent,
+// arguments that did not bind).
+func bindingSelector(a *lang.Action, args lang.Args) *lang.SelectorChain {
 	if a.TargetEvidence == nil || !verifiedCommands[a.Command] {
 		return nil
 	}
-	pos, trailing := a.Positionals, 0
-	switch a.Command {
-	case "fill":
-		trailing = 1
-	case "get":
-		if len(pos) < 2 {
+	var t lang.Target
+	switch v := args.(type) {
+	case lang.TargetArgs:
+		t = v.Target
+	case lang.GetArgs:
+		t = v.Target
+	case lang.IsArgs:
+		if v.Predicate == "exists" || v.Predicate == "absent" {
 			return nil
 		}
-		pos = pos[1:]
-	case "is":
-		if len(pos) < 2 {
-			return nil
-		}
-		pred, sel := pos[0], pos[1]
-		if !predicates[pred] && predicates[pos[1]] {
-			pred, sel = pos[1], pos[0]
-		}
-		if pred == "exists" || pred == "absent" {
-			return nil
-		}
-		c, err := lang.ParseSelectorChain(sel)
-		if err != nil {
-			return nil
-		}
-		return c
-	case "longpress":
-		if len(pos) > 1 {
-			if _, ok := lang.JSNumber(pos[len(pos)-1]); ok {
-				pos = pos[:len(pos)-1]
-			}
-		}
-	}
-	it, err := lang.DecodeTarget(pos, lang.TargetOptions{Trailing: trailing})
-	if err != nil || it.Kind != "selector" {
+		return v.Selector
+	default:
 		return nil
 	}
-	return it.Selector
+	if t.Kind != lang.TargetSelector {
+		return nil
+	}
+	return t.Selector
 }
 
 // verifyTarget classifies an annotated step and returns a binding error for
 // anything but "verified" (or nil when the step is not verified at all).
-func (s *Session) verifyTarget(ctx context.Context, a *lang.Action) *ErrorInfo {
-	chain := bindingSelector(a)
+func (s *Session) verifyTarget(ctx context.Context, a *lang.Action, args lang.Args) *ErrorInfo {
+	chain := bindingSelector(a, args)
 	if chain == nil {
 		return nil
 	}

@@ -6,10 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner/suite"
 )
 
 const checkUsage = `usage: adtest check [--strict] [--compat] [--platform P] [-e KEY=VALUE]... PATH...
@@ -114,7 +114,7 @@ func runCheck(ctx context.Context, env *Env) int {
 	for k, v := range cli {
 		vars[k] = v
 	}
-	files, problems := expandCheckPaths(env.Cwd, ca.paths)
+	files, problems := suite.ExpandScripts(env.Cwd, ca.paths, false)
 	for _, p := range problems {
 		fmt.Fprintf(env.Stderr, "adtest check: %s\n", p)
 	}
@@ -124,8 +124,8 @@ func runCheck(ctx context.Context, env *Env) int {
 		if ctx.Err() != nil {
 			return ExitInterrupted
 		}
-		shown := displayPath(env.Cwd, f)
-		src, err := os.ReadFile(f)
+		shown := displayPath(env.Cwd, f.Path)
+		src, err := os.ReadFile(f.Path)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest check: %s: %v\n", shown, err)
 			nErr++
@@ -162,65 +162,6 @@ func checkPlural(n int) string {
 		return ""
 	}
 	return "s"
-}
-
-// expandCheckPaths turns files, directories (recursive *.ad) and globs into a
-// de-duplicated list of absolute paths: named files in argument order, each
-// directory or glob sorted by name.
-func expandCheckPaths(cwd string, paths []string) (files []string, problems []string) {
-	seen := map[string]bool{}
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			files = append(files, p)
-		}
-	}
-	for _, in := range paths {
-		abs := in
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(cwd, in)
-		}
-		abs = filepath.Clean(abs)
-		st, err := os.Stat(abs)
-		switch {
-		case err == nil && st.IsDir():
-			found, werr := findScripts(abs, false)
-			if werr != nil {
-				problems = append(problems, fmt.Sprintf("%s: %v", in, werr))
-			}
-			if len(found) == 0 {
-				problems = append(problems, fmt.Sprintf("%s: no .ad scripts in this directory", in))
-			}
-			sort.Strings(found)
-			for _, f := range found {
-				add(f)
-			}
-		case err == nil:
-			add(abs)
-		case strings.ContainsAny(in, "*?["):
-			matches, gerr := filepath.Glob(abs)
-			if gerr != nil {
-				problems = append(problems, fmt.Sprintf("bad glob %q: %v", in, gerr))
-				continue
-			}
-			var found []string
-			for _, m := range matches {
-				if st, err := os.Stat(m); err == nil && !st.IsDir() {
-					found = append(found, m)
-				}
-			}
-			if len(found) == 0 {
-				problems = append(problems, fmt.Sprintf("%s: no file matches", in))
-			}
-			sort.Strings(found)
-			for _, f := range found {
-				add(f)
-			}
-		default:
-			problems = append(problems, fmt.Sprintf("%s: no such file or directory", in))
-		}
-	}
-	return files, problems
 }
 
 // displayPath is p relative to cwd when below it (slash-separated), else p.

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner/suite"
 	"github.com/pmezard/go-difflib/difflib"
 )
 
@@ -64,25 +65,32 @@ func runFmt(ctx context.Context, env *Env) int {
 		return fmtExit(o, changed, !ok)
 	}
 
-	files, bad := fmtExpand(env, paths)
+	files, problems := suite.ExpandScripts(env.Cwd, paths, true)
+	bad := false
+	for _, p := range problems {
+		if p.Kind != suite.ProblemEmpty {
+			fmt.Fprintf(env.Stderr, "adtest fmt: %s\n", p)
+			bad = true
+		}
+	}
 	anyChanged := false
 	for _, f := range files {
 		if ctx.Err() != nil {
 			return ExitInterrupted
 		}
-		info, err := os.Stat(f.path)
+		info, err := os.Stat(f.Path)
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "%s: %v\n", f.display, fmtPathErr(err))
+			fmt.Fprintf(env.Stderr, "%s: %v\n", f.Display, fmtPathErr(err))
 			bad = true
 			continue
 		}
-		src, err := os.ReadFile(f.path)
+		src, err := os.ReadFile(f.Path)
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "%s: %v\n", f.display, fmtPathErr(err))
+			fmt.Fprintf(env.Stderr, "%s: %v\n", f.Display, fmtPathErr(err))
 			bad = true
 			continue
 		}
-		changed, ok := fmtOne(env, o, f.display, f.path, src, info.Mode())
+		changed, ok := fmtOne(env, o, f.Display, f.Path, src, info.Mode())
 		anyChanged = anyChanged || changed
 		bad = bad || !ok
 	}
@@ -173,72 +181,6 @@ func fmtPathErr(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-type fmtFile struct {
-	display string // as the user named it (or below the directory they named)
-	path    string // where to read it, resolved against the working directory
-}
-
-// fmtExpand turns PATH arguments into files: a file as given, a directory
-// into every *.ad below it (sorted, hidden directories skipped), a glob into
-// its matches. It reports problems on stderr and returns bad=true for them.
-func fmtExpand(env *Env, args []string) (files []fmtFile, bad bool) {
-	seen := map[string]bool{}
-	add := func(display, path string) {
-		if !seen[path] {
-			seen[path] = true
-			files = append(files, fmtFile{display: display, path: path})
-		}
-	}
-	var walk func(display, path string)
-	walk = func(display, path string) {
-		found, err := findScripts(path, true)
-		for _, p := range found {
-			rel, _ := filepath.Rel(path, p)
-			add(filepath.Join(display, rel), p)
-		}
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "%s: %v\n", display, fmtPathErr(err))
-			bad = true
-		}
-	}
-	for _, arg := range args {
-		path := abs(env.Cwd, arg)
-		info, err := os.Stat(path)
-		if err != nil && strings.ContainsAny(arg, "*?[") {
-			matches, gerr := filepath.Glob(path)
-			if gerr != nil || len(matches) == 0 {
-				fmt.Fprintf(env.Stderr, "adtest fmt: %s: no files match\n", arg)
-				bad = true
-				continue
-			}
-			for _, m := range matches {
-				display := m
-				if !filepath.IsAbs(arg) && env.Cwd != "" {
-					if rel, err := filepath.Rel(env.Cwd, m); err == nil {
-						display = rel
-					}
-				}
-				if mi, err := os.Stat(m); err == nil && mi.IsDir() {
-					walk(display, m)
-				} else {
-					add(display, m)
-				}
-			}
-			continue
-		}
-		switch {
-		case err != nil:
-			fmt.Fprintf(env.Stderr, "%s: %v\n", arg, fmtPathErr(err))
-			bad = true
-		case info.IsDir():
-			walk(arg, path)
-		default:
-			add(arg, path)
-		}
-	}
-	return files, bad
 }
 
 // fmtWriteFile replaces path (or the file a symlink at path points to) with

@@ -57,7 +57,7 @@ func TestFmtCLI(t *testing.T) {
 			"--- <standard input>.orig\n+++ <standard input>\n@@ -1 +1 @@\n-open a\n\\ No newline at end of file\n+open \"a\"\n", ""},
 		{"parse error exits 2, other files still processed", "", []string{"-l", "broken"}, 2, "broken/good.ad\n",
 			"broken/bad.ad:2:6: Invalid quoted value \"price \\$5\" in replay script line: type \"price \\$5\"\n"},
-		{"missing file", "", []string{"nope.ad"}, 2, "", "nope.ad: no such file or directory\n"},
+		{"missing file", "", []string{"nope.ad"}, 2, "", "adtest fmt: nope.ad: no such file or directory\n"},
 		{"glob without matches", "", []string{"none/*.ad"}, 2, "", "adtest fmt: none/*.ad: no files match\n"},
 		{"unknown flag", "", []string{"-x"}, 2, "", ""},
 	}

@@ -78,18 +78,7 @@ func runMergeReports(ctx context.Context, env *Env) int {
 	color := env.Color && !*noColor && (env.Getenv == nil || env.Getenv("NO_COLOR") == "")
 	failedReport := false
 	for _, s := range list {
-		var err error
-		switch {
-		case s.Name == "github" && (env.Getenv == nil || env.Getenv("GITHUB_ACTIONS") != "true"):
-		case s.Name == "html":
-			err = writeHTMLReport(env, s, merged)
-		case s.Path == "":
-			err = reporters.Render(s.Name, env.Stdout, merged, color && s.Name == "console")
-		default:
-			err = reporters.WriteFileAtomic(abs(env.Cwd, s.Path), func(w io.Writer) error {
-				return reporters.Render(s.Name, w, merged, false)
-			})
-		}
+		err := writeFinalReport(env, s, merged, color && s.Name == "console")
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest merge-reports: reporter %s: %v\n", s.Name, err)
 			failedReport = true

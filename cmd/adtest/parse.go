@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner/suite"
 )
 
 const parseUsage = `usage: adtest parse [--json] PATH...
@@ -42,20 +42,27 @@ func runParse(ctx context.Context, env *Env) int {
 		fmt.Fprint(env.Stderr, parseUsage)
 		return ExitUsage
 	}
-	files, failed := expandScriptPaths(env, paths)
+	files, problems := suite.ExpandScripts(env.Cwd, paths, false)
+	failed := false
+	for _, p := range problems {
+		if p.Kind != suite.ProblemEmpty {
+			fmt.Fprintf(env.Stderr, "adtest parse: %s\n", p)
+			failed = true
+		}
+	}
 	var out []*lang.Compat
 	var summaries []string
 	for _, f := range files {
 		if ctx.Err() != nil {
 			return ExitInterrupted
 		}
-		src, err := os.ReadFile(abs(env.Cwd, f))
+		src, err := os.ReadFile(f.Path)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest parse: %v\n", err)
 			failed = true
 			continue
 		}
-		name := filepath.ToSlash(f)
+		name := filepath.ToSlash(f.Display)
 		c := lang.CompatOf(name, src)
 		if !c.OK() {
 			failed = true
@@ -115,33 +122,4 @@ func parseSummary(name string, src []byte, c *lang.Compat) string {
 		s += " (" + strings.Join(meta, ", ") + ")"
 	}
 	return s
-}
-
-// expandScriptPaths turns files and directories (recursive *.ad, sorted) into
-// file paths as the user spelled them. failed is true when a path is missing.
-func expandScriptPaths(env *Env, paths []string) (files []string, failed bool) {
-	for _, p := range paths {
-		full := abs(env.Cwd, p)
-		st, err := os.Stat(full)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "adtest parse: %v\n", err)
-			failed = true
-			continue
-		}
-		if !st.IsDir() {
-			files = append(files, p)
-			continue
-		}
-		found, err := findScripts(full, false)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "adtest parse: %v\n", err)
-			failed = true
-		}
-		sort.Strings(found)
-		for _, fp := range found {
-			rel, _ := filepath.Rel(full, fp)
-			files = append(files, filepath.Join(p, rel))
-		}
-	}
-	return files, failed
 }

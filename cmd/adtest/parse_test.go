@@ -1,7 +1,6 @@
 package main
 
 import (
-	"path/filepath"
 	"testing"
 )
 
@@ -26,7 +25,10 @@ func TestParseCommand(t *testing.T) {
 		{"directory summary, sorted, recursive", []string{"parse", "suite"}, 2,
 			"suite/a.ad: ok, 1 actions (platform ios, 1 env)\nsuite/b.ad: ok, 2 actions\nsuite/sub/c.ad:1:6: Invalid quoted value \"\\q\" in replay script line: type \"\\q\"\n", ""},
 		{"missing file still prints the others", []string{"parse", "nope.ad", "one.ad"}, 2,
-			"one.ad: ok, 1 actions\n", "adtest parse: stat " + filepath.Join(dir, "nope.ad") + ": no such file or directory\n"},
+			"one.ad: ok, 1 actions\n", "adtest parse: nope.ad: no such file or directory\n"},
+		{"a glob, as run, check and fmt expand it", []string{"parse", "suite/*.ad", "one.ad", "suite/a.ad"}, 0,
+			"suite/a.ad: ok, 1 actions (platform ios, 1 env)\nsuite/b.ad: ok, 2 actions\none.ad: ok, 1 actions\n", ""},
+		{"a glob without matches", []string{"parse", "suite/*.txt.ad"}, 2, "", "adtest parse: suite/*.txt.ad: no files match\n"},
 		{"no paths", []string{"parse", "--json"}, 2, "", parseUsage},
 		{"unknown flag", []string{"parse", "--yaml", "one.ad"}, 2, "", "adtest parse: unknown flag --yaml\n" + parseUsage},
 	}

@@ -341,9 +341,11 @@ func providerFunc(env *Env, f *runFlags) suite.ProviderFunc {
 		}
 		switch platform {
 		case drivers.PlatformWeb:
-			return web.NewProvider(web.Options{
+			if f.cdpURL != "" {
+				return web.NewRemote(f.cdpURL, web.Options{BrowserPerWorker: f.browserPerWorker, Getenv: env.Getenv})
+			}
+			return web.NewLocal(web.Options{
 				BrowserPath:      f.browser,
-				CDPURL:           f.cdpURL,
 				BrowserPerWorker: f.browserPerWorker,
 				Getenv:           env.Getenv,
 			})
@@ -386,30 +388,30 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 			c.Close()
 		}
 	}()
-	consoles := map[reporters.Spec]*reporters.Console{}
+	streams := map[reporters.Spec]reporters.Streamer{}
 	var listeners reporters.Listeners
 	for _, s := range p.specs {
-		if s.Name != "console" {
+		rep, _ := reporters.Lookup(s.Name)
+		if rep.Stream == nil {
 			continue
 		}
 		w := env.Stdout
 		if s.Path != "" {
 			file, err := os.Create(abs(env.Cwd, s.Path))
 			if err != nil {
-				fmt.Fprintf(env.Stderr, "adtest run: reporter console: %v\n", err)
+				fmt.Fprintf(env.Stderr, "adtest run: reporter %s: %v\n", s.Name, err)
 				return ExitUsage
 			}
 			closers = append(closers, file)
 			w = file
 		}
-		if s.Path == "" && env.Terminal {
-			consoles[s] = reporters.NewLiveConsole(w, p.color, reporters.LiveOptions{Width: env.TermWidth})
-			stopTicks := tickEvery(200*time.Millisecond, consoles[s].Tick)
+		live := s.Path == "" && env.Terminal
+		streams[s] = rep.Stream(w, reporters.StreamOptions{Color: p.color && s.Path == "", Live: live, Width: env.TermWidth})
+		if t, ok := streams[s].(interface{ Tick() }); ok && live {
+			stopTicks := tickEvery(200*time.Millisecond, t.Tick)
 			defer stopTicks()
-		} else {
-			consoles[s] = reporters.NewConsole(w, p.color && s.Path == "")
 		}
-		listeners = append(listeners, consoles[s])
+		listeners = append(listeners, streams[s])
 	}
 
 	res, err := suite.Run(ctx, suite.Config{
@@ -442,7 +444,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 		failedReport = true
 	}
 	for _, s := range p.specs {
-		if err := p.writeReport(env, s, res, consoles[s]); err != nil {
+		if err := p.writeReport(env, s, res, streams[s]); err != nil {
 			fmt.Fprintf(env.Stderr, "adtest run: reporter %s: %v\n", s.Name, err)
 			failedReport = true
 		}
@@ -450,19 +452,37 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 	return exitCode(res, f.failOnFlaky, failedReport)
 }
 
-func (p *runPlan) writeReport(env *Env, s reporters.Spec, res *runner.Result, console *reporters.Console) error {
-	switch s.Name {
-	case "console":
-		return console.Summary(res)
-	case "html":
-		return writeHTMLReport(env, s, res)
-	case "github":
-		if env.Getenv == nil || env.Getenv("GITHUB_ACTIONS") != "true" {
-			return nil
+func (p *runPlan) writeReport(env *Env, s reporters.Spec, res *runner.Result, stream reporters.Streamer) error {
+	if stream != nil {
+		return stream.Summary(res)
+	}
+	return writeFinalReport(env, s, res, false)
+}
+
+// writeFinalReport writes the final result with the reporter table's row for
+// s: to its path (a file, or a directory for html), else to stdout; color
+// applies to stdout. A reporter that only writes under an environment
+// variable (github) writes nothing without it.
+func writeFinalReport(env *Env, s reporters.Spec, res *runner.Result, color bool) error {
+	rep, ok := reporters.Lookup(s.Name)
+	if !ok {
+		return reporters.Render(s.Name, env.Stdout, res, color) // the unknown-reporter error
+	}
+	if rep.OnlyWhen != "" && (env.Getenv == nil || env.Getenv(rep.OnlyWhen) != "true") {
+		return nil
+	}
+	if rep.Dir != nil {
+		dir := s.Path
+		if dir == "" {
+			dir = rep.DefaultPath
 		}
+		// The artifacts the result names are read relative to cwd.
+		return rep.Dir(abs(env.Cwd, dir), res, func(name string) ([]byte, error) {
+			return os.ReadFile(abs(env.Cwd, filepath.FromSlash(name)))
+		})
 	}
 	if s.Path == "" {
-		return reporters.Render(s.Name, env.Stdout, res, false)
+		return reporters.Render(s.Name, env.Stdout, res, color)
 	}
 	return reporters.WriteFileAtomic(abs(env.Cwd, s.Path), func(w io.Writer) error {
 		return reporters.Render(s.Name, w, res, false)

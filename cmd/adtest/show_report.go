@@ -13,22 +13,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/reporters/html"
-	"github.com/adtest/adtest/runner"
 )
-
-// writeHTMLReport writes `--reporter html[=DIR]` (DIR defaults to
-// .adtest/report): the artifacts the result names are read relative to cwd.
-func writeHTMLReport(env *Env, s reporters.Spec, res *runner.Result) error {
-	dir := s.Path
-	if dir == "" {
-		dir = html.DefaultDir
-	}
-	return html.WriteDir(abs(env.Cwd, dir), res, html.Options{
-		ReadFile: func(name string) ([]byte, error) { return os.ReadFile(abs(env.Cwd, filepath.FromSlash(name))) },
-	})
-}
 
 // runShowReport serves an HTML report directory on 127.0.0.1 until ctx ends
 // (Ctrl-C), printing its URL first.

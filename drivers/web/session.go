@@ -193,7 +193,7 @@ func (s *Session) closeTab() {
 }
 
 // errClosed is returned by calls on a closed session.
-var errClosed = errors.New("web: the session is closed")
+var errClosed = fmt.Errorf("web: %w", drivers.ErrClosed)
 
 // do runs f on the page, bounded by ctx, and classifies its error.
 func (s *Session) do(ctx context.Context, op string, f func(ctx context.Context, t *chromedp.Target) error) error {

@@ -20,13 +20,14 @@ func tree() *drivers.Snapshot {
 	}}
 }
 
+// chain binds a selector the way a step does (is exists <selector>).
 func chain(t *testing.T, s string) *lang.SelectorChain {
 	t.Helper()
-	c, err := lang.ParseSelectorChain(s)
+	args, err := lang.Bind(&lang.Action{Command: "is", Positionals: []string{"exists", s}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
+	return args.(lang.IsArgs).Selector
 }
 
 func TestResolve(t *testing.T) {

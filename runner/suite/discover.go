@@ -8,7 +8,6 @@ package suite
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -99,60 +98,27 @@ func Discover(paths []string, opts DiscoverOptions) ([]*Test, error) {
 		return nil, errors.New("suite: DiscoverOptions.Parse is nil")
 	}
 	var errs []error
-	seen := map[string]bool{}
-	var files []string
-	add := func(abs string) {
-		if !seen[abs] {
-			seen[abs] = true
-			files = append(files, abs)
+	found, problems := ExpandScripts(opts.Cwd, paths, false)
+	for _, p := range problems {
+		switch p.Kind {
+		case ProblemEmpty: // nothing to run there
+		case ProblemMissing:
+			errs = append(errs, fmt.Errorf("test input not found: %s", p.Arg))
+		case ProblemNoMatch:
+			errs = append(errs, fmt.Errorf("glob matched no .ad file: %s", p.Arg))
+		case ProblemBadPattern:
+			errs = append(errs, fmt.Errorf("bad glob %q: %s", p.Arg, p.Msg))
+		default:
+			errs = append(errs, fmt.Errorf("%s: %s", p.Arg, p.Msg))
 		}
 	}
-	for _, in := range paths {
-		abs := in
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(opts.Cwd, in)
+	var files []string
+	for _, f := range found {
+		if !strings.HasSuffix(f.Path, ".ad") {
+			errs = append(errs, fmt.Errorf("run does not support this file type: %s (expected a .ad script)", f.Display))
+			continue
 		}
-		abs = filepath.Clean(abs)
-		st, err := os.Stat(abs)
-		switch {
-		case err == nil && st.IsDir():
-			werr := filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
-				if err != nil {
-					return err
-				}
-				if !d.IsDir() && strings.HasSuffix(d.Name(), ".ad") {
-					add(p)
-				}
-				return nil
-			})
-			if werr != nil {
-				errs = append(errs, fmt.Errorf("%s: %v", in, werr))
-			}
-		case err == nil:
-			if !strings.HasSuffix(abs, ".ad") {
-				errs = append(errs, fmt.Errorf("run does not support this file type: %s (expected a .ad script)", in))
-				continue
-			}
-			add(abs)
-		case strings.ContainsAny(in, "*?["):
-			matches, gerr := filepath.Glob(abs)
-			if gerr != nil {
-				errs = append(errs, fmt.Errorf("bad glob %q: %v", in, gerr))
-				continue
-			}
-			n := 0
-			for _, m := range matches {
-				if st, err := os.Stat(m); err == nil && !st.IsDir() && strings.HasSuffix(m, ".ad") {
-					add(m)
-					n++
-				}
-			}
-			if n == 0 {
-				errs = append(errs, fmt.Errorf("glob matched no .ad file: %s", in))
-			}
-		default:
-			errs = append(errs, fmt.Errorf("test input not found: %s", in))
-		}
+		files = append(files, f.Path)
 	}
 	if len(errs) > 0 {
 		return nil, &DiscoveryError{Errs: errs}

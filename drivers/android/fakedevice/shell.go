@@ -563,7 +563,7 @@ func (d *Device) am(args []string, stdout, stderr io.Writer, done <-chan struct{
 			}
 			d.mu.Unlock()
 			if front {
-				d.app.Close(ctx)
+				d.app.CloseApp(ctx) // the app stops; the fake device stays usable
 			}
 		}
 		return 0

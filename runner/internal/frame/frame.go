@@ -14,9 +14,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/lang"
 )
 
 // Capture is one immutable capture plus the ref namespace it prints:
@@ -28,19 +28,8 @@ type Capture struct {
 	Refs []int
 }
 
-// Ref is a ref as a command gave it.
-type Ref struct {
-	Body   string // "@e3"
-	N      int    // 3
-	Pinned bool
-	Pin    int64
-}
-
-// RefFromParts converts a decoded ref (lang.ParseRef) into a Ref.
-func RefFromParts(ref string, pin int, pinned bool) Ref {
-	n, _ := strconv.Atoi(strings.TrimPrefix(ref, "@e"))
-	return Ref{Body: ref, N: n, Pinned: pinned, Pin: int64(pin)}
-}
+// Ref is a ref as a command gave it (lang's one ref type).
+type Ref = lang.Ref
 
 // Lineage is the admitted semantic scope of a `snapshot -s @ref`
 // (ADR 0014, repeated scoped snapshots): not a tree, not mutation authority.
@@ -179,7 +168,7 @@ func (r *Rejection) Error() string { return r.Message }
 func (f Frame) reject(reason string, r Ref, msg string) *Rejection {
 	d := map[string]any{
 		"reason":            reason,
-		"ref":               r.Body,
+		"ref":               r.Plain(),
 		"currentGeneration": f.epoch,
 		"scope":             f.ScopeDetail(),
 	}
@@ -195,20 +184,20 @@ func (f Frame) reject(reason string, r Ref, msg string) *Rejection {
 // index in the frame's own tree.
 func (f Frame) AdmitMutation(r Ref) (int, *Rejection) {
 	if !f.present {
-		return -1, f.reject("ref_frame_missing", r, fmt.Sprintf("Ref %s cannot be used: no snapshot has published refs in this session", r.Body))
+		return -1, f.reject("ref_frame_missing", r, fmt.Sprintf("Ref %s cannot be used: no snapshot has published refs in this session", r.Plain()))
 	}
 	if f.expired {
-		return -1, f.reject("ref_frame_expired", r, fmt.Sprintf("Ref %s belongs to an expired ref frame — a device action since the snapshot invalidated it", r.Body))
+		return -1, f.reject("ref_frame_expired", r, fmt.Sprintf("Ref %s belongs to an expired ref frame — a device action since the snapshot invalidated it", r.Plain()))
 	}
 	if r.Pinned && r.Pin != f.epoch {
-		return -1, f.reject("ref_generation_mismatch", r, fmt.Sprintf("Ref %s was minted from a superseded snapshot generation", r.Body))
+		return -1, f.reject("ref_generation_mismatch", r, fmt.Sprintf("Ref %s was minted from a superseded snapshot generation", r.Plain()))
 	}
 	if f.issued != nil && !r.Pinned {
-		return -1, f.reject("plain_ref_requires_complete_frame", r, fmt.Sprintf("Ref %s needs a complete snapshot — the current frame only authorizes its emitted refs", r.Body))
+		return -1, f.reject("plain_ref_requires_complete_frame", r, fmt.Sprintf("Ref %s needs a complete snapshot — the current frame only authorizes its emitted refs", r.Plain()))
 	}
 	if f.issued != nil {
 		if _, ok := f.issued[r.N]; !ok {
-			return -1, f.reject("ref_not_issued", r, fmt.Sprintf("Ref %s was not issued by the current ref frame", r.Body))
+			return -1, f.reject("ref_not_issued", r, fmt.Sprintf("Ref %s was not issued by the current ref frame", r.Plain()))
 		}
 	}
 	return f.lookup(r)
@@ -216,7 +205,7 @@ func (f Frame) AdmitMutation(r Ref) (int, *Rejection) {
 
 func (f Frame) lookup(r Ref) (int, *Rejection) {
 	if r.N < 1 || r.N > len(f.obs.Refs) {
-		return -1, f.reject("ref_not_found", r, fmt.Sprintf("Ref %s was not found in the current ref frame (%d refs)", r.Body, len(f.obs.Refs)))
+		return -1, f.reject("ref_not_found", r, fmt.Sprintf("Ref %s was not found in the current ref frame (%d refs)", r.Plain(), len(f.obs.Refs)))
 	}
 	return f.obs.Refs[r.N-1], nil
 }
@@ -228,14 +217,14 @@ func (f Frame) lookup(r Ref) (int, *Rejection) {
 // newer Capture.
 func (f Frame) ReadRef(r Ref) (int, string, *Rejection) {
 	if !f.present {
-		return -1, "", f.reject("ref_frame_missing", r, fmt.Sprintf("Ref %s cannot be used: no snapshot has published refs in this session", r.Body))
+		return -1, "", f.reject("ref_frame_missing", r, fmt.Sprintf("Ref %s cannot be used: no snapshot has published refs in this session", r.Plain()))
 	}
 	if r.Pinned && r.Pin != f.epoch {
-		return -1, "", f.reject("ref_generation_mismatch", r, fmt.Sprintf("Ref %s was minted from a superseded snapshot generation", r.Body))
+		return -1, "", f.reject("ref_generation_mismatch", r, fmt.Sprintf("Ref %s was minted from a superseded snapshot generation", r.Plain()))
 	}
 	if f.issued != nil {
 		if _, ok := f.issued[r.N]; !ok {
-			return -1, "", f.reject("ref_not_issued", r, fmt.Sprintf("Ref %s was not issued by the current ref frame", r.Body))
+			return -1, "", f.reject("ref_not_issued", r, fmt.Sprintf("Ref %s was not issued by the current ref frame", r.Plain()))
 		}
 	}
 	idx, err := f.lookup(r)
@@ -244,7 +233,7 @@ func (f Frame) ReadRef(r Ref) (int, string, *Rejection) {
 	}
 	warn := ""
 	if f.expired {
-		warn = fmt.Sprintf("Ref %s is stale: its ref frame expired after a device action; answered from the retained snapshot (refsGeneration %d)", r.Body, f.epoch)
+		warn = fmt.Sprintf("Ref %s is stale: its ref frame expired after a device action; answered from the retained snapshot (refsGeneration %d)", r.Plain(), f.epoch)
 	}
 	return idx, warn, nil
 }

@@ -1,0 +1,316 @@
+package lang
+
+// The printer's action lines: flags from the command table, quoting, the
+// printings from canonical to literal.
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// ---- action lines ----
+
+type prKind int
+
+const (
+	prBool   prKind = iota // no value
+	prInt                  // consumes the next token only when it is a number >= 0
+	prEnum                 // consumes the next token; written bare when safe
+	prHint                 // runtime hint: consumes the next token; bare when safe
+	prText                 // consumes the next token; free text (positional rule)
+	prIgnore               // snapshot --backend X: consumed and ignored, kept as written
+)
+
+type prFlagSpec struct {
+	name    string // canonical spelling
+	aliases []string
+	kind    prKind
+}
+
+// prFlags returns the flags a script line of command may carry, in the
+// recorder's fixed output order (spec §5.3 item 7), as the printer sees them:
+// derived from the command table, the one flag table.
+func prFlags(command string) []prFlagSpec { return prFlagTable()[command] }
+
+var prFlagTable = sync.OnceValue(func() map[string][]prFlagSpec {
+	m := map[string][]prFlagSpec{}
+	for _, c := range commandTable {
+		for i := range c.Flags {
+			f := &c.Flags[i]
+			if k, ok := prKindOf(f); ok {
+				m[c.Name] = append(m[c.Name], prFlagSpec{name: f.Names[0], aliases: f.Names[1:], kind: k})
+			}
+		}
+	}
+	return m
+})
+
+// prKindOf is how the printer writes a flag of the command table; false for
+// one that is no flag to the printer: a flag that takes no value and sets
+// nothing (snapshot's -c) and a retired flag (a parse error).
+func prKindOf(f *FlagSpec) (prKind, bool) {
+	switch f.Kind {
+	case FlagRetired:
+		return 0, false
+	case FlagIgnored:
+		if f.Value == "" {
+			return 0, false
+		}
+		return prIgnore, true
+	case FlagBool, FlagBoolFalse:
+		return prBool, true
+	}
+	switch {
+	case f.Runtime:
+		return prHint, true
+	case f.Kind == FlagInt, f.Kind == FlagPositiveInt:
+		return prInt, true
+	case f.Kind == FlagSelector, f.Kind == FlagString && f.FreeText:
+		return prText, true
+	}
+	return prEnum, true // enums, numbers, one-word strings
+}
+
+// prIgnoresPositionals lists commands whose parser ignores every token that
+// is not a flag (spec §2.2: snapshot's positionals are always empty).
+var prIgnoresPositionals = map[string]bool{"snapshot": true}
+
+func prLookupFlag(command string, t *Token) (int, *prFlagSpec) {
+	specs := prFlags(command)
+	for i := range specs {
+		if specs[i].name == t.Value {
+			return i, &specs[i]
+		}
+		for _, a := range specs[i].aliases {
+			if a == t.Value {
+				return i, &specs[i]
+			}
+		}
+	}
+	return -1, nil
+}
+
+// prNumberish approximates JavaScript Number(v) >= 0 and finite, the test
+// the parser applies to integer flag values. The re-parse check covers any
+// difference.
+func prNumberish(v string) bool {
+	v = strings.TrimFunc(v, isJSSpace)
+	if v == "" {
+		return true
+	}
+	lv := strings.ToLower(v)
+	for _, p := range []struct {
+		prefix string
+		base   int
+	}{{"0x", 16}, {"0o", 8}, {"0b", 2}} {
+		if strings.HasPrefix(lv, p.prefix) {
+			_, err := strconv.ParseUint(lv[2:], p.base, 64)
+			return err == nil
+		}
+	}
+	if strings.ContainsAny(lv, "_pxn") || strings.Contains(lv, "inf") {
+		return false
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	return err == nil && f >= 0
+}
+
+type prItem struct {
+	tok   *Token
+	spec  *prFlagSpec // nil for a positional or an ignored token
+	order int
+	value *Token // the flag's value token, if it takes one
+}
+
+// prClassify splits an action's argument tokens into positionals and flags
+// the way the script parser does (spec §1.6), as far as the printer needs.
+func prClassify(command string, args []*Token) []prItem {
+	var items []prItem
+	// open reads its boolean flags first, wherever they stand, so they are
+	// never the value of another flag: next skips them.
+	openBool := func(j int) bool {
+		_, spec := prLookupFlag(command, args[j])
+		return command == "open" && spec != nil && spec.kind == prBool
+	}
+	var consumed map[int]bool
+	next := func(i int) int {
+		j := i + 1
+		for j < len(args) && openBool(j) {
+			j++
+		}
+		return j
+	}
+	for i := 0; i < len(args); i++ {
+		if consumed[i] {
+			continue
+		}
+		t := args[i]
+		order, spec := prLookupFlag(command, t)
+		if spec == nil {
+			items = append(items, prItem{tok: t, order: -1})
+			continue
+		}
+		switch spec.kind {
+		case prBool:
+			items = append(items, prItem{tok: t, spec: spec, order: order})
+			continue
+		case prInt:
+			if i+1 < len(args) && prNumberish(args[i+1].Value) {
+				items = append(items, prItem{tok: t, spec: spec, order: order, value: args[i+1]})
+				i++
+				continue
+			}
+		default:
+			if j := next(i); j < len(args) {
+				items = append(items, prItem{tok: t, spec: spec, order: order, value: args[j]})
+				if consumed == nil {
+					consumed = map[int]bool{}
+				}
+				consumed[j] = true
+				continue
+			}
+		}
+		items = append(items, prItem{tok: t, order: -1})
+	}
+	return items
+}
+
+func prFlagValue(it prItem) string {
+	switch it.spec.kind {
+	case prInt:
+		return prQuote(it.value, prNumberRe.MatchString)
+	case prEnum, prHint:
+		return prQuote(it.value, prHintBare)
+	case prIgnore:
+		return it.value.Raw
+	}
+	return prQuote(it.value, prPositionalBare)
+}
+
+func prCommandWord(ln *Line, a *Action) string {
+	c := a.Command
+	if !utf8.ValidString(c) {
+		if len(ln.Tokens) > 0 {
+			return ln.Tokens[0].Raw
+		}
+		return c
+	}
+	// Bare, these words would make the line a comment or a directive.
+	if prBareSafe(c) && c[0] != '#' && c != "env" && c != "context" {
+		return c
+	}
+	return prJSON(c)
+}
+
+// prCandidates returns the printings of an action line from the most
+// canonical to the most literal.
+func prCandidates(ln *Line, a *Action) []string {
+	args := a.Tokens
+	if args == nil && len(ln.Tokens) > 0 {
+		args = ln.Tokens[1:]
+	}
+	cmd := prCommandWord(ln, a)
+	items := prClassify(a.Command, args)
+	ignoring := prIgnoresPositionals[a.Command]
+
+	positional := func(it prItem) string {
+		if ignoring {
+			return it.tok.Raw
+		}
+		if plain := plainRefOf(it.tok.Value); plain != it.tok.Value {
+			// The writer never emits a generation pin (spec §5.3 item 9,
+			// ADR 0014): where the parser strips it the plain ref parses the
+			// same; where it does not, the round-trip check falls back to the
+			// tokens as written.
+			return plain
+		}
+		return prQuote(it.tok, prPositionalBare)
+	}
+
+	// 1. canonical: positionals, flags in fixed order, ignored tokens.
+	canon := []string{cmd}
+	var flags, ignored []prItem
+	for _, it := range items {
+		switch {
+		case it.spec == nil && ignoring:
+			ignored = append(ignored, it)
+		case it.spec == nil:
+			canon = append(canon, positional(it))
+		case it.spec.kind == prIgnore:
+			ignored = append(ignored, it)
+		default:
+			flags = append(flags, it)
+		}
+	}
+	// stable insertion sort by the fixed order (duplicates keep their order)
+	for i := 1; i < len(flags); i++ {
+		for j := i; j > 0 && flags[j-1].order > flags[j].order; j-- {
+			flags[j-1], flags[j] = flags[j], flags[j-1]
+		}
+	}
+	for _, it := range flags {
+		canon = append(canon, it.spec.name)
+		if it.value != nil {
+			canon = append(canon, prFlagValue(it))
+		}
+	}
+	for _, it := range ignored {
+		canon = append(canon, it.tok.Raw)
+		if it.value != nil {
+			canon = append(canon, it.value.Raw)
+		}
+	}
+
+	// 2. canonical quoting in the original order and spelling.
+	ordered := []string{cmd}
+	for _, it := range items {
+		switch {
+		case it.spec == nil:
+			ordered = append(ordered, positional(it))
+		case it.spec.kind == prIgnore:
+			ordered = append(ordered, it.tok.Raw, it.value.Raw)
+		default:
+			ordered = append(ordered, it.tok.Value)
+			if it.value != nil {
+				ordered = append(ordered, prFlagValue(it))
+			}
+		}
+	}
+
+	// 3. the tokens as written, one space apart.
+	literal := []string{cmd}
+	if len(ln.Tokens) > 0 {
+		literal[0] = ln.Tokens[0].Raw
+	}
+	for _, t := range args {
+		literal = append(literal, t.Raw)
+	}
+	return []string{strings.Join(canon, " "), strings.Join(ordered, " "), strings.Join(literal, " ")}
+}
+
+func prActionLine(file string, ln *Line) string {
+	a := ln.Action
+	if a == nil {
+		return ln.Text
+	}
+	tried := map[string]bool{}
+	for _, cand := range prCandidates(ln, a) {
+		if tried[cand] {
+			continue
+		}
+		tried[cand] = true
+		if cand == ln.Text {
+			return cand
+		}
+		s, err := Parse(file, []byte(cand))
+		if err != nil || len(s.Actions) != 1 || len(s.Lines) != 1 {
+			continue
+		}
+		if prDiffAction(a, s.Actions[0], false) == "" {
+			return cand
+		}
+	}
+	return ln.Text
+}

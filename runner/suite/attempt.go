@@ -1,0 +1,299 @@
+package suite
+
+// One attempt of a test: a fresh session, the replay under the attempt's
+// deadline, the evidence of a failure, and the teardown; the step relay.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner"
+)
+
+// stepRelay hands an attempt's step events to timing.ndjson and to the
+// listener, with the test and attempt filled in.
+type stepRelay struct {
+	s    *scheduler
+	t    *Test
+	ai   attemptInfo
+	tw   *timingWriter
+	mask *Masker
+	drv  drivers.Driver
+}
+
+func (r *stepRelay) fill(ev runner.StepEvent) runner.StepEvent {
+	ev.File, ev.Name, ev.Attempt, ev.Worker = r.t.File, r.t.Name, r.ai.attempt, r.ai.worker
+	ev.Action = r.mask.String(ev.Action)
+	return ev
+}
+
+func (r *stepRelay) StepStarted(ev runner.StepEvent) {
+	ev = r.fill(ev)
+	r.tw.step(r.s.now(), ev, false)
+	if l := r.s.cfg.Listener; l != nil {
+		r.s.mu.Lock()
+		defer r.s.mu.Unlock()
+		l.StepStarted(ev)
+	}
+}
+
+func (r *stepRelay) StepFinished(ev runner.StepEvent) {
+	ev = r.fill(ev)
+	r.tw.step(r.s.now(), ev, true)
+	if es, ok := r.drv.(eventSource); ok {
+		for _, e := range es.DrainEvents() {
+			e["step"] = ev.Step
+			r.tw.write(e)
+		}
+	}
+	if l := r.s.cfg.Listener; l != nil {
+		r.s.mu.Lock()
+		defer r.s.mu.Unlock()
+		l.StepFinished(ev)
+	}
+}
+
+type attemptInfo struct {
+	worker, attempt, max, n int
+	device                  string
+	ws                      *workerState
+}
+
+func (s *scheduler) scope(t *Test, ai attemptInfo, artifacts string) *lang.Scope {
+	script := map[string]string{}
+	if t.Script != nil {
+		for _, e := range t.Script.Env {
+			script[e.Key] = e.Value
+		}
+	}
+	b := map[string]string{
+		"AD_PLATFORM":  t.Platform,
+		"AD_SESSION":   s.sessionName(t, ai),
+		"AD_FILENAME":  t.File,
+		"AD_ARTIFACTS": artifacts,
+	}
+	if s.cfg.BaseURL != "" {
+		b["AD_BASE_URL"] = s.cfg.BaseURL
+	}
+	if s.cfg.Shard.Enabled() {
+		b["AD_SHARD_INDEX"] = strconv.Itoa(s.cfg.Shard.Index - 1)
+		b["AD_SHARD_COUNT"] = strconv.Itoa(s.cfg.Shard.Count)
+	}
+	if ai.device != "" {
+		b["AD_DEVICE"] = ai.device
+	}
+	return &lang.Scope{CLI: s.cfg.CLIVars, Process: s.cfg.ProcessVars, Script: script, BuiltIns: b}
+}
+
+func (s *scheduler) sessionName(t *Test, ai attemptInfo) string {
+	return fmt.Sprintf("%s:test:%d-%s:attempt-%d", s.cfg.RunID, ai.n, Slug(t.Name), ai.attempt)
+}
+
+// runAttempt runs one attempt in a fresh session. infra reports a failure of
+// the device or the helper (no retry).
+func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (runner.AttemptResult, bool) {
+	mask := s.masker(t)
+	start := s.now()
+	art := s.newArtifacts(t, ai, mask)
+	tw := art.timing()
+	tw.write(map[string]any{"event": "attempt_start", "ts": start, "file": t.File, "attempt": ai.attempt,
+		"of": ai.max, "worker": ai.worker, "device": ai.device, "platform": t.Platform,
+		"timeoutMs": t.TimeoutMs, "session": s.sessionName(t, ai)})
+	art.writeScript(t.Source)
+
+	actx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if t.TimeoutMs > 0 {
+		var c2 context.CancelFunc
+		actx, c2 = context.WithTimeout(actx, time.Duration(t.TimeoutMs)*time.Millisecond)
+		defer c2()
+	}
+
+	var ar runner.AttemptResult
+	infra := false
+	var drv drivers.Driver
+	var rep Replayer
+	replayReturned := true
+
+	prov := s.providers[t.Platform]
+	if prov == nil {
+		ar = failedAttempt("INFRA", "no_driver", fmt.Sprintf("no driver for platform %q", t.Platform), "")
+		infra = true
+	} else if d, err := s.acquire(ctx, actx, prov, t.Platform, ai); err != nil {
+		ar = failedAttempt("INFRA", ReasonSessionStart, "could not start a session: "+err.Error(),
+			"the browser or device did not accept a new session; check it is running")
+		infra = errors.Is(err, drivers.ErrInfrastructure) || actx.Err() == nil
+	} else {
+		drv = d
+		rep = s.cfg.NewReplayer(d, AttemptContext{File: t.File, Platform: t.Platform,
+			ArtifactsDir: art.dir, Attempt: ai.attempt, Worker: ai.worker})
+		params := ReplayParams{
+			Scope:   s.scope(t, ai, art.dir),
+			Secrets: s.secretValues(t),
+			Steps:   &stepRelay{s: s, t: t, ai: ai, tw: tw, mask: mask, drv: d},
+		}
+		ar, replayReturned = s.replay(actx, rep, t.Script, params)
+	}
+	ar, timedOut := settle(ctx, actx, t, ar)
+
+	// Evidence, only from a session that answers.
+	if ar.Status != runner.StatusPassed && drv != nil && replayReturned && ctx.Err() == nil {
+		ecx, ecancel := context.WithTimeout(context.WithoutCancel(ctx), s.grace)
+		art.evidence(ecx, drv, rep, s.cfg.FormatSnapshot, &ar)
+		ecancel()
+	}
+
+	if drv != nil && s.release(ctx, drv, rep, &ar, replayReturned) {
+		infra = true
+	}
+	s.record(&ar, start, timedOut, ai, art, mask, tw)
+	// A device or browser that failed mid-attempt: no retry on it.
+	infra = infra || ar.Error != nil && ar.Error.Reason == ReasonInfrastructure
+	return ar, infra
+}
+
+// replay runs the script on the attempt's session. At the deadline or an
+// interrupt the step in flight is cancelled through actx, and the executor
+// gets a grace period to return; returned is false when it did not.
+func (s *scheduler) replay(actx context.Context, rep Replayer, script *lang.Script, params ReplayParams) (ar runner.AttemptResult, returned bool) {
+	done := make(chan runner.AttemptResult, 1)
+	go func() { done <- rep.Replay(actx, script, params) }()
+	select {
+	case ar = <-done:
+		return ar, true
+	case <-actx.Done():
+	}
+	timer := time.NewTimer(s.grace)
+	defer timer.Stop()
+	select {
+	case ar = <-done:
+		return ar, true
+	case <-timer.C:
+		return ar, false
+	}
+}
+
+// settle classifies how the attempt ended: its hard deadline (timedOut), an
+// interrupt, or the replay's own result; a replay that passed just as the
+// deadline fell has still passed.
+func settle(ctx, actx context.Context, t *Test, ar runner.AttemptResult) (runner.AttemptResult, bool) {
+	timedOut := errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil && ar.Status != runner.StatusPassed
+	if timedOut {
+		steps := ar.Steps
+		ar = failedAttempt("COMMAND_FAILED", "timeout", fmt.Sprintf("TIMEOUT after %dms", t.TimeoutMs),
+			"the attempt exceeded its hard deadline (--timeout or `context timeout=`); the step in flight was cancelled")
+		ar.Status = runner.StatusTimedOut
+		ar.Steps = steps
+		ar.Error.Details = map[string]any{"reason": "timeout", "timeoutMs": t.TimeoutMs}
+		if n := len(steps); n > 0 {
+			ar.Error.Step, ar.Error.Line, ar.Error.Command = steps[n-1].Step, steps[n-1].Line, steps[n-1].Command
+		}
+	} else if ctx.Err() != nil && ar.Status == "" {
+		ar = failedAttempt("INTERRUPTED", "interrupted", "the run was interrupted", "")
+	}
+	if ar.Status == "" {
+		ar.Status = runner.StatusFailed
+	}
+	if ar.Steps == nil {
+		ar.Steps = []runner.StepResult{}
+	}
+	return ar, timedOut
+}
+
+// release tears the session down within the grace period; a hung teardown
+// is abandoned. A passed attempt's session closes in the background (the
+// worker moves on; Run waits for these before it returns); any other is
+// closed now, so that a hung teardown is reported on the attempt as
+// infrastructure (the result: true).
+func (s *scheduler) release(ctx context.Context, drv drivers.Driver, rep Replayer, ar *runner.AttemptResult, replayReturned bool) bool {
+	if ar.Status == runner.StatusPassed && replayReturned {
+		s.bg.Add(1)
+		go func() {
+			defer s.bg.Done()
+			s.teardown(ctx, drv, rep)
+		}()
+		return false
+	}
+	if s.teardown(ctx, drv, rep) && replayReturned {
+		return false
+	}
+	if ar.Error == nil {
+		ar.Error = &runner.ErrorInfo{Code: "INFRA", Message: "session teardown hung"}
+	}
+	if ar.Error.Details == nil {
+		ar.Error.Details = map[string]any{}
+	}
+	ar.Error.Reason = "timeout_cleanup_pending"
+	ar.Error.Details["timeoutCleanupPending"] = true
+	ar.Error.Hint = "the session did not stop within the grace period and was abandoned; the device or browser may need a restart"
+	if ar.Status == runner.StatusPassed {
+		ar.Status = runner.StatusFailed
+	}
+	return true
+}
+
+// record completes the attempt's result (times, worker, paths as the user
+// sees them, artifact warnings, secrets masked) and writes its timing and
+// result files.
+func (s *scheduler) record(ar *runner.AttemptResult, start time.Time, timedOut bool, ai attemptInfo, art *artifacts, mask *Masker, tw *timingWriter) {
+	end := s.now()
+	ar.DurationMs = end.Sub(start).Milliseconds()
+	ar.StartedAt = start
+	ar.Worker = ai.worker
+	ar.Device = ai.device
+	ar.Shard = s.cfg.Shard.String()
+	if art.dir != "" {
+		ar.ArtifactsDir = displayPath(s.cfg.Cwd, art.dir)
+	}
+	if ar.Screenshot != "" {
+		ar.Screenshot = displayPath(s.cfg.Cwd, ar.Screenshot)
+	}
+	for _, e := range art.errs {
+		ar.Warnings = append(ar.Warnings, "artifacts: "+e)
+	}
+	mask.Attempt(ar)
+	stop := map[string]any{"event": "attempt_stop", "ts": end, "status": ar.Status,
+		"durationMs": ar.DurationMs, "timedOut": timedOut}
+	if ar.Error != nil {
+		stop["errorCode"] = ar.Error.Code
+	}
+	tw.write(stop)
+	tw.close()
+	art.writeResult(ar)
+}
+
+// teardown closes the session; false when it did not finish within grace.
+func (s *scheduler) teardown(ctx context.Context, drv drivers.Driver, rep Replayer) bool {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.grace)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if rep != nil {
+			rep.Close(cctx)
+		}
+		drv.Close(cctx)
+	}()
+	timer := time.NewTimer(s.grace)
+	defer timer.Stop()
+	select {
+	case <-done:
+		cancel()
+		return true
+	case <-timer.C:
+		cancel()
+		return false
+	}
+}
+
+func failedAttempt(code, reason, msg, hint string) runner.AttemptResult {
+	return runner.AttemptResult{
+		Status: runner.StatusFailed,
+		Steps:  []runner.StepResult{},
+		Error:  &runner.ErrorInfo{Code: code, Reason: reason, Message: msg, Hint: hint},
+	}
+}
