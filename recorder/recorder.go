@@ -57,8 +57,9 @@ func (r *Recorder) Mask(literal string) {
 }
 
 // Capture hands the recorder a full, read-only capture of the screen taken
-// just before a ref-targeting step: the ref's tree may be an interactive or
-// scoped one, and the script must hold against the full tree replay sees.
+// just before a ref-targeting step: the screen may have changed since the
+// snapshot that issued the ref (or that snapshot was --raw), and replay
+// resolves the selector against the screen as it is at the step.
 func (r *Recorder) Capture(snap *drivers.Snapshot) {
 	r.mu.Lock()
 	r.full = snap

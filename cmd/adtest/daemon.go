@@ -245,7 +245,10 @@ func daemonProviders(env *Env, browser, cdpURL, adbServer string) daemon.Provide
 	return func(ctx context.Context, platform string) (drivers.Provider, error) {
 		switch platform {
 		case drivers.PlatformWeb:
-			return web.NewProvider(web.Options{BrowserPath: browser, CDPURL: cdpURL, Getenv: env.Getenv})
+			if cdpURL != "" {
+				return web.NewRemote(cdpURL, web.Options{Getenv: env.Getenv})
+			}
+			return web.NewLocal(web.Options{BrowserPath: browser, Getenv: env.Getenv})
 		case drivers.PlatformAndroid:
 			// ADTEST_ADB names the adb binary that starts a local server.
 			return android.NewProvider(ctx, android.Options{Server: adbServer, Getenv: env.Getenv, ADBPath: getenv(env, "ADTEST_ADB")})

@@ -28,8 +28,8 @@ type Recording interface {
 	// Abort ends the recording: nothing will be written (a second open).
 	Abort(reason string)
 	// Capture hands the recorder a full read-only capture taken just before
-	// a step that targets a ref (the ref's own tree may be an interactive
-	// or scoped one; the script must hold against the tree replay sees).
+	// a step that targets a ref (the screen may have changed since the
+	// snapshot that issued it; replay resolves against the screen as it is).
 	Capture(snap *drivers.Snapshot)
 	// Mask registers a literal that must never be written (fill --record-as).
 	Mask(literal string)
