@@ -3,8 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
+	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/android"
+	"github.com/adtest/adtest/drivers/android/adb"
+	"github.com/adtest/adtest/runner/suite"
 )
 
 // runAndroid is `adtest android setup`: fetch and verify the on-device
@@ -35,4 +39,37 @@ func androidProvider(ctx context.Context, env *Env, f *runFlags) (*android.Provi
 		opts.Debugf = func(format string, a ...any) { fmt.Fprintf(env.Stderr, "debug: "+format+"\n", a...) }
 	}
 	return android.NewProvider(ctx, opts)
+}
+
+// androidDevices returns the online devices of the adb server when the run
+// has Android tests and more than one device is online, so that each gets a
+// worker; nil otherwise (the provider reports a missing server or device).
+func androidDevices(env *Env, f *runFlags, tests []*suite.Test) []string {
+	android := false
+	for _, t := range tests {
+		android = android || t.Platform == drivers.PlatformAndroid && t.SkipReason == ""
+	}
+	if !android {
+		return nil
+	}
+	c, err := adb.New(adb.Options{Server: f.adbServer, Getenv: env.Getenv, NoStart: true})
+	if err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	list, err := c.Devices(ctx)
+	if err != nil {
+		return nil
+	}
+	var online []string
+	for _, d := range list {
+		if d.State == "device" {
+			online = append(online, d.Serial)
+		}
+	}
+	if len(online) < 2 {
+		return nil
+	}
+	return online
 }

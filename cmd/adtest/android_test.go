@@ -142,3 +142,42 @@ func TestAndroidUnplugMidSuite(t *testing.T) {
 		t.Errorf("the other device started %d apps, want %d", got, n-1)
 	}
 }
+
+// fakedeviceMain is adtest-fakedevice inside scripts: a fake Android device
+// behind a private adb server (android_*.txtar).
+func fakedeviceMain() { os.Exit(adbtest.Main(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// TestAndroidEveryDeviceGetsAWorker: without --device or -j, a run with
+// Android tests uses every online device, one worker each.
+func TestAndroidEveryDeviceGetsAWorker(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	srv, err := adbtest.StartServer(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	files := map[string]string{}
+	for i := 1; i <= 6; i++ {
+		files[fmt.Sprintf("t%d.ad", i)] = "context platform=android\nopen com.adtest.demo --relaunch\nwait \"Sign in to Acme\" 3000\nwait 150\n"
+	}
+	dir := writeFiles(t, files)
+	var devs []*fakedevice.Device
+	for i := 0; i < 2; i++ {
+		d, err := srv.Connect(ctx, fakedevice.Options{Screens: adbtest.ExampleScreens(), HelperInstalled: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Disconnect(d)
+		devs = append(devs, d)
+	}
+	code, stdout, stderr := runMainCall(ctx, t, cliCall{cwd: dir}, "run", "--adb-server", srv.Addr(), "--artifacts-dir", "art", ".")
+	if code != ExitOK || !strings.Contains(stdout, "using 2 workers") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, d := range devs {
+		if d.Count("am-start") == 0 {
+			t.Errorf("device %s ran no test", d.Addr())
+		}
+	}
+}

@@ -250,7 +250,9 @@ func daemonProviders(env *Env, browser, cdpURL, adbServer string) daemon.Provide
 			}
 			return web.NewLocal(web.Options{BrowserPath: browser, Getenv: env.Getenv})
 		case drivers.PlatformAndroid:
-			// ADTEST_ADB names the adb binary that starts a local server.
+			// The adb server from --adb-server, else ADB_SERVER_SOCKET /
+			// ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037; ADTEST_ADB names
+			// the adb binary that starts a local one.
 			return android.NewProvider(ctx, android.Options{Server: adbServer, Getenv: env.Getenv, ADBPath: getenv(env, "ADTEST_ADB")})
 		}
 		return nil, fmt.Errorf("%w: no driver for platform %q", drivers.ErrInfrastructure, platform)

@@ -26,7 +26,7 @@ import (
 // TestMain lets testscript run the real adtest binary (this test binary
 // re-executed as `adtest`, with main's signal handling) in scripts.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"adtest": main, "webserve": webserve})
+	testscript.Main(m, map[string]func(){"adtest": main, "webserve": webserve, "adtest-fakedevice": fakedeviceMain})
 }
 
 // webserve DIR PORT serves DIR on 127.0.0.1:PORT until killed (the app

@@ -314,6 +314,9 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 		}
 	}
 	p.tests = tests
+	if len(f.devices) == 0 && f.workers == 1 {
+		f.devices = androidDevices(env, f, tests) // every online device gets a worker
+	}
 
 	p.color = env.Color && !f.noColor && (env.Getenv == nil || env.Getenv("NO_COLOR") == "")
 	p.runID = suite.NewRunID(time.Now())

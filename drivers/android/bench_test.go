@@ -33,7 +33,8 @@ func BenchmarkSnapshot(b *testing.B) {
 }
 
 // BenchmarkRefToTap: from a fresh snapshot to a settled tap on a node of it
-// (what `snapshot -i` then `click @eN` costs).
+// (what `snapshot -i` then `click @eN` costs). The taps alternate between
+// two fields, so each one changes the screen (the focus moves).
 func BenchmarkRefToTap(b *testing.B) {
 	r := newRig(b, fakedevice.Options{HelperInstalled: true}, android.Options{})
 	ctx := tctx(b)
@@ -46,7 +47,7 @@ func BenchmarkRefToTap(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		n := find(b, snap, "Email")
+		n := find(b, snap, []string{"Email", "Password"}[i%2])
 		if err := r.s.Act(ctx, drivers.Action{Kind: drivers.ActTap, Target: &drivers.Target{Node: n, Point: n.Rect.Center()}}); err != nil {
 			b.Fatal(err)
 		}

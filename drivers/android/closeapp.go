@@ -2,7 +2,6 @@ package android
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/adtest/adtest/drivers"
 )
@@ -11,12 +10,13 @@ import (
 // app; the session keeps the device, so a later open starts it again. Close
 // releases the session (and the device lease) itself.
 func (s *Session) CloseApp(ctx context.Context) error {
-	s.mu.Lock()
-	pkg, closed := s.pkg, s.closed
-	s.mu.Unlock()
-	if closed {
-		return fmt.Errorf("android: %w", drivers.ErrClosed)
+	if err := s.live(); err != nil {
+		return err
 	}
+	s.mu.Lock()
+	pkg := s.pkg
+	s.appOpen = false
+	s.mu.Unlock()
 	if pkg == "" {
 		return nil
 	}

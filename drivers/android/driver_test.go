@@ -121,7 +121,7 @@ func TestPersistentHelperFlow(t *testing.T) {
 	if err := r.s.Act(ctx, drivers.Action{Kind: drivers.ActFill, Text: "ada lovelace@example.com", Target: &drivers.Target{Node: email}}); err != nil {
 		t.Fatal(err)
 	}
-	snap, _ = r.s.Snapshot(ctx, drivers.SnapshotOptions{})
+	snap = r.snap(t, ctx)
 	if got := find(t, snap, "Email").Value; got != "ada lovelace@example.com" {
 		t.Errorf("email holds %q", got)
 	}
@@ -129,16 +129,16 @@ func TestPersistentHelperFlow(t *testing.T) {
 	if err := r.s.Act(ctx, drivers.Action{Kind: drivers.ActFill, Text: "ada@example.com", Target: &drivers.Target{Node: find(t, snap, "Email")}}); err != nil {
 		t.Fatal(err)
 	}
-	snap, _ = r.s.Snapshot(ctx, drivers.SnapshotOptions{})
+	snap = r.snap(t, ctx)
 	tapAt(t, r, ctx, find(t, snap, "Sign in"))
-	snap, _ = r.s.Snapshot(ctx, drivers.SnapshotOptions{})
+	snap = r.snap(t, ctx)
 	if !has(snap, "Signed in") {
 		t.Fatalf("not signed in")
 	}
 	if err := r.s.Act(ctx, drivers.Action{Kind: drivers.ActBack}); err != nil {
 		t.Fatal(err)
 	}
-	snap, _ = r.s.Snapshot(ctx, drivers.SnapshotOptions{})
+	snap = r.snap(t, ctx)
 	if !has(snap, "Sign in to Acme") {
 		t.Errorf("back did not return to the login screen")
 	}
@@ -157,6 +157,17 @@ func TestPersistentHelperFlow(t *testing.T) {
 	}
 	if r.dev.Count("uiautomator-dump") != 0 {
 		t.Errorf("uiautomator dump was used")
+	}
+	// Closing the provider ends the helper session and removes its forward.
+	if err := r.s.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.prov.Close()
+	if fw, err := server.Client.ListForwards(ctx); err != nil || len(fw) != 0 {
+		t.Errorf("forwards left after Close: %v %v", fw, err)
+	}
+	if n := r.dev.LiveSessions(); n != 0 {
+		t.Errorf("%d helper sessions still running on the device after Close", n)
 	}
 }
 
@@ -206,7 +217,7 @@ func TestGestureFailureIsNotRetried(t *testing.T) {
 	if err := r.s.Open(ctx, drivers.OpenRequest{Target: "adtest://catalog"}); err != nil {
 		t.Fatal(err)
 	}
-	r.dev.BreakSession(1)
+	r.dev.BreakGesture(1)
 	err := r.s.Act(ctx, drivers.Action{Kind: drivers.ActSwipe, From: drivers.Point{X: 540, Y: 1800}, To: drivers.Point{X: 540, Y: 600}})
 	if err == nil {
 		t.Fatal("a failed session gesture returned no error")
@@ -318,15 +329,20 @@ func TestAlertScreenshotLogsKeyboard(t *testing.T) {
 	if err := r.dev.App().SetScreen("home"); err != nil {
 		t.Fatal(err)
 	}
-	snap, _ := r.s.Snapshot(ctx, drivers.SnapshotOptions{})
+	snap := r.snap(t, ctx)
 	tapAt(t, r, ctx, find(t, snap, "Delete account"))
 	text, open, err := r.s.AlertText(ctx)
 	if err != nil || !open || text != "Delete your account?" {
 		t.Fatalf("alert %q %v %v", text, open, err)
 	}
-	snap, _ = r.s.Snapshot(ctx, drivers.SnapshotOptions{})
-	if n := find(t, snap, "Sign out"); n.Hittable {
+	snap = r.snap(t, ctx)
+	signOut := find(t, snap, "Sign out")
+	if signOut.Hittable {
 		t.Errorf("a node under the dialog is hittable")
+	}
+	var te *drivers.TargetError
+	if err := r.s.Preflight(ctx, drivers.Action{Kind: drivers.ActTap, Target: &drivers.Target{Node: signOut, Describe: "Sign out"}}); !errors.As(err, &te) || te.Reason != "target_covered" {
+		t.Errorf("preflight of a covered node: %v", err)
 	}
 	if err := r.s.AlertRespond(ctx, false); err != nil {
 		t.Fatal(err)
@@ -351,7 +367,7 @@ func TestAlertScreenshotLogsKeyboard(t *testing.T) {
 		t.Errorf("wifi off: %v", err)
 	}
 	r.dev.App().SetScreen("login")
-	snap, _ = r.s.Snapshot(ctx, drivers.SnapshotOptions{})
+	snap = r.snap(t, ctx)
 	tapAt(t, r, ctx, find(t, snap, "Password"))
 	st, err := r.s.KeyboardStatus(ctx)
 	if err != nil || !st.Visible || st.InputType != "password" {
@@ -368,6 +384,15 @@ func TestAlertScreenshotLogsKeyboard(t *testing.T) {
 	}
 	if r.dev.Foreground() != "" {
 		t.Errorf("app still in front after close")
+	}
+	// A later session's log slice starts at its own beginning.
+	d2, err := r.prov.NewSession(ctx, drivers.SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close(ctx)
+	if tail := strings.Join(d2.(drivers.LogTailer).LogTail(200), "\n"); strings.Contains(tail, "input tap") {
+		t.Errorf("the new session's log tail has the old session's lines:\n%s", tail)
 	}
 }
 
@@ -466,6 +491,31 @@ func TestLocalhostDeepLinkReverses(t *testing.T) {
 func adbtestScreens(t *testing.T, src string) *fake.Screens {
 	t.Helper()
 	s, err := fake.ParseScreens("screens", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestNoDeviceIsInfrastructure: a --device that is not there fails the
+// provider as infrastructure and names what the server does list.
+func TestNoDeviceIsInfrastructure(t *testing.T) {
+	ctx := tctx(t)
+	dev, err := server.Connect(ctx, fakedevice.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Disconnect(dev)
+	_, err = android.NewProvider(ctx, android.Options{Server: server.Addr(), Devices: []string{"emulator-5554"}})
+	if !errors.Is(err, drivers.ErrInfrastructure) || !strings.Contains(err.Error(), "device emulator-5554 is not online") || !strings.Contains(err.Error(), dev.Addr()+" device") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// snap takes a snapshot and fails the test when it cannot.
+func (r *rig) snap(t testing.TB, ctx context.Context) *drivers.Snapshot {
+	t.Helper()
+	s, err := r.s.Snapshot(ctx, drivers.SnapshotOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

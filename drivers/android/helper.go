@@ -555,8 +555,7 @@ func (h *helper) gesture(ctx context.Context, planB64 string) error {
 		}
 		// No session, so nothing was injected yet: the helper runs it once.
 		h.emit("gesture", "oneshot", err.Error())
-		res, _, err := h.oneShot(ctx, "gesture", map[string]string{"payloadBase64": planB64})
-		_ = res
+		_, _, err = h.oneShot(ctx, "gesture", map[string]string{"payloadBase64": planB64})
 		return err
 	}
 	_, err = h.do(ctx, s, "gesture", planB64)

@@ -73,6 +73,9 @@ func parseBounds(s string) (drivers.Rect, bool) {
 	return drivers.Rect{X: float64(l), Y: float64(t), Width: float64(r - l), Height: float64(b - t)}, true
 }
 
+// coveredMark ends the handle of a node under another package's window.
+const coveredMark = "#covered"
+
 // editableClass reports text-entry widgets.
 func editableClass(class string) bool {
 	c := strings.ToLower(class)
@@ -146,6 +149,9 @@ func toSnapshot(roots []*xnode, viewport drivers.Rect) *drivers.Snapshot {
 			Editable: editable && n.get("enabled") != "false",
 			Parent:   parent, Depth: depth,
 			Handle: class + "@" + n.get("bounds"),
+		}
+		if covered {
+			node.Handle += coveredMark
 		}
 		if editable {
 			// A text field's label is its description (hint); its text is the value.

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -172,5 +173,39 @@ func TestLinePlanSamplesRiseFromZeroToDuration(t *testing.T) {
 		if last := s[len(s)-1]; last.X != 101 || last.Y != 202 {
 			t.Errorf("%v: ends at %v,%v", d, last.X, last.Y)
 		}
+	}
+}
+
+// TestDeviceOutputNeverPanics: mangled hierarchy XML and instrumentation
+// output (cut, spliced, bytes flipped) give an error or a snapshot, never a
+// panic.
+func TestDeviceOutputNeverPanics(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	inst := status("chunkCount", "2", "chunkIndex", "0", "payloadBase64", base64.StdEncoding.EncodeToString([]byte(helperXML[:100]))) +
+		status("chunkCount", "2", "chunkIndex", "1", "payloadBase64", base64.StdEncoding.EncodeToString([]byte(helperXML[100:]))) +
+		"INSTRUMENTATION_RESULT: ok=true\nINSTRUMENTATION_CODE: -1\n"
+	mangle := func(s string) string {
+		b := []byte(s)
+		switch rng.IntN(3) {
+		case 0:
+			b = b[:rng.IntN(len(b)+1)]
+		case 1:
+			i, j := rng.IntN(len(b)+1), rng.IntN(len(b)+1)
+			b = append(append([]byte{}, b[:min(i, j)]...), b[max(i, j):]...)
+		default:
+			for k := 0; k < 4; k++ {
+				b[rng.IntN(len(b))] = byte(rng.IntN(256))
+			}
+		}
+		return string(b)
+	}
+	for i := 0; i < 1000; i++ {
+		for _, src := range []string{helperXML, dumpXML} {
+			if roots, err := parseHierarchy(mangle(src)); err == nil {
+				toSnapshot(roots, drivers.Rect{Width: 1080, Height: 2400})
+			}
+		}
+		parseInstrumentation(mangle(inst))
+		parseInputMethod(mangle("mInputShown=true inputType=0x81 mWindowVisible=true"))
 	}
 }

@@ -152,8 +152,10 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		infra = true
 	}
 	s.record(&ar, start, timedOut, ai, art, mask, tw)
-	// A device or browser that failed mid-attempt: no retry on it.
-	infra = infra || ar.Error != nil && ar.Error.Reason == ReasonInfrastructure
+	// A device that failed mid-attempt: its worker's retry would run on the
+	// same dead device, so there is none. (A browser's failure is retried:
+	// the next attempt gets a new browser.)
+	infra = infra || ai.device != "" && ar.Error != nil && ar.Error.Reason == ReasonInfrastructure
 	return ar, infra
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"sort"
@@ -202,4 +203,41 @@ func BenchmarkShellRoundTrip(b *testing.B) {
 	})
 }
 
-var _ = adb.DefaultPort
+// TestEnsureServerStartsOne: no server on a private port, so EnsureServer
+// runs `adb -P PORT start-server`; the test then stops that server and
+// waits until its port is closed (nothing left running).
+func TestEnsureServerStartsOne(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	c, err := adb.New(adb.Options{Server: addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := c.EnsureServer(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := c.Version(ctx); err != nil || v != 41 {
+		t.Errorf("the started server: %d %v", v, err)
+	}
+	if err := c.KillServer(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if _, err := c.Version(ctx); adb.ReasonOf(err) == adb.ReasonServerUnavailable {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the started server still answers on %s", addr)
+		case <-tick.C:
+		}
+	}
+}

@@ -42,16 +42,29 @@ func freePort() (int, error) {
 // StartServer starts the adb server on a free loopback port and waits until
 // it answers host:version.
 func StartServer(ctx context.Context) (*Server, error) {
-	bin, err := exec.LookPath("adb")
-	if err != nil {
-		return nil, fmt.Errorf("adb is not installed (run scripts/setup.sh): %w", err)
-	}
 	port, err := freePort()
 	if err != nil {
 		return nil, err
 	}
+	return StartServerOn(ctx, port)
+}
+
+// StartServerOn starts the adb server on port. The server dies with this
+// process where the OS allows (Linux: parent-death signal).
+func StartServerOn(ctx context.Context, port int) (*Server, error) {
+	bin, err := exec.LookPath("adb")
+	if err != nil {
+		return nil, fmt.Errorf("adb is not installed (run scripts/setup.sh): %w", err)
+	}
 	cmd := exec.Command(bin, "-P", strconv.Itoa(port), "nodaemon", "server")
+	dieWithParent(cmd)
 	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	if path := os.Getenv("ADBTEST_SERVER_LOG"); path != "" {
+		// The server's own log, for diagnosing a test run.
+		if f, err := os.Create(path); err == nil {
+			cmd.Stdout, cmd.Stderr = f, f
+		}
+	}
 	cmd.Env = append(os.Environ(), "ANDROID_ADB_SERVER_PORT="+strconv.Itoa(port))
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -141,6 +154,9 @@ func (s *Server) Connect(ctx context.Context, opts fakedevice.Options) (*fakedev
 	defer cancel()
 	if _, err := s.Client.Connect(ctx, d.Addr()); err != nil {
 		d.Close()
+		if !s.Alive() {
+			return nil, fmt.Errorf("%w (the adb server process is gone: %v)", err, s.cmd.ProcessState)
+		}
 		return nil, err
 	}
 	if err := s.Client.WaitDevice(ctx, d.Addr()); err != nil {

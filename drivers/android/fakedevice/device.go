@@ -59,6 +59,7 @@ type Device struct {
 	settings   map[string]string
 	sessions   map[int]*helperSession // device port -> live helper session
 	breakNext  int                    // session requests that answer garbage
+	breakGest  int                    // gesture requests that answer garbage
 	reverses   map[string]string
 	unplugged  bool
 	wg         sync.WaitGroup
@@ -226,6 +227,27 @@ func (d *Device) KillHelper() {
 	}
 }
 
+// BreakGesture makes the next n session gesture requests answer a
+// malformed reply without injecting anything.
+func (d *Device) BreakGesture(n int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.breakGest = n
+}
+
+// LiveSessions returns the number of helper sessions running.
+func (d *Device) LiveSessions() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n := 0
+	for _, s := range d.sessions {
+		if !s.stopped() {
+			n++
+		}
+	}
+	return n
+}
+
 // BreakSession makes the next n session requests answer a malformed reply.
 func (d *Device) BreakSession(n int) {
 	d.mu.Lock()
@@ -237,8 +259,11 @@ func (d *Device) count(event string) {
 	d.counts[event]++
 }
 
+// logTime is logcat's threadtime timestamp layout.
+const logTime = "01-02 15:04:05.000"
+
 func (d *Device) log(format string, a ...any) {
-	line := time.Now().Format("01-02 15:04:05.000") + "  1000  1000 I adtest-fake: " + fmt.Sprintf(format, a...)
+	line := time.Now().Format(logTime) + "  1000  1000 I adtest-fake: " + fmt.Sprintf(format, a...)
 	d.logcat = append(d.logcat, line)
 	if len(d.logcat) > 2000 {
 		d.logcat = d.logcat[len(d.logcat)-1000:]

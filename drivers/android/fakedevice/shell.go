@@ -162,14 +162,23 @@ func (d *Device) run(stdin io.Reader, line string, stdout, stderr io.Writer, don
 		stdout.Write(screenPNG())
 		return 0
 	case "logcat":
-		n := 200
+		n, since := 200, ""
 		for i, a := range args {
 			if a == "-t" && i+1 < len(args) {
 				n, _ = strconv.Atoi(args[i+1])
 			}
+			if a == "-T" && i+1 < len(args) {
+				since, n = args[i+1], 1<<30
+			}
 		}
 		d.mu.Lock()
-		lines := d.logcat[max(0, len(d.logcat)-n):]
+		var lines []string
+		for _, l := range d.logcat {
+			if since == "" || len(l) >= len(logTime) && l[:len(logTime)] >= since {
+				lines = append(lines, l)
+			}
+		}
+		lines = lines[max(0, len(lines)-n):]
 		out := strings.Join(lines, "\n") + "\n"
 		d.mu.Unlock()
 		io.WriteString(stdout, out)
@@ -838,6 +847,9 @@ func (d *Device) sessionRequest(sess *helperSession, s *stream) {
 	broken := d.breakNext > 0
 	if broken {
 		d.breakNext--
+	} else if len(f) > 0 && f[0] == "gesture" && d.breakGest > 0 {
+		d.breakGest--
+		broken = true
 	}
 	d.mu.Unlock()
 	if broken {
