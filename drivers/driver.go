@@ -184,10 +184,27 @@ type Driver interface {
 	Close(ctx context.Context) error
 	// Snapshot captures the screen: the whole tree in document order, each
 	// node's Parent before it and Depth one more than its parent's (see
-	// SnapshotOptions). It must not change device state.
+	// SnapshotOptions). It must not change device state. It
+	// never captures content that is being replaced: when a navigation or
+	// transition is in flight it first waits for it (bounded).
 	Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, error)
 	// Act performs one device operation. Unsupported kinds return an error
 	// wrapping ErrUnsupported.
+	//
+	// Settle contract: when Act returns nil, the effects the action started
+	// are observable, so the next Snapshot sees the screen the action led
+	// to. A navigation or screen transition the action started (web: a link,
+	// a form submit, a location change, a history push; Android: an
+	// activity or window change) has committed and its new content is
+	// ready (web: DOMContentLoaded of the new document), within a bound;
+	// otherwise the device rendered at least one frame after the action, so
+	// its handlers and observers ran. A driver tells "this action
+	// navigated" from "it did not" by the device's own events (page
+	// lifecycle, window or accessibility events), never by sleeping. Settle
+	// waits only when something is in flight, and every wait is bounded by
+	// ctx and a bound of the driver's own. Settling is read-only: it never
+	// takes a snapshot for the runner and so never activates or expires a
+	// ref frame (ADR 0014).
 	Act(ctx context.Context, a Action) error
 	// Screenshot returns a PNG of the screen.
 	Screenshot(ctx context.Context, opts ScreenshotOptions) ([]byte, error)
@@ -272,4 +289,30 @@ func (e *TargetError) Error() string { return e.Message }
 // the ref frame active (ADR 0014 rule 3). It must not change device state.
 type Preflighter interface {
 	Preflight(ctx context.Context, a Action) error
+}
+
+// ScrollReport describes a driver's last scroll.
+type ScrollReport struct {
+	// Container names what scrolled ("the page", `div#list "Picks"`).
+	Container string
+	// Distance is how far it moved, in device units.
+	Distance float64
+	// AtEnd is set when the container cannot move further that way.
+	AtEnd bool
+}
+
+// ScrollReporter is implemented by drivers that can tell what their last
+// ActScroll moved, so that `scroll --until` stops at the end of its
+// container and says how far it scrolled and where.
+type ScrollReporter interface {
+	LastScroll() ScrollReport
+}
+
+// Liveness is implemented by drivers that can tell, without a device call,
+// that their session is already dead: its browser exited or its connection
+// broke. The suite runner asks a session it opened ahead of time before it
+// hands it to an attempt, so a retry after an infrastructure failure never
+// starts on what died with the old helper.
+type Liveness interface {
+	Alive() bool
 }

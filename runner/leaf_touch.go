@@ -115,8 +115,21 @@ func (s *Session) leafScroll(ctx context.Context, a *lang.Action, args lang.Args
 		return until0(0), mutation{}, nil
 	}
 	// One logical command: the seam is crossed before the first scroll only.
+	// Bounded: at most maxScrolls scrolls, and no further than the end of
+	// the container. The driver settles after each scroll (the page renders
+	// and runs its scroll and IntersectionObserver handlers), so a target is
+	// judged on what the page shows, and only one in view counts.
+	rep, _ := s.drv.(drivers.ScrollReporter)
 	return nil, mutation{act: da, hasAct: true, then: func(ctx context.Context) (*Output, *ErrorInfo) {
+		var distance float64
+		container := ""
 		for i := 1; ; i++ {
+			atEnd := false
+			if rep != nil {
+				r := rep.LastScroll()
+				distance += r.Distance
+				container, atEnd = r.Container, r.AtEnd
+			}
 			ok, e := visible(ctx)
 			if e != nil {
 				return nil, e
@@ -124,8 +137,18 @@ func (s *Session) leafScroll(ctx context.Context, a *lang.Action, args lang.Args
 			if ok {
 				return until0(i), nil
 			}
-			if i == maxScrolls {
-				return nil, newErr(CodeCommandFailed, "selector_not_found", "Scrolled %s %d times but %s never became visible", da.Direction, maxScrolls, until)
+			if i == maxScrolls || atEnd {
+				how := fmt.Sprintf("%d times", i)
+				if rep != nil {
+					how += fmt.Sprintf(" (%.0f px in %s", distance, container)
+					if atEnd {
+						how += ", to its end"
+					}
+					how += ")"
+				}
+				e := newErr(CodeCommandFailed, "selector_not_found", "Scrolled %s %s but %s never came into view", da.Direction, how, until)
+				e.Hint = "check the selector, or scroll the container that holds the target (scroll with a target, or another direction)"
+				return nil, e
 			}
 			if err := s.drv.Act(ctx, da); err != nil {
 				return nil, fromError(ctx, a.Command, s.cfg.Platform, err)

@@ -39,6 +39,30 @@ type ReplayOptions struct {
 	Scope    *lang.Scope
 	Observer Observer
 	Secrets  []string // values to mask
+	// StepTimeout bounds each step (0: no bound of its own); a step that
+	// does not finish in time fails with reason step_timeout.
+	StepTimeout time.Duration
+}
+
+// ReasonStepTimeout is the typed reason of a step that outlived its bound.
+const ReasonStepTimeout = "step_timeout"
+
+// stepBound derives the context of one step from the attempt's.
+func stepBound(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+// stepTimeoutError is the failure of a step whose bound passed while the
+// attempt's own context is still live.
+func stepTimeoutError(a *lang.Action, step int, d time.Duration) *ErrorInfo {
+	e := newErr(CodeCommandFailed, ReasonStepTimeout, "step %d (%s, line %d) did not finish within the step bound of %dms",
+		step, a.Command, a.Line(), d.Milliseconds())
+	e.Hint = "the page or device stopped answering (a script that never returns, a hung app); raise --step-timeout MS if the step is legitimately slow"
+	e.Details = map[string]any{"stepTimeoutMs": d.Milliseconds()}
+	return e
 }
 
 // redactor replaces variable values with <var:NAME> and secrets with ***,
@@ -188,10 +212,13 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 		if opts.Observer != nil {
 			opts.Observer.StepStarted(ev)
 		}
-		r := s.step(ctx, a, StepOptions{Scope: opts.Scope, Secrets: opts.Secrets, File: file, Step: step, Total: total}, red, ev.Action)
+		r := s.step(ctx, a, StepOptions{Scope: opts.Scope, Secrets: opts.Secrets, File: file, Step: step, Total: total, Timeout: opts.StepTimeout}, red, ev.Action)
 		e := r.err
 		if e != nil && r.bound != nil {
-			e = s.divergence(ctx, r.bound, file, step, total, e, res.Steps, red)
+			// The divergence screen is a capture too: bounded like a step.
+			dctx, dcancel := stepBound(ctx, opts.StepTimeout)
+			e = s.divergence(dctx, r.bound, file, step, total, e, res.Steps, red)
+			dcancel()
 		}
 		ev.Action, ev.Duration = r.text, r.dur
 		sr := StepResult{Step: step, Line: a.Line(), Command: a.Command, Action: r.text, Status: StatusPassed, DurationMs: r.dur.Milliseconds()}
@@ -267,7 +294,7 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, file string, s
 	}
 	// A fresh digest of the screen, unless the context is already over.
 	var obs *observation
-	if ctx.Err() == nil && cause.Reason != "infrastructure" {
+	if ctx.Err() == nil && cause.Reason != "infrastructure" && cause.Reason != ReasonStepTimeout {
 		o, e := s.observe(ctx, drivers.SnapshotOptions{Interactive: true})
 		if e == nil {
 			obs = o

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
@@ -21,6 +22,9 @@ type StepOptions struct {
 	// Step and Total are the 1-based index of the step and the number of
 	// steps (0 when interactive).
 	Step, Total int
+	// Timeout bounds the step (0: only ctx); a step that outlives it fails
+	// with reason step_timeout.
+	Timeout time.Duration
 }
 
 // Journal receives one entry per step, after the step finished, in order.
@@ -102,12 +106,17 @@ func (s *Session) step(ctx context.Context, a *lang.Action, opts StepOptions, re
 		// Target-binding verification completes before dispatch (and so
 		// before the seam): a divergence here preserves the frame. Arguments
 		// that do not bind are reported by dispatch, after its session checks.
+		sctx, scancel := stepBound(ctx, opts.Timeout)
 		if berr == nil {
-			r.err = s.verifyTarget(ctx, ra, args)
+			r.err = s.verifyTarget(sctx, ra, args)
 		}
 		if r.err == nil {
-			r.out, r.err = s.dispatchBound(ctx, ra, args, berr)
+			r.out, r.err = s.dispatchBound(sctx, ra, args, berr)
 		}
+		if r.err != nil && ctx.Err() == nil && errors.Is(sctx.Err(), context.DeadlineExceeded) {
+			r.err = stepTimeoutError(ra, opts.Step, opts.Timeout)
+		}
+		scancel()
 	}
 	r.dur = s.cfg.Clock.Now().Sub(start)
 	shown := r.bound

@@ -62,6 +62,7 @@ type runFlags struct {
 	androidSnapshot                   string
 	debug                             bool
 	paths                             []string
+	stepTimeout, repeatEach           int
 	// --last-failed, --list, --test-list
 	lastFailed, list bool
 	testList         string
@@ -78,6 +79,8 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.grep, "grep", "", "run only files whose path matches `REGEX`")
 	fs.Var(&f.retries, "retries", "retry a failed test up to `N` times (0-10; overrides `context retries=`)")
 	fs.Var(&f.timeout, "timeout", "hard wall-clock deadline per attempt in `MS` (overrides `context timeout=`)")
+	fs.IntVar(&f.stepTimeout, "step-timeout", int(suite.DefaultStepTimeout.Milliseconds()), "bound of every single step in `MS`; a step that outlives it fails (step_timeout) and the suite goes on")
+	fs.IntVar(&f.repeatEach, "repeat-each", 1, "run every test `N` times, each repetition its own entry \"name [k/N]\" (hunt flaky scripts)")
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop after the first failed test; the rest are notRun")
 	fs.IntVar(&f.maxFailures, "max-failures", 0, "stop after `N` failed tests")
 	fs.BoolVar(&f.failOnFlaky, "fail-on-flaky", false, "exit 1 when a test passed only on retry")
@@ -215,6 +218,12 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	}
 	if f.maxFailures < 0 {
 		return usageErr(env, "--max-failures must not be negative")
+	}
+	if f.stepTimeout < 1 {
+		return usageErr(env, "--step-timeout must be at least 1 ms, got %d", f.stepTimeout)
+	}
+	if f.repeatEach < 1 || f.repeatEach > suite.MaxRepeatEach {
+		return usageErr(env, "--repeat-each must be between 1 and %d, got %d", suite.MaxRepeatEach, f.repeatEach)
 	}
 	if (f.webServer == "") != (f.webServerURL == "") {
 		return usageErr(env, "--web-server and --web-server-url go together")
@@ -428,6 +437,8 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 		FormatSnapshot: suite.FormatSnapshot,
 		Listener:       listeners,
 		Prefetch:       map[string]bool{drivers.PlatformWeb: f.fakeDevice == ""},
+		StepTimeout:    time.Duration(f.stepTimeout) * time.Millisecond,
+		RepeatEach:     f.repeatEach,
 	}, p.tests)
 	if err != nil {
 		// The run could not start: a browser or device helper is missing.

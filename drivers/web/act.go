@@ -25,8 +25,22 @@ const (
 	backTimeout      = 30 * time.Second
 )
 
-// Act performs one device operation.
+// Act performs one device operation and settles (see settle.go): when it
+// returns, the page rendered a frame after the action and a navigation the
+// action started reached DOMContentLoaded of its new document.
 func (s *Session) Act(ctx context.Context, a drivers.Action) error {
+	mark := s.navMark()
+	if err := s.act(ctx, a); err != nil {
+		return err
+	}
+	expr := frameExpr
+	if a.Kind == drivers.ActScroll || a.Kind == drivers.ActSwipe {
+		expr = scrollFrameExpr
+	}
+	return s.settle(ctx, mark, expr)
+}
+
+func (s *Session) act(ctx context.Context, a drivers.Action) error {
 	switch a.Kind {
 	case drivers.ActTap:
 		return s.tap(ctx, a)
@@ -304,6 +318,11 @@ type stateResult struct {
 	Handle  string   `json:"handle"`
 	Options []string `json:"options"`
 	Moved   bool     `json:"moved"`
+
+	// scroll
+	Distance  float64 `json:"distance"`
+	Container string  `json:"container"`
+	End       bool    `json:"end"`
 }
 
 func (s *Session) focus(ctx context.Context, a drivers.Action) error {
@@ -493,7 +512,17 @@ func (s *Session) scroll(ctx context.Context, a drivers.Action) error {
 	if r.State == "stale" {
 		return staleError(describeTarget(a.Target))
 	}
+	s.mu.Lock()
+	s.lastScroll = drivers.ScrollReport{Container: r.Container, Distance: r.Distance, AtEnd: r.End}
+	s.mu.Unlock()
 	return nil
+}
+
+// LastScroll reports what the last scroll moved (drivers.ScrollReporter).
+func (s *Session) LastScroll() drivers.ScrollReport {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastScroll
 }
 
 // swipe is a quick scroll gesture from From to To (the content follows the

@@ -3,7 +3,10 @@ package web
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // ProfileLeftovers describes what is left of the given Chromium profile
@@ -24,4 +27,167 @@ func ProfileLeftovers(dirs []string) string {
 		}
 	}
 	return strings.Join(out, "; ")
+}
+
+// What a run leaves in the temporary directory while it runs:
+//
+//	adtest-chromium-XXXX/           the profile (--user-data-dir)
+//	  adtest-owner                  "<pid> <start time>" of the adtest process
+//	  SingletonSocket -> /tmp/org.chromium.Chromium.YYYY/SingletonSocket
+//	org.chromium.Chromium.YYYY/     Chromium's process-singleton socket
+//
+// Chromium removes its singleton directory when it shuts down cleanly; a
+// killed Chromium (or a killed run) leaves both behind.
+const (
+	profilePattern   = "adtest-chromium-"
+	singletonPattern = "org.chromium.Chromium."
+	ownerFile        = "adtest-owner"
+	// staleAge protects a directory being set up right now (created, its
+	// owner file or socket not written yet).
+	staleAge = time.Minute
+)
+
+// processStart is the start time of pid (clock ticks since boot, field 22
+// of /proc/PID/stat), "" when there is no such process.
+func processStart(pid int) string {
+	raw, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return ""
+	}
+	// The command name (field 2) is in parentheses and may hold spaces.
+	s := string(raw)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 20 {
+		return ""
+	}
+	return f[19]
+}
+
+// writeOwner marks dir as owned by this process.
+func writeOwner(dir string) error {
+	pid := os.Getpid()
+	return os.WriteFile(filepath.Join(dir, ownerFile), []byte(fmt.Sprintf("%d %s\n", pid, processStart(pid))), 0o600)
+}
+
+// ownerAlive reports whether the process that owns profile dir still runs:
+// the adtest process named in its owner file, else the Chromium named by
+// its SingletonLock ("host-pid"). A directory with neither is alive while
+// it is young.
+func ownerAlive(dir string, info os.FileInfo) bool {
+	if raw, err := os.ReadFile(filepath.Join(dir, ownerFile)); err == nil {
+		f := strings.Fields(string(raw))
+		if len(f) >= 1 {
+			pid, err := strconv.Atoi(f[0])
+			if err != nil {
+				return false
+			}
+			start := processStart(pid)
+			return start != "" && (len(f) < 2 || f[1] == start)
+		}
+	}
+	if lock, err := os.Readlink(filepath.Join(dir, "SingletonLock")); err == nil {
+		if i := strings.LastIndexByte(lock, '-'); i >= 0 {
+			if pid, err := strconv.Atoi(lock[i+1:]); err == nil {
+				host, _ := os.Hostname()
+				return lock[:i] != host || processStart(pid) != ""
+			}
+		}
+	}
+	return time.Since(info.ModTime()) < staleAge
+}
+
+// singletonDir is the singleton directory a profile's SingletonSocket link
+// points to, when it is one of Chromium's in tmp.
+func singletonDir(profile, tmp string) string {
+	target, err := os.Readlink(filepath.Join(profile, "SingletonSocket"))
+	if err != nil {
+		return ""
+	}
+	d := filepath.Dir(target)
+	if filepath.Dir(d) != filepath.Clean(tmp) || !strings.HasPrefix(filepath.Base(d), singletonPattern) {
+		return ""
+	}
+	return d
+}
+
+// listeningSockets returns the paths of the bound Unix sockets of the
+// machine (/proc/net/unix).
+func listeningSockets() map[string]bool {
+	raw, err := os.ReadFile("/proc/net/unix")
+	if err != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, line := range strings.Split(string(raw), "\n")[1:] {
+		if f := strings.Fields(line); len(f) >= 8 {
+			out[f[7]] = true
+		}
+	}
+	return out
+}
+
+// removeProfile kills what still runs with profile dir and removes it
+// together with its singleton directory.
+func removeProfile(dir, tmp string) {
+	single := singletonDir(dir, tmp)
+	killProfileProcesses(dir)
+	removeDir(dir)
+	if single != "" {
+		removeDir(single)
+	}
+}
+
+// cleanStale removes what killed runs left in tmp: adtest profiles whose
+// owner is gone (and the Chromium processes still using them), and
+// Chromium singleton directories whose socket nobody listens on. It never
+// touches the directories of a live run. It returns what it removed.
+func cleanStale(tmp string) []string {
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	var singles []string
+	inUse := map[string]bool{} // singleton directories of live profiles
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() {
+			continue
+		}
+		path := filepath.Join(tmp, name)
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(name, profilePattern):
+			if !ownerAlive(path, info) {
+				removeProfile(path, tmp)
+				removed = append(removed, path)
+			} else if d := singletonDir(path, tmp); d != "" {
+				inUse[d] = true
+			}
+		case strings.HasPrefix(name, singletonPattern):
+			if time.Since(info.ModTime()) >= staleAge {
+				singles = append(singles, path)
+			}
+		}
+	}
+	if len(singles) > 0 {
+		live := listeningSockets()
+		for _, d := range singles {
+			sock := filepath.Join(d, "SingletonSocket")
+			if live[sock] || inUse[d] {
+				continue
+			}
+			if err := os.RemoveAll(d); err == nil {
+				removed = append(removed, d)
+			}
+		}
+	}
+	return removed
 }

@@ -30,6 +30,7 @@ func TestMain(m *testing.M) {
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir("testdata")))
 	mux.HandleFunc("/many", manyHandler)
+	mux.HandleFunc("/slow", slowHandler)
 	srv = httptest.NewServer(mux)
 	code := m.Run()
 	srv.Close()
@@ -53,6 +54,22 @@ func leftovers(all []*browserProc) string {
 		dirs[i] = b.dataDir
 	}
 	return ProfileLeftovers(dirs)
+}
+
+// slowHandler answers after ms milliseconds (default 400) with a page
+// titled "Slow": a navigation to it stays in flight that long.
+func slowHandler(w http.ResponseWriter, r *http.Request) {
+	ms := 400
+	fmt.Sscan(r.URL.Query().Get("ms"), &ms)
+	t := time.NewTimer(time.Duration(ms) * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.Context().Done():
+		return
+	}
+	w.Header().Set("Content-Type", "text/html")
+	w.Write([]byte("<!doctype html><html><head><title>Slow</title></head><body><h1>Slow page</h1></body></html>"))
 }
 
 // manyHandler serves a page with n buttons (default 1000).

@@ -225,6 +225,45 @@
     if (l && l.control === el) return { ok: true, hit: h };
     return { ok: false, hit: h };
   }
+  // nameOf is a short name of a container: tag, id or first class, label.
+  function nameOf(el) {
+    let d = el.localName;
+    if (el.id) d += '#' + el.id;
+    else if (el.classList.length) d += '.' + el.classList[0];
+    const l = el.getAttribute('aria-label');
+    if (l) d += ' "' + norm(l) + '"';
+    return d;
+  }
+  // clipBox is the part of box [x1, y1, x2, y2] inside clip (null: none).
+  function clipBox(box, clip) {
+    if (!box || !clip) return box;
+    const b = [Math.max(box[0], clip[0]), Math.max(box[1], clip[1]), Math.min(box[2], clip[2]), Math.min(box[3], clip[3])];
+    return b[2] > b[0] && b[3] > b[1] ? b : null;
+  }
+  // childClip narrows clip by el when el clips its overflowing content
+  // (a scroll container, overflow hidden or clip): what lies outside its
+  // padding box is not in view.
+  function childClip(el, clip) {
+    if (el.scrollHeight <= el.clientHeight && el.scrollWidth <= el.clientWidth) return clip;
+    if (el === document.documentElement || el === document.body) return clip;
+    const cs = getComputedStyle(el);
+    if (cs.overflowX === 'visible' && cs.overflowY === 'visible') return clip;
+    const r = el.getBoundingClientRect();
+    const x1 = r.left + el.clientLeft, y1 = r.top + el.clientTop;
+    const own = [x1, y1, x1 + el.clientWidth, y1 + el.clientHeight];
+    return clipBox(own, clip || [0, 0, VW, VH]) || [0, 0, 0, 0];
+  }
+  // clipOf is the clip of el's scroll containers and clipping ancestors.
+  function clipOf(el) {
+    const chain = [];
+    for (let n = el.parentElement || (el.parentNode && el.parentNode.host); n && n !== document.documentElement;) {
+      chain.push(n);
+      n = n.parentElement || (n.parentNode && n.parentNode.host) || null;
+    }
+    let clip = null;
+    for (let i = chain.length - 1; i >= 0; i--) clip = childClip(chain[i], clip);
+    return clip;
+  }
   function describe(el) {
     if (!el) return 'nothing';
     let d = el.localName;
@@ -241,9 +280,21 @@
     const active = document.activeElement;
     measure();
     const vw = VW, vh = VH;
+    // clipFor is the clip of el's ancestors, computed only for elements in
+    // the viewport (nothing outside it can be in view) and once per ancestor.
+    const clips = new Map();
+    function clipFor(el) {
+      const p = el.parentElement || (el.parentNode && el.parentNode.host) || null;
+      if (!p || p === document.documentElement) return null;
+      if (clips.has(p)) return clips.get(p);
+      const c = childClip(p, clipFor(p));
+      clips.set(p, c);
+      return c;
+    }
     function emit(el, role, parent, depth) {
       const r = el.getBoundingClientRect();
-      const box = viewportBox(r);
+      let box = viewportBox(r);
+      if (box) box = clipBox(box, clipFor(el));
       const vis = box !== null && shown(el, r);
       const n = { r: role, p: parent, d: depth, k: handle(el), x: r.left, y: r.top, w: r.width, h: r.height };
       let f = 0;
@@ -312,12 +363,15 @@
     measure();
     let r = el.getBoundingClientRect();
     if (!shown(el, r)) return { state: 'not_visible', desc: describe(el) };
-    let b = viewportBox(r);
-    const inside = b && r.left >= 0 && r.top >= 0 && r.right <= VW && r.bottom <= VH;
+    let clip = clipOf(el);
+    let b = clipBox(viewportBox(r), clip);
+    const view = clip ? clipBox([0, 0, VW, VH], clip) : [0, 0, VW, VH];
+    const inside = b && view && r.left >= view[0] && r.top >= view[1] && r.right <= view[2] && r.bottom <= view[3];
     if (scroll && !inside) {
       el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
       r = el.getBoundingClientRect();
-      b = viewportBox(r);
+      clip = clipOf(el);
+      b = clipBox(viewportBox(r), clip);
     }
     const res = { state: 'ok', desc: describe(el), enabled: isEnabled(el), editable: isEditable(el, roleOf(el)) };
     if (!b) { res.state = 'out_of_view'; return res; }
@@ -372,42 +426,71 @@
     el.focus();
     return { state: document.activeElement === el ? 'done' : 'not_focusable', desc: describe(el) };
   }
-  function scrollableFrom(el) {
-    for (let n = el; n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
-      const cs = getComputedStyle(n);
-      const oy = cs.overflowY, ox = cs.overflowX;
-      if (((oy === 'auto' || oy === 'scroll' || oy === 'overlay') && n.scrollHeight > n.clientHeight) ||
-        ((ox === 'auto' || ox === 'scroll' || ox === 'overlay') && n.scrollWidth > n.clientWidth)) return n;
-    }
-    return document.scrollingElement || document.documentElement;
+  // canScroll reports whether n scrolls its own content that way.
+  function canScroll(n, vertical) {
+    if (vertical ? n.scrollHeight <= n.clientHeight : n.scrollWidth <= n.clientWidth) return false;
+    if (n.clientHeight === 0 || n.clientWidth === 0) return false;
+    const o = getComputedStyle(n)[vertical ? 'overflowY' : 'overflowX'];
+    return o === 'auto' || o === 'scroll' || o === 'overlay';
   }
+  function pageScroller() { return document.scrollingElement || document.documentElement; }
+  function pageScrolls(vertical) {
+    const s = pageScroller();
+    return vertical ? s.scrollHeight > s.clientHeight : s.scrollWidth > s.clientWidth;
+  }
+  // scrollerFrom is the nearest container of el (shadow hosts included)
+  // that scrolls that way, else the page.
+  function scrollerFrom(el, vertical) {
+    for (let n = el; n && n !== document.body && n !== document.documentElement;) {
+      if (n.nodeType === 1 && canScroll(n, vertical)) return n;
+      n = n.parentElement || (n.parentNode && n.parentNode.host) || null;
+    }
+    return pageScroller();
+  }
+  // atEnd reports whether s cannot move further in dir.
+  function atEnd(s, dir) {
+    const page = s === pageScroller();
+    const h = page ? innerHeight : s.clientHeight, w = page ? innerWidth : s.clientWidth;
+    switch (dir) {
+      case 'up': case 'top': return s.scrollTop <= 0;
+      case 'down': case 'bottom': return s.scrollTop + h >= s.scrollHeight - 1;
+      case 'left': return s.scrollLeft <= 0;
+      case 'right': return s.scrollLeft + w >= s.scrollWidth - 1;
+    }
+    return true;
+  }
+  // scroll scrolls the container of the target (h), else what is under the
+  // centre of the viewport (the page when nothing there scrolls; then the
+  // largest container when the page itself cannot scroll that way). It
+  // reports the container, how far it moved and whether it reached its end.
   function scroll(h, dir, amount) {
+    const vertical = dir === 'up' || dir === 'down' || dir === 'top' || dir === 'bottom';
     let s;
     if (h) {
       const el = lookup(h);
       if (!el) return { state: 'stale' };
-      s = scrollableFrom(el);
+      s = scrollerFrom(el, vertical);
     } else {
-      s = document.scrollingElement || document.documentElement;
-      const vertical = dir === 'up' || dir === 'down' || dir === 'top' || dir === 'bottom';
-      const canScroll = vertical ? s.scrollHeight > s.clientHeight : s.scrollWidth > s.clientWidth;
-      if (!canScroll) {
+      let at = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
+      while (at && at.shadowRoot) {
+        const inner = at.shadowRoot.elementFromPoint(innerWidth / 2, innerHeight / 2);
+        if (!inner || inner === at) break;
+        at = inner;
+      }
+      s = at ? scrollerFrom(at, vertical) : pageScroller();
+      if (s === pageScroller() && !pageScrolls(vertical)) {
         // An app-like page scrolls a container, not the document: use the
         // largest visible container that can scroll that way.
         let best = null, area = 0;
         for (const e of document.querySelectorAll('*')) {
-          const fits = vertical ? e.scrollHeight > e.clientHeight : e.scrollWidth > e.clientWidth;
-          if (!fits || e.clientHeight === 0) continue;
-          const cs = getComputedStyle(e);
-          const o = vertical ? cs.overflowY : cs.overflowX;
-          if (o !== 'auto' && o !== 'scroll' && o !== 'overlay') continue;
+          if (!canScroll(e, vertical)) continue;
           const a = e.clientWidth * e.clientHeight;
           if (a > area) { area = a; best = e; }
         }
         if (best) s = best;
       }
     }
-    const page = s === document.scrollingElement || s === document.documentElement;
+    const page = s === pageScroller();
     const w = page ? innerWidth : s.clientWidth, hh = page ? innerHeight : s.clientHeight;
     const before = [s.scrollLeft, s.scrollTop];
     const o = { behavior: 'instant' };
@@ -419,7 +502,8 @@
       case 'top': o.top = 0; s.scrollTo(o); break;
       case 'bottom': o.top = s.scrollHeight; s.scrollTo(o); break;
     }
-    return { state: 'done', moved: before[0] !== s.scrollLeft || before[1] !== s.scrollTop };
+    const dist = Math.abs(s.scrollLeft - before[0]) + Math.abs(s.scrollTop - before[1]);
+    return { state: 'done', moved: dist > 0, distance: Math.round(dist), container: page ? 'the page' : nameOf(s), end: atEnd(s, dir) };
   }
   function attrs(h) {
     const el = lookup(h);

@@ -37,6 +37,8 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 )
@@ -46,8 +48,10 @@ type Options struct {
 	// BrowserPath is the Chromium/Chrome binary (--browser); else
 	// ADTEST_CHROME; else chromium, chromium-browser, google-chrome on PATH.
 	BrowserPath string
-	// CDPURL attaches to a running browser (--cdp-url): ws://... or
-	// http://host:9222 (resolved to the websocket URL via /json/version).
+	// CDPURL attaches to a running browser (--cdp-url): ws:// or wss://
+	// used exactly as given, or http(s)://host:port/...?query resolved to
+	// the websocket URL via /json/version with the query carried over (see
+	// cdp.go).
 	CDPURL string
 	// NoSandbox passes --no-sandbox; nil means automatic (true when root).
 	NoSandbox *bool
@@ -82,6 +86,9 @@ type Provider struct {
 	warmers   sync.WaitGroup // background openings of spare sessions
 	warmCtx   context.Context
 	warmStop  context.CancelFunc
+	cleanOnce sync.Once  // stale profiles of killed runs, once per provider
+	startMu   sync.Mutex // one browser start at a time
+	opened    int        // sessions handed out
 }
 
 // browserProc is one browser generation: a Chromium process (or a CDP
@@ -160,20 +167,40 @@ var _ drivers.Provider = (*Provider)(nil)
 // NewSession returns a driver on a fresh, isolated browser context with one
 // page. It starts (or restarts) the browser when needed.
 func (p *Provider) NewSession(ctx context.Context, o drivers.SessionOptions) (drivers.Driver, error) {
-	b, err := p.browser(ctx, o.Worker)
-	if err != nil {
-		return nil, err
-	}
-	s := p.takeSpare(ctx, b)
-	if s == nil {
+	var b *browserProc
+	var s *Session
+	// A browser that dies while the session opens (its death not noticed
+	// yet when it was picked) is replaced once: the session opens on the
+	// new one.
+	for try := 0; s == nil; try++ {
+		var err error
+		b, err = p.browser(ctx, o.Worker)
+		if err != nil {
+			return nil, err
+		}
+		if s = p.takeSpare(ctx, b); s != nil {
+			break
+		}
 		s = newSession(p, b)
 		if err := s.start(ctx); err != nil {
 			s.closeTab()
-			if b.ctx.Err() != nil {
-				return nil, fmt.Errorf("%w: web: the browser went away while opening a session: %v", drivers.ErrInfrastructure, err)
-			}
+			s = nil
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
+			}
+			// A dead browser is noticed by chromedp shortly after the
+			// failing call.
+			t := time.NewTimer(time.Second)
+			select {
+			case <-b.ctx.Done():
+			case <-t.C:
+			}
+			t.Stop()
+			if b.ctx.Err() != nil {
+				if try == 0 {
+					continue
+				}
+				return nil, fmt.Errorf("%w: web: the browser went away while opening a session: %v", drivers.ErrInfrastructure, err)
 			}
 			return nil, fmt.Errorf("%w: web: could not open a browser context: %v", drivers.ErrInfrastructure, err)
 		}
@@ -185,7 +212,12 @@ func (p *Provider) NewSession(ctx context.Context, o drivers.SessionOptions) (dr
 		return nil, fmt.Errorf("%w: web: the provider is closed", drivers.ErrInfrastructure)
 	}
 	p.sessions[s] = struct{}{}
-	p.warm(b)
+	p.opened++
+	if p.opened > 1 {
+		// A second session shows more will follow: keep one ready. (A run
+		// of one test never pays for a context it does not use.)
+		p.warm(b)
+	}
 	p.mu.Unlock()
 	return s, nil
 }
@@ -235,11 +267,15 @@ func (p *Provider) warm(b *browserProc) {
 }
 
 // browser returns the live browser for worker, starting a new one when there
-// is none or the previous one died.
+// is none or the previous one died. Starts are serialised by startMu, not
+// under mu: the bookkeeping of sessions (closing one of a dead browser)
+// never waits for a browser to start.
 func (p *Provider) browser(ctx context.Context, worker int) (*browserProc, error) {
+	p.startMu.Lock()
+	defer p.startMu.Unlock()
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.closed {
+		p.mu.Unlock()
 		return nil, fmt.Errorf("%w: web: the provider is closed", drivers.ErrInfrastructure)
 	}
 	var cur *browserProc
@@ -248,6 +284,7 @@ func (p *Provider) browser(ctx context.Context, worker int) (*browserProc, error
 	} else {
 		cur = p.shared
 	}
+	p.mu.Unlock()
 	if cur != nil && cur.ctx.Err() == nil {
 		return cur, nil
 	}
@@ -259,6 +296,12 @@ func (p *Provider) browser(ctx context.Context, worker int) (*browserProc, error
 	if err != nil {
 		return nil, err
 	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		p.release(b)
+		return nil, fmt.Errorf("%w: web: the provider is closed", drivers.ErrInfrastructure)
+	}
 	b.gen = len(p.all) + 1
 	p.all = append(p.all, b)
 	if p.opts.BrowserPerWorker {
@@ -266,7 +309,52 @@ func (p *Provider) browser(ctx context.Context, worker int) (*browserProc, error
 	} else {
 		p.shared = b
 	}
+	p.mu.Unlock()
 	return b, nil
+}
+
+// probeTimeout bounds the check of a browser after a session of it hung.
+const probeTimeout = 5 * time.Second
+
+// probe checks, in the background, that browser b still answers a
+// browser-level call; when it does not, b is retired: its sessions fail as
+// infrastructure and the next NewSession starts a new browser.
+func (p *Provider) probe(b *browserProc) {
+	if b.ctx.Err() != nil {
+		return
+	}
+	p.warmers.Add(1)
+	go func() {
+		defer p.warmers.Done()
+		ctx, cancel := context.WithTimeout(b.ctx, probeTimeout)
+		defer cancel()
+		c := chromedp.FromContext(b.ctx)
+		if c == nil || c.Browser == nil {
+			return
+		}
+		_, err := cdp.Call(ctx, c.Browser, browser.GetVersion, cdp.Empty{})
+		if err == nil || b.ctx.Err() != nil {
+			return
+		}
+		p.opts.Logf("web: browser generation %d (pid %d) does not answer (%v); replacing it", b.gen, b.pid, err)
+		p.retire(b)
+	}()
+}
+
+// retire stops using b: it is released, and the next session starts a new
+// browser.
+func (p *Provider) retire(b *browserProc) {
+	p.mu.Lock()
+	if p.shared == b {
+		p.shared = nil
+	}
+	for w, pb := range p.perWorker {
+		if pb == b {
+			delete(p.perWorker, w)
+		}
+	}
+	p.mu.Unlock()
+	p.release(b)
 }
 
 // start launches Chromium (or attaches over CDP) and connects to it.
@@ -275,13 +363,29 @@ func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 	var allocCtx context.Context
 	if p.opts.CDPURL != "" {
 		b.remote = true
-		allocCtx, b.allocCancel = remote.NewAllocator(context.Background(), p.opts.CDPURL)
+		rctx, cancel := context.WithTimeout(ctx, startTimeout)
+		wsURL, err := resolveCDP(rctx, p.opts.CDPURL)
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+		// Used as given: a pool's path and token are part of the address.
+		allocCtx, b.allocCancel = remote.NewAllocator(context.Background(), wsURL, remote.NoModifyURL)
 	} else {
-		dir, err := os.MkdirTemp("", "adtest-chromium-")
+		p.cleanOnce.Do(func() {
+			for _, d := range cleanStale(os.TempDir()) {
+				p.opts.Logf("web: removed %s, left by a run that was killed", d)
+			}
+		})
+		dir, err := os.MkdirTemp("", profilePattern)
 		if err != nil {
 			return nil, fmt.Errorf("%w: web: creating the browser profile directory: %v", drivers.ErrInfrastructure, err)
 		}
 		b.dataDir = dir
+		if err := writeOwner(dir); err != nil {
+			removeDir(dir)
+			return nil, fmt.Errorf("%w: web: writing the browser profile directory: %v", drivers.ErrInfrastructure, err)
+		}
 		allocCtx, b.allocCancel = chromedp.NewExecAllocator(context.Background(), p.allocatorOptions(dir)...)
 	}
 	b.ctx, b.cancel = chromedp.NewContext(allocCtx)
@@ -301,7 +405,10 @@ func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 			return nil, ctx.Err()
 		}
 		if b.remote {
-			return nil, fmt.Errorf("%w: web: could not attach to the browser at %s: %v", drivers.ErrInfrastructure, p.opts.CDPURL, err)
+			if aerr, ok := authError(p.opts.CDPURL, err); ok {
+				return nil, aerr
+			}
+			return nil, fmt.Errorf("%w: web: could not attach to the browser at %s: %s", drivers.ErrInfrastructure, redactURL(p.opts.CDPURL), scrubQuery(err, queryOf(p.opts.CDPURL)))
 		}
 		var execErr *exec.Error
 		var pathErr *os.PathError
@@ -374,8 +481,12 @@ func (p *Provider) release(b *browserProc) {
 		b.allocCancel() // waits for the process to exit
 	}
 	if b.dataDir != "" {
-		killProfileProcesses(b.dataDir)
-		removeDir(b.dataDir)
+		// Chromium is stopped, not shut down (a clean Browser.close costs
+		// about half a second more per run): what it leaves, its helper
+		// processes, its profile and its singleton directory in $TMPDIR
+		// (found through the profile's SingletonSocket link), is removed
+		// here.
+		removeProfile(b.dataDir, os.TempDir())
 	}
 }
 

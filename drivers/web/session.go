@@ -58,6 +58,12 @@ type Session struct {
 	logs     []string
 	crashed  bool
 	closed   bool
+	// hung is set when a call outlived its deadline (a page that stopped
+	// answering): closing the session then checks the browser itself.
+	hung bool
+	nav  navState
+	// lastScroll is what the last scroll moved.
+	lastScroll drivers.ScrollReport
 }
 
 type dialogInfo struct {
@@ -66,15 +72,17 @@ type dialogInfo struct {
 }
 
 var (
-	_ drivers.Driver       = (*Session)(nil)
-	_ drivers.AlertHandler = (*Session)(nil)
-	_ drivers.AttrReader   = (*Session)(nil)
-	_ drivers.LogTailer    = (*Session)(nil)
-	_ drivers.Preflighter  = (*Session)(nil)
+	_ drivers.Driver         = (*Session)(nil)
+	_ drivers.AlertHandler   = (*Session)(nil)
+	_ drivers.AttrReader     = (*Session)(nil)
+	_ drivers.LogTailer      = (*Session)(nil)
+	_ drivers.Preflighter    = (*Session)(nil)
+	_ drivers.ScrollReporter = (*Session)(nil)
+	_ drivers.Liveness       = (*Session)(nil)
 )
 
 func newSession(p *Provider, b *browserProc) *Session {
-	return &Session{p: p, b: b, dialogCh: make(chan struct{}, 1)}
+	return &Session{p: p, b: b, dialogCh: make(chan struct{}, 1), nav: navState{changed: make(chan struct{})}}
 }
 
 // Default viewport of a session in CSS pixels (as Playwright's), so that
@@ -87,6 +95,12 @@ func (s *Session) start(ctx context.Context) error {
 	stop := context.AfterFunc(ctx, s.tabCancel)
 	defer stop()
 	return chromedp.Do(s.tabCtx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		// The main frame of a page target has the target's id; a new page
+		// (also after relaunch) starts with no navigation in flight.
+		s.mu.Lock()
+		s.nav.mainFrame = cdp.FrameID(t.TargetID)
+		s.nav.end()
+		s.mu.Unlock()
 		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 			Width: defaultWidth, Height: defaultHeight, DeviceScaleFactor: 1,
 		})
@@ -96,6 +110,9 @@ func (s *Session) start(ctx context.Context) error {
 
 // onEvent runs in the tab's read loop: record, never block.
 func (s *Session) onEvent(ev any) {
+	if s.onNavEvent(ev) {
+		return
+	}
 	switch ev := ev.(type) {
 	case *page.EventJavascriptDialogOpening:
 		s.mu.Lock()
@@ -170,6 +187,15 @@ func (s *Session) addLog(line string) {
 	}
 }
 
+// Alive reports whether the session's page and browser are still there
+// (drivers.Liveness).
+func (s *Session) Alive() bool {
+	s.mu.Lock()
+	dead := s.closed || s.crashed
+	s.mu.Unlock()
+	return !dead && s.b.ctx.Err() == nil && s.tabCtx != nil && s.tabCtx.Err() == nil
+}
+
 // Platform implements drivers.Driver.
 func (s *Session) Platform() string { return drivers.PlatformWeb }
 
@@ -184,11 +210,17 @@ func (s *Session) closeTab() {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
 		s.closed = true
+		hung := s.hung
 		s.mu.Unlock()
 		if s.tabCancel != nil {
 			s.tabCancel()
 		}
 		s.p.forget(s)
+		if hung {
+			// The tab is closed (its renderer goes with its browser
+			// context); a browser that no longer answers is replaced.
+			s.p.probe(s.b)
+		}
 	})
 }
 
@@ -208,6 +240,11 @@ func (s *Session) do(ctx context.Context, op string, f func(ctx context.Context,
 	stop := context.AfterFunc(ctx, cancel)
 	defer stop()
 	err := chromedp.Do(rctx, chromedp.Func(f))
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		s.mu.Lock()
+		s.hung = true
+		s.mu.Unlock()
+	}
 	return s.classify(ctx, op, err)
 }
 
@@ -386,6 +423,10 @@ func (s *Session) relaunch(ctx context.Context) error {
 // Snapshot captures the page in one in-page walk (see page.js).
 func (s *Session) Snapshot(ctx context.Context, opts drivers.SnapshotOptions) (*drivers.Snapshot, error) {
 	if err := s.refuseWithDialog("snapshot"); err != nil {
+		return nil, err
+	}
+	// Never capture a document that is being replaced.
+	if _, err := s.waitNav(ctx, navBound); err != nil {
 		return nil, err
 	}
 	var raw rawSnapshot

@@ -67,6 +67,9 @@ func (s *scheduler) newArtifacts(t *Test, ai attemptInfo, mask *Masker) *artifac
 		base = filepath.Join(base, fmt.Sprintf("shard-%d", s.cfg.Shard.Index))
 	}
 	parent := filepath.Join(base, Slug(t.File))
+	if t.RepeatOf > 1 {
+		parent = filepath.Join(parent, fmt.Sprintf("repeat-%d", t.Repeat))
+	}
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		a.errs = append(a.errs, err.Error())
 		return a

@@ -136,6 +136,8 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 			Scope:   s.scope(t, ai, art.dir),
 			Secrets: s.secretValues(t),
 			Steps:   &stepRelay{s: s, t: t, ai: ai, tw: tw, mask: mask, drv: d},
+
+			StepTimeout: s.cfg.StepTimeout,
 		}
 		ar, replayReturned = s.replay(actx, rep, t.Script, params)
 	}

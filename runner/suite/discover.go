@@ -35,6 +35,9 @@ type Test struct {
 	TimeoutMs int
 	// SkipReason is set for tests that are reported as skipped.
 	SkipReason string
+	// Repeat is the repetition (1-based) of RepeatOf, when RepeatOf > 1
+	// (--repeat-each).
+	Repeat, RepeatOf int
 }
 
 // ParseFunc parses a script; a parse error should be a *lang.Error whose

@@ -43,6 +43,12 @@ func (s *scheduler) acquire(ctx, actx context.Context, prov drivers.Provider, pl
 	} else if p != nil {
 		s.closeLater(p)
 	}
+	if l, ok := d.(drivers.Liveness); ok && err == nil && !l.Alive() {
+		// Opened ahead on a browser or device that has died since (the
+		// failure of the previous attempt, often): never hand it out.
+		s.closeLater(&prefetched{done: p.done, drv: d})
+		d = nil
+	}
 	if p == nil || err != nil || d == nil {
 		d, err = prov.NewSession(actx, opts)
 	}

@@ -24,7 +24,7 @@ type sessionReplayer struct {
 }
 
 func (r *sessionReplayer) Replay(ctx context.Context, s *lang.Script, p ReplayParams) runner.AttemptResult {
-	return r.s.Replay(ctx, s, runner.ReplayOptions{Scope: p.Scope, Secrets: p.Secrets, Observer: p.Steps})
+	return r.s.Replay(ctx, s, runner.ReplayOptions{Scope: p.Scope, Secrets: p.Secrets, Observer: p.Steps, StepTimeout: p.StepTimeout})
 }
 
 func (r *sessionReplayer) LastSnapshot() *drivers.Snapshot { return r.s.LastSnapshot() }

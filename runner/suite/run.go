@@ -29,6 +29,8 @@ type ReplayParams struct {
 	// Steps hears each step start and finish (never nil when the scheduler
 	// calls a Replayer).
 	Steps runner.Observer
+	// StepTimeout bounds every step (Config.StepTimeout).
+	StepTimeout time.Duration
 }
 
 // AttemptContext tells a Replayer which attempt it runs.
@@ -89,7 +91,19 @@ type Config struct {
 	// Grace bounds how long a cancelled attempt and a session teardown may
 	// take before they are abandoned (2 s by default).
 	Grace time.Duration
+
+	// StepTimeout bounds every step of every attempt (DefaultStepTimeout
+	// when 0): a step that outlives it fails with reason step_timeout, its
+	// session is torn down and the suite goes on. The hard per-attempt
+	// deadline (Test.TimeoutMs) is separate.
+	StepTimeout time.Duration
+	// RepeatEach runs every test this many times (RepeatEach), when > 1.
+	RepeatEach int
 }
+
+// DefaultStepTimeout is the step bound when Config.StepTimeout is 0 (as
+// agent-device bounds every request).
+const DefaultStepTimeout = 60 * time.Second
 
 // eventSource is a driver that reports events of its own per command (the
 // Android helper session: started, reused, invalidated, fallback); they go
@@ -135,6 +149,7 @@ var ErrNoProvider = fmt.Errorf("%w: no driver for platform", drivers.ErrInfrastr
 // interrupted ctx stops the run: in-flight attempts are cancelled, the rest
 // is notRun and Result.Interrupted is set.
 func Run(ctx context.Context, cfg Config, tests []*Test) (*runner.Result, error) {
+	tests = RepeatEach(tests, cfg.RepeatEach)
 	s := newScheduler(cfg, tests)
 	if err := s.openProviders(ctx); err != nil {
 		s.closeProviders()
@@ -180,6 +195,9 @@ func newScheduler(cfg Config, tests []*Test) *scheduler {
 	}
 	if s.cfg.FormatSnapshot == nil {
 		s.cfg.FormatSnapshot = formatSnapshot
+	}
+	if s.cfg.StepTimeout <= 0 {
+		s.cfg.StepTimeout = DefaultStepTimeout
 	}
 	s.results = make([]runner.TestResult, len(tests))
 	s.done = make([]bool, len(tests))
