@@ -358,6 +358,11 @@ func init() {
 		c.Interactive = interactiveCommands[c.Name]
 		commandIndex[c.Name] = c
 	}
+	for name := range interactiveCommands {
+		if _, ok := commandIndex[name]; !ok {
+			panic("lang: interactive command " + name + " is not in the command table")
+		}
+	}
 }
 
 // LookupCommand returns the spec of a command word.

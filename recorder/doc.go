@@ -12,9 +12,10 @@
 // runner's own matcher (package runner/match: Segment, Resolve) — joined
 // with " || "; fill adds editable=true to every candidate. The daemon also
 // hands the recorder a full capture taken just before a ref step (Capture):
-// a `snapshot -i` tree omits text and structure, so a candidate must be
-// unique in that capture too, and evidence is computed there. An id shared by
-// several nodes is never used (id demotion), and a click on an
+// the screen may have changed since the snapshot that issued the ref, and
+// replay resolves against the screen as it is at the step, so a candidate
+// must be unique in that capture too, and evidence is computed there. An
+// id shared by several nodes is never used (id demotion), and a click on an
 // identity-empty container is recorded against its only labelled
 // descendant (container retargeting, §5.4). Generation pins never reach the
 // file.

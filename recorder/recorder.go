@@ -24,6 +24,7 @@ type Recorder struct {
 	mu      sync.Mutex
 	opts    Options
 	actions []*lang.Action
+	steps   []int             // the session step of each action
 	refusal *runner.ErrorInfo // the first step that cannot be written
 	problem string            // the last step's problem, for its command's answer
 	aborted string
@@ -56,8 +57,9 @@ func (r *Recorder) Mask(literal string) {
 }
 
 // Capture hands the recorder a full, read-only capture of the screen taken
-// just before a ref-targeting step: the ref's tree may be an interactive or
-// scoped one, and the script must hold against the full tree replay sees.
+// just before a ref-targeting step: the screen may have changed since the
+// snapshot that issued the ref (or that snapshot was --raw), and replay
+// resolves the selector against the screen as it is at the step.
 func (r *Recorder) Capture(snap *drivers.Snapshot) {
 	r.mu.Lock()
 	r.full = snap
@@ -117,6 +119,7 @@ func (r *Recorder) add(st Step) {
 		return
 	}
 	r.actions = append(r.actions, a)
+	r.steps = append(r.steps, st.Step)
 }
 
 func describe(a *lang.Action) string {
@@ -242,3 +245,33 @@ func (r *Recorder) Record(e runner.JournalEntry) {
 }
 
 var _ runner.Journal = (*Recorder)(nil)
+
+// Guard checks what publishing without closing (`session save-script`,
+// ADR 0016) needs: a selector wait after the last action that may change
+// the screen, so that a replay of the published script ends where the
+// session is.
+func (r *Recorder) Guard() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	last := -1
+	for i, a := range r.actions {
+		if eff, _ := lang.EffectOf(a); eff == lang.EffectMayInvalidate {
+			last = i
+		}
+	}
+	if last < 0 {
+		return nil
+	}
+	for _, a := range r.actions[last+1:] {
+		if a.Command != "wait" || len(a.Positionals) == 0 {
+			continue
+		}
+		if it, err := lang.DecodeTarget(a.Positionals[:1], lang.TargetOptions{}); err == nil && it.Kind == "selector" {
+			return nil
+		}
+	}
+	a := r.actions[last]
+	return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "destination_guard_missing", Step: r.steps[last],
+		Message: fmt.Sprintf("session save-script needs a selector wait after the last action that changes the screen (step %d %q), so that a replay of the published script ends where the session is", r.steps[last], describe(a)),
+		Hint:    `Run a wait for what the screen shows now, e.g. adtest wait 'text="Welcome"' 5000, then save again (close publishes without this guard).`}
+}

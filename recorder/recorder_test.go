@@ -117,6 +117,15 @@ close
 	if regexp.MustCompile(`@e\d|~s\d`).MatchString(got) {
 		t.Fatal("a ref or a pin reached the script")
 	}
+	// Canonical: each parsed action formats back to the lines it came from.
+	var again strings.Builder
+	again.WriteString(strings.SplitAfter(got, "\n")[0])
+	for _, a := range s.Actions {
+		again.WriteString(lang.FormatAction(a) + "\n")
+	}
+	if again.String() != got {
+		t.Fatalf("the script does not format back to itself:\n%s", again.String())
+	}
 	for _, d := range lang.Check(s, got, lang.CheckOptions{Vars: map[string]string{"PASSWORD": "x"}}) {
 		t.Errorf("check: %s", d.Format("rec.ad"))
 	}
@@ -230,5 +239,31 @@ func TestWriteFileExclusive(t *testing.T) {
 	ents, _ := os.ReadDir(filepath.Dir(p))
 	if len(ents) != 1 {
 		t.Fatalf("temp files left: %v", ents)
+	}
+}
+
+func TestWaitAndLongpressRefs(t *testing.T) {
+	got, err := script(t,
+		step{line: `wait @e3 5000`, kind: "ref", idx: 3, tr: login},
+		step{line: `longpress @e3~s7 "Sign in" 900`, kind: "ref", idx: 3, tr: login},
+		step{line: `click 10 20`, kind: "point", idx: -1},
+		step{line: `scroll down 0.5`},
+		step{line: `is visible "id=sign-in"`},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"\nwait \"id=\\\"sign-in\\\" || role=\\\"button\\\" label=\\\"Sign in\\\"\" 5000\n",
+		"\nlongpress \"id=\\\"sign-in\\\" || role=\\\"button\\\" label=\\\"Sign in\\\"\" 900\n",
+		"\nclick 10 20\n",
+		"\nscroll \"down\" 0.5\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("want %q in:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "is visible") {
+		t.Errorf("a read was recorded:\n%s", got)
 	}
 }

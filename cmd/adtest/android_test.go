@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -64,12 +64,11 @@ func TestAndroidExampleSuite(t *testing.T) {
 // TestAndroidNoADB: no server answers and there is no adb binary to start
 // one: exit 3 with how to install adb.
 func TestAndroidNoADB(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := adbtest.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := "127.0.0.1:" + strconv.Itoa(port)
 	dir := writeFiles(t, map[string]string{"a.ad": "context platform=android\nopen com.example.app\n"})
 	code, _, stderr := runMainCall(context.Background(), t, cliCall{cwd: dir, getenv: map[string]string{"ADTEST_ADB": "/nonexistent/adb"}},
 		"run", "--adb-server", addr, "--artifacts-dir", "art", "a.ad")

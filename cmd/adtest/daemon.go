@@ -76,6 +76,13 @@ func runDaemon(ctx context.Context, env *Env) int {
 			}
 			return ExitOK
 		}
+		var ve *daemon.VersionError
+		if errors.As(err, &ve) && !c.Remote() {
+			// A daemon of another protocol: stop it by its pid.
+			if _, terr := daemon.Terminate(c.Dir); terr == nil {
+				err, resp = nil, &daemon.Response{OK: true}
+			}
+		}
 		if err != nil {
 			ei := clientError(ctx, c, err)
 			printError(env, "daemon stop", ei, asJSON)
@@ -117,6 +124,7 @@ func daemonUsage(w io.Writer) {
 	fmt.Fprintln(w, "  --idle-timeout D      exit after D without sessions (default 15m, or ADTEST_DAEMON_IDLE_TIMEOUT; 0 = never)")
 	fmt.Fprintln(w, "  --browser PATH        Chromium binary (else ADTEST_CHROME, else PATH)")
 	fmt.Fprintln(w, "  --cdp-url URL         attach to a remote browser over CDP")
+	fmt.Fprintln(w, "  --adb-server HOST:PORT  the adb server of Android sessions (else ADB_SERVER_SOCKET, else a local one)")
 }
 
 func onlyJSONFlag(env *Env, name string, args []string) (asJSON bool, code int) {
@@ -164,6 +172,7 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 	idle := fs.String("idle-timeout", getenv(env, "ADTEST_DAEMON_IDLE_TIMEOUT"), "")
 	browser := fs.String("browser", "", "")
 	cdpURL := fs.String("cdp-url", "", "")
+	adbServer := fs.String("adb-server", "", "")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		if err == nil {
 			err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -192,7 +201,7 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 	}
 	cfg := daemon.Config{
 		Dir: d, Listen: *listen, IdleTimeout: idleTimeout, Version: version(),
-		Providers:   daemonProviders(env, *browser, *cdpURL),
+		Providers:   daemonProviders(env, *browser, *cdpURL, *adbServer),
 		Session:     runner.SessionConfig{},
 		Recorders:   newRecording,
 		WriteScript: writeScript,
@@ -232,14 +241,19 @@ func scriptDir(env *Env) string {
 }
 
 // daemonProviders wires the platforms of interactive sessions.
-func daemonProviders(env *Env, browser, cdpURL string) daemon.ProviderFunc {
+func daemonProviders(env *Env, browser, cdpURL, adbServer string) daemon.ProviderFunc {
 	return func(ctx context.Context, platform string) (drivers.Provider, error) {
 		switch platform {
 		case drivers.PlatformWeb:
-			return web.NewProvider(web.Options{BrowserPath: browser, CDPURL: cdpURL, Getenv: env.Getenv})
+			if cdpURL != "" {
+				return web.NewRemote(cdpURL, web.Options{Getenv: env.Getenv})
+			}
+			return web.NewLocal(web.Options{BrowserPath: browser, Getenv: env.Getenv})
 		case drivers.PlatformAndroid:
-			// The adb server from ADB_SERVER_SOCKET / ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037.
-			return android.NewProvider(ctx, android.Options{Getenv: env.Getenv, ADBPath: env.Getenv("ADTEST_ADB")})
+			// The adb server from --adb-server, else ADB_SERVER_SOCKET /
+			// ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037; ADTEST_ADB names
+			// the adb binary that starts a local one.
+			return android.NewProvider(ctx, android.Options{Server: adbServer, Getenv: env.Getenv, ADBPath: getenv(env, "ADTEST_ADB")})
 		}
 		return nil, fmt.Errorf("%w: no driver for platform %q", drivers.ErrInfrastructure, platform)
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -115,26 +114,7 @@ func parseSessionFlags(name string, args []string, cwd string) (*sessionFlags, e
 	if name == "close" && f.saveScript && f.scriptPath == "" {
 		return nil, errors.New("close --save-script needs =PATH (the recording's path was set by open)")
 	}
-	if name == "screenshot" {
-		resolveScreenshotPath(f.argv, cwd)
-	}
 	return f, nil
-}
-
-// resolveScreenshotPath makes screenshot's PATH absolute: the daemon writes
-// it, and its working directory is not the caller's.
-func resolveScreenshotPath(argv []string, cwd string) {
-	spec, _ := lang.LookupCommand("screenshot")
-	for i := 0; i < len(argv); i++ {
-		if fs, ok := spec.Flag(argv[i]); ok {
-			if fs.TakesValue() {
-				i++
-			}
-			continue
-		}
-		argv[i] = abs(cwd, argv[i])
-		return
-	}
 }
 
 func interactiveUsage(w io.Writer, name string) {
@@ -245,7 +225,7 @@ func runInteractive(ctx context.Context, env *Env, name string) int {
 	}
 	req := &daemon.Request{Op: daemon.OpCommand, Session: f.session, Command: command, Argv: argv,
 		Platform: f.platform, Device: f.device, SaveScript: f.saveScript && name == "open", ScriptPath: f.scriptPath,
-		Force: f.force, RecordAs: f.recordAs, JSON: f.json}
+		Force: f.force, RecordAs: f.recordAs, JSON: f.json, Cwd: env.Cwd}
 	return respond(ctx, env, c, req, name, f.json)
 }
 
@@ -337,7 +317,7 @@ func exitForError(e *runner.ErrorInfo) int {
 	switch {
 	case e.Reason == daemon.ReasonSessionLost || e.Reason == daemon.ReasonDaemonUnavailable ||
 		e.Reason == daemon.ReasonVersionMismatch || e.Reason == daemon.ReasonShuttingDown ||
-		e.Reason == "infrastructure" || e.Code == runner.CodeDeviceNotFound:
+		e.Reason == "infrastructure" || e.Code == runner.CodeDeviceNotFound || e.IsInfrastructure():
 		return ExitInfra
 	case e.Reason == "cancelled":
 		return ExitInterrupted
@@ -346,6 +326,3 @@ func exitForError(e *runner.ErrorInfo) int {
 	}
 	return ExitFailed
 }
-
-// abs is filepath.Join(cwd, p) for a relative p.
-var _ = filepath.Join

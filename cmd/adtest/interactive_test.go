@@ -34,6 +34,15 @@ func daemonSetup(e *testscript.Env) {
 		e.Defer(func() { os.RemoveAll(tmp) })
 	}
 	e.Defer(func() {
+		if b, err := os.ReadFile(filepath.Join(e.WorkDir, "crash-profiles")); err == nil && len(b) > 0 {
+			list := strings.Split(string(b), "\n")
+			if left := web.ProfileLeftovers(list); left != "" {
+				killProfiles(list)
+				e.T().Fatal("a crashed daemon's browser was not reaped: " + left)
+			}
+		}
+	})
+	e.Defer(func() {
 		pid := daemonPID(dir)
 		if pid <= 0 {
 			return
@@ -84,8 +93,9 @@ func cmdWaitHTTP(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // crashdaemon: kills the daemon of $XDG_RUNTIME_DIR/adtest with SIGKILL, as
-// a crash would, then the browser it leaves orphaned (and its profile), so
-// the script's machine stays clean.
+// a crash would: its browser is orphaned (the next daemon must reap it).
+// The profiles it used are noted in $WORK/crash-profiles, so that the
+// script's end can clean up if that daemon does not.
 func cmdCrashDaemon(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: crashdaemon")
@@ -95,32 +105,44 @@ func cmdCrashDaemon(ts *testscript.TestScript, neg bool, args []string) {
 	if pid <= 0 {
 		ts.Fatalf("crashdaemon: no daemon pid in %s", dir)
 	}
-	killTree(pid)
+	profiles := profilesOf(descendants(pid))
+	_ = os.WriteFile(ts.MkAbs("crash-profiles"), []byte(strings.Join(profiles, "\n")), 0o600)
+	_ = syscall.Kill(pid, syscall.SIGKILL)
 	if !daemon.WaitStopped(context.Background(), dir, 10*time.Second) {
 		ts.Fatalf("crashdaemon: the daemon still holds its lock")
 	}
 }
 
-// killTree SIGKILLs pid and every descendant, then removes the Chromium
-// profiles they used.
-func killTree(pid int) {
-	all := descendants(pid)
-	cmdlines := map[int]string{}
-	for _, p := range all {
+// profilesOf lists the browser profiles the processes use.
+func profilesOf(pids []int) []string {
+	set := map[string]bool{}
+	var out []string
+	for _, p := range pids {
 		c, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "cmdline"))
-		cmdlines[p] = string(c)
-	}
-	var profiles []string
-	for _, p := range all {
-		for _, arg := range strings.FieldsFunc(cmdlines[p], func(r rune) bool { return r == 0 || r == ' ' }) {
-			if d, ok := strings.CutPrefix(arg, "--user-data-dir="); ok {
-				profiles = append(profiles, d)
+		for _, arg := range strings.FieldsFunc(string(c), func(r rune) bool { return r == 0 || r == ' ' }) {
+			if d, ok := strings.CutPrefix(arg, "--user-data-dir="); ok && !set[d] {
+				set[d] = true
+				out = append(out, d)
 			}
 		}
+	}
+	return out
+}
+
+// killTree SIGKILLs pid and every descendant, then what still runs with
+// their browser profiles, and removes those profiles.
+func killTree(pid int) {
+	all := descendants(pid)
+	profiles := profilesOf(all)
+	for _, p := range all {
 		_ = syscall.Kill(p, syscall.SIGKILL)
 	}
-	// Children can outlive the parent for a moment: kill whatever still
-	// runs with one of the profiles, then remove them (bounded).
+	killProfiles(profiles)
+}
+
+// killProfiles kills whatever runs with one of the profiles and removes
+// them (bounded).
+func killProfiles(profiles []string) {
 	deadline := time.Now().Add(5 * time.Second)
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
@@ -205,8 +227,18 @@ func cmdProfilesGone(ts *testscript.TestScript, neg bool, args []string) {
 	if len(list) == 0 {
 		ts.Fatalf("profilesgone: run daemonprofiles first")
 	}
-	if left := web.ProfileLeftovers(list); left != "" {
-		ts.Fatalf("browser leftovers: %s", left)
+	deadline := time.Now().Add(5 * time.Second)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		left := web.ProfileLeftovers(list)
+		if left == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("browser leftovers: %s", left)
+		}
+		<-tick.C
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -21,6 +20,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/adtest/adtest/drivers/android/adbtest"
 )
 
 // TestMain lets testscript run the real adtest binary (this test binary
@@ -53,13 +54,15 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: update,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
-			// A free port for --web-server scripts.
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			// A free port for the scripts' own servers (--web-server, webserve,
+			// a private adb server), out of the kernel's ephemeral range: one
+			// from listen(:0) could be handed to another process before the
+			// script binds it (see adbtest.FreePort).
+			port, err := adbtest.FreePort()
 			if err != nil {
 				return err
 			}
-			e.Setenv("FREE_PORT", strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
-			ln.Close()
+			e.Setenv("FREE_PORT", strconv.Itoa(port))
 			// REPO is the module root, for scripts that run the bundled examples.
 			if wd, err := os.Getwd(); err == nil {
 				e.Setenv("REPO", filepath.Dir(filepath.Dir(wd)))

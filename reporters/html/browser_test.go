@@ -46,9 +46,14 @@ func TestReportInBrowser(t *testing.T) {
 	defer site.Close()
 	res, _ := runSuite(ctx, t, fixture, "suite", suite.Config{BaseURL: site.URL, RunDir: filepath.Join(work, "fixture-art")})
 	want := map[string]runner.Status{"checkout": runner.StatusFailed, "flaky": runner.StatusFlaky, "login": runner.StatusPassed, "slow": runner.StatusTimedOut}
+	// The checks read these reasons off the report (attempts.ad, failure.ad).
+	wantReason := map[string]string{"checkout": "selector_not_found", "flaky": "selector_not_found", "slow": "timeout"}
 	for _, tr := range res.Tests {
 		if tr.Status != want[tr.Name] {
 			t.Fatalf("fixture %s is %s, want %s: the report would not show what the checks expect\n%s", tr.Name, tr.Status, want[tr.Name], summary(res))
+		}
+		if r := wantReason[tr.Name]; r != "" && (len(tr.Attempts) == 0 || tr.Attempts[0].Error == nil || tr.Attempts[0].Error.Reason != r) {
+			t.Fatalf("fixture %s: its first attempt did not fail with %s: the report would not show what the checks expect\n%s", tr.Name, r, summary(res))
 		}
 	}
 	reportDir := filepath.Join(work, "report")
@@ -138,6 +143,12 @@ func runSuite(ctx context.Context, t *testing.T, cwd, dir string, cfg suite.Conf
 	var mu sync.Mutex
 	logs := map[string][]string{}
 	cfg.Workers = 2
+	// A session's teardown is several browser round trips (detach, close the
+	// tab, wait until it is gone, dispose of its browser context); measured
+	// up to 1.45 s under load on 2 cores, and past the runner's default 2 s
+	// grace in 2 of 20 runs, which turned the fixture's failure into
+	// timeout_cleanup_pending. chromedp bounds the same close by 5 s.
+	cfg.Grace = 5 * time.Second
 	cfg.Cwd = cwd
 	cfg.RunID = "browser-test"
 	cfg.FormatSnapshot = suite.FormatSnapshot

@@ -110,6 +110,11 @@ func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
 	if req.ID == "" {
 		req.ID = newID()
 	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultCommandTimeout+30*time.Second)
+		defer cancel()
+	}
 	start := req.Op != OpStatus && req.Op != OpStop && req.Op != OpSessions
 	conn, _, err := c.connect(ctx, start)
 	if err != nil {
@@ -138,7 +143,7 @@ func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
 	if resp.Error != nil && resp.Error.Reason == ReasonVersionMismatch {
 		return nil, &VersionError{Resp: &resp}
 	}
-	if resp.V != ProtocolVersion || resp.Version != c.Version {
+	if resp.V != ProtocolVersion || (resp.Version != c.Version && req.Op != OpStop) {
 		return nil, &VersionError{Resp: versionMismatch(req, ProtocolVersion, c.Version, resp.V, resp.Version)}
 	}
 	if resp.ID != req.ID {
@@ -153,7 +158,7 @@ func Spawn(dir, exe string, argv []string, env []string) error {
 	if err := ensureDir(dir); err != nil {
 		return err
 	}
-	log, err := os.OpenFile(filepath.Join(dir, logName), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	log, err := os.OpenFile(filepath.Join(dir, logName), os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
 	}
@@ -214,4 +219,27 @@ func WaitStopped(ctx context.Context, dir string, timeout time.Duration) bool {
 		case <-tick.C:
 		}
 	}
+}
+
+// Terminate sends SIGTERM to the daemon that holds dir (named by its
+// daemon.json), for a daemon that does not speak this client's protocol.
+// It reports false when no daemon holds the directory.
+func Terminate(dir string) (bool, error) {
+	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR, 0)
+	if err != nil {
+		return false, nil
+	}
+	defer f.Close()
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		return false, nil // nobody holds it (closing f releases our lock)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, infoName))
+	if err != nil {
+		return false, err
+	}
+	var in Info
+	if err := json.Unmarshal(b, &in); err != nil || in.PID <= 0 {
+		return false, fmt.Errorf("%s names no daemon pid", filepath.Join(dir, infoName))
+	}
+	return true, syscall.Kill(in.PID, syscall.SIGTERM)
 }

@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -167,9 +167,14 @@ func TestSessionCommands(t *testing.T) {
 	if !strings.Contains(snap.Text, `@e2 [button] "Sign in"`) {
 		t.Fatalf("snapshot text:\n%s", snap.Text)
 	}
-	mustOK(t, do(t, c, cmd("", "click", "@e2")))
+	// A pinned ref of the current generation is admitted interactively.
+	gen := fmt.Sprint(snap.Data["refsGeneration"])
+	mustOK(t, do(t, c, cmd("", "click", "@e2~s"+gen)))
 	// The click expired the frame: the same ref is refused with its typed reason.
+	wantReason(t, do(t, c, cmd("", "click", "@e2~s"+gen)), "ref_frame_expired")
 	wantReason(t, do(t, c, cmd("", "click", "@e2")), "ref_frame_expired")
+	mustOK(t, do(t, c, cmd("", "snapshot", "-i")))
+	wantReason(t, do(t, c, cmd("", "click", "@e2~s"+gen)), "ref_generation_mismatch")
 	list := mustOK(t, do(t, c, &Request{Op: OpSessions}))
 	if b, _ := json.Marshal(list.Data); !strings.Contains(string(b), `"name":"default"`) {
 		t.Fatalf("session list: %s", b)
@@ -448,8 +453,6 @@ func TestStopClosesSessionsAndProviders(t *testing.T) {
 	}
 }
 
-var _ = io.EOF
-
 func recordingConfig(c *Config) {
 	c.Recorders = func(info RecordingInfo) Recording {
 		return recorder.New(recorder.Options{Platform: info.Platform, Device: "fake"})
@@ -527,4 +530,87 @@ func TestRecordingRules(t *testing.T) {
 		t.Fatalf("want an abort warning, got %q", w)
 	}
 	wantReason(t, do(t, c, &Request{Op: OpSaveScript, Session: "r"}), "not_recording")
+}
+
+func TestSaveScriptNeedsDestinationGuard(t *testing.T) {
+	td := startDaemon(t, recordingConfig)
+	c := td.client()
+	path := filepath.Join(shortTemp(t), "g.ad")
+	open := cmd("", "open", "demo")
+	open.SaveScript, open.ScriptPath = true, path
+	mustOK(t, do(t, c, open))
+	mustOK(t, do(t, c, cmd("", "click", "id=signin")))
+	r := do(t, c, &Request{Op: OpSaveScript})
+	wantReason(t, r, "destination_guard_missing")
+	if !strings.Contains(r.Error.Message, `step 2 "click id=signin"`) {
+		t.Fatalf("message should name the step: %s", r.Error.Message)
+	}
+	mustOK(t, do(t, c, cmd("", "wait", "text=\"Signed in\"", "1000")))
+	mustOK(t, do(t, c, &Request{Op: OpSaveScript}))
+	b, _ := os.ReadFile(path)
+	if strings.Contains(string(b), "\nclose") || !strings.HasSuffix(string(b), "wait \"text=\\\"Signed in\\\"\" 1000\n") {
+		t.Fatalf("published script:\n%s", b)
+	}
+}
+
+// TestStopAcrossBuilds: a rebuilt adtest cannot use the old daemon, but it
+// can stop it.
+func TestStopAcrossBuilds(t *testing.T) {
+	td := startDaemon(t, nil)
+	other := &Client{Dir: td.dir, Version: "rebuilt"}
+	var ve *VersionError
+	if _, err := other.Do(context.Background(), &Request{Op: OpStatus}); !errors.As(err, &ve) {
+		t.Fatalf("want a version refusal, got %v", err)
+	}
+	mustOK(t, do(t, other, &Request{Op: OpStop}))
+	if !WaitStopped(context.Background(), td.dir, 20*time.Second) {
+		t.Fatal("the daemon did not stop")
+	}
+}
+
+func TestTerminate(t *testing.T) {
+	dir := filepath.Join(shortTemp(t), "adtest")
+	if ok, err := Terminate(dir); ok || err != nil {
+		t.Fatalf("no daemon: got %v %v", ok, err)
+	}
+}
+
+// TestDeadHelperLosesSession: when the session's browser or device goes
+// away, the failing command says so (infrastructure) and later ones are
+// told the session was lost, until it is opened again.
+func TestDeadHelperLosesSession(t *testing.T) {
+	td := startDaemon(t, nil)
+	c := td.client()
+	mustOK(t, do(t, c, cmd("", "open", "demo")))
+	if err := td.prov.Devices()[0].Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r := do(t, c, cmd("", "snapshot"))
+	wantReason(t, r, "infrastructure")
+	r = do(t, c, cmd("", "snapshot"))
+	wantReason(t, r, ReasonSessionLost)
+	if !strings.Contains(r.Error.Message, "browser or device went away") {
+		t.Fatalf("message: %s", r.Error.Message)
+	}
+	mustOK(t, do(t, c, cmd("", "open", "demo")))
+	mustOK(t, do(t, c, cmd("", "snapshot")))
+}
+
+func TestDefaultScriptPath(t *testing.T) {
+	at := time.Date(2026, 2, 9, 12, 0, 0, 0, time.UTC)
+	if got := defaultScriptPath("/s", "e2e", at); got != "/s/e2e-2026-02-09T12-00-00-000Z.ad" {
+		t.Fatalf("got %s", got)
+	}
+	if got := defaultScriptPath("/s", "a.b_c-d", at); got != "/s/a.b_c-d-2026-02-09T12-00-00-000Z.ad" {
+		t.Fatalf("got %s", got)
+	}
+}
+
+func TestSocketPathTooLong(t *testing.T) {
+	dir := filepath.Join(shortTemp(t), strings.Repeat("d", 120))
+	err := Serve(context.Background(), Config{Dir: dir, Version: testVersion,
+		Providers: func(context.Context, string) (drivers.Provider, error) { return nil, errors.New("none") }})
+	if err == nil || !strings.Contains(err.Error(), "ADTEST_DAEMON_DIR") {
+		t.Fatalf("want a clear error, got %v", err)
+	}
 }

@@ -20,8 +20,12 @@
 //     The names of live sessions are kept in sessions.json so that a daemon
 //     restarted after a crash reports them as lost (reason session_lost)
 //     instead of acting on a fresh page.
+//   - helpers.go: the helper processes (browsers) of the live sessions are
+//     recorded in sessions.json too; a daemon started after a crash kills
+//     what is left of them and removes their profiles before it serves.
 //   - client.go: Client.Do dials the daemon, starting it when it is not
-//     running, and refuses a daemon of another version.
+//     running, and refuses a daemon of another version (a stop of the same
+//     protocol is honoured across builds; Terminate stops any other).
 //
 // Nothing here is web-only: a session's driver comes from the Provider the
 // caller wires for its platform (cmd/adtest wires web; Android plugs in the

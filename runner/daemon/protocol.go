@@ -72,6 +72,10 @@ type Request struct {
 	JSON bool `json:"json,omitempty"`
 	// TimeoutMs bounds the command in the daemon (0: the default).
 	TimeoutMs int `json:"timeoutMs,omitempty"`
+	// Cwd is the client's working directory. A new session resolves
+	// relative paths of its commands (screenshot PATH) against the Cwd of
+	// its open, so that a recorded script keeps them as typed.
+	Cwd string `json:"cwd,omitempty"`
 }
 
 // Response answers one request.

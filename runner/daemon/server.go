@@ -25,12 +25,20 @@ import (
 // DefaultIdleTimeout is how long a daemon without sessions waits before it exits.
 const DefaultIdleTimeout = 15 * time.Minute
 
-// DefaultCommandTimeout bounds one command in the daemon when the request
-// gives no timeout.
-const DefaultCommandTimeout = 2 * time.Minute
+// maxSocketPath is the longest unix socket path Linux accepts.
+const maxSocketPath = 107
 
-// requestReadTimeout bounds how long a connection may take to send its request.
-const requestReadTimeout = 10 * time.Second
+// DefaultCommandTimeout bounds one command in the daemon when the request
+// gives no timeout: long enough for any wait a person types; a client that
+// gives up (Ctrl-C) cancels its command at once anyway.
+const DefaultCommandTimeout = 10 * time.Minute
+
+// requestReadTimeout bounds how long a connection may take to send its
+// request, responseWriteTimeout how long a client may take to read the answer.
+const (
+	requestReadTimeout   = 10 * time.Second
+	responseWriteTimeout = 30 * time.Second
+)
 
 // ProviderFunc returns the warm helper of a platform (the browser for web,
 // the adb transport for Android). The daemon calls it once per platform and
@@ -141,6 +149,9 @@ func Serve(ctx context.Context, cfg Config) error {
 	s.reg.loadLost()
 
 	sock := filepath.Join(cfg.Dir, SocketName)
+	if len(sock) > maxSocketPath {
+		return fmt.Errorf("daemon: the socket path %s is longer than %d bytes, the limit of unix sockets; set ADTEST_DAEMON_DIR (or XDG_RUNTIME_DIR) to a shorter directory", sock, maxSocketPath)
+	}
 	_ = os.Remove(sock) // a stale socket of a dead daemon (we hold the lock)
 	old := syscall.Umask(0o077)
 	ul, err := net.Listen("unix", sock)
@@ -311,7 +322,9 @@ func (s *Server) handle(c net.Conn, tcp bool) {
 		_ = writeMessage(c, s.stamp(failure(&req, runner.CodeCommandFailed, ReasonUnauthorized, "Pass the token the daemon wrote to its token file (ADTEST_DAEMON_TOKEN).", "Unauthorized: missing or wrong daemon token")))
 		return
 	}
-	if req.V != ProtocolVersion || req.Version != s.cfg.Version {
+	// A stop of the same protocol is honoured across builds, so that a
+	// rebuilt adtest can stop the daemon of the previous one.
+	if req.V != ProtocolVersion || (req.Version != s.cfg.Version && req.Op != OpStop) {
 		_ = writeMessage(c, s.stamp(versionMismatch(&req, req.V, req.Version, ProtocolVersion, s.cfg.Version)))
 		return
 	}
@@ -328,12 +341,13 @@ func (s *Server) handle(c net.Conn, tcp bool) {
 	}()
 	resp := s.serve(ctx, &req)
 	resp.ID = req.ID
+	_ = c.SetWriteDeadline(time.Now().Add(responseWriteTimeout))
 	_ = writeMessage(c, s.stamp(resp))
 }
 
 func versionMismatch(req *Request, clientProto int, clientVersion string, daemonProto int, daemonVersion string) *Response {
 	return failure(req, runner.CodeCommandFailed, ReasonVersionMismatch,
-		"Stop the other daemon with `adtest daemon stop` (from the same adtest build), then retry.",
+		"Run `adtest daemon stop` (it stops a daemon of another build too), then retry.",
 		"adtest client %s (protocol %d) and daemon %s (protocol %d) are different versions; refusing to talk",
 		quoteVersion(clientVersion), clientProto, quoteVersion(daemonVersion), daemonProto)
 }

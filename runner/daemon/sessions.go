@@ -28,13 +28,16 @@ type Recording interface {
 	// Abort ends the recording: nothing will be written (a second open).
 	Abort(reason string)
 	// Capture hands the recorder a full read-only capture taken just before
-	// a step that targets a ref (the ref's own tree may be an interactive
-	// or scoped one; the script must hold against the tree replay sees).
+	// a step that targets a ref (the screen may have changed since the
+	// snapshot that issued it; replay resolves against the screen as it is).
 	Capture(snap *drivers.Snapshot)
 	// Mask registers a literal that must never be written (fill --record-as).
 	Mask(literal string)
 	// Problem returns, and forgets, why the last step cannot be recorded.
 	Problem() string
+	// Guard checks what publishing without closing needs (a destination
+	// guard: a selector wait after the last mutating action).
+	Guard() error
 }
 
 // RecordingInfo describes the session a recorder records.
@@ -100,14 +103,14 @@ type registry struct {
 
 	mu        sync.Mutex
 	sessions  map[string]*entry
-	lost      map[string]bool
+	lost      map[string]string // name -> why it was lost
 	providers map[string]drivers.Provider
 	workers   int
 	provMu    sync.Mutex
 }
 
 func newRegistry(s *Server) *registry {
-	return &registry{srv: s, sessions: map[string]*entry{}, lost: map[string]bool{}, providers: map[string]drivers.Provider{}}
+	return &registry{srv: s, sessions: map[string]*entry{}, lost: map[string]string{}, providers: map[string]drivers.Provider{}}
 }
 
 var sessionNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
@@ -148,6 +151,8 @@ type state struct {
 	PID  int           `json:"pid"`
 	Live []SessionInfo `json:"live"`
 	Lost []string      `json:"lost,omitempty"`
+	// Helpers are the processes the daemon started for its live sessions.
+	Helpers *helpers `json:"helpers,omitempty"`
 }
 
 func (r *registry) statePath() string { return filepath.Join(r.srv.cfg.Dir, sessionsName) }
@@ -163,18 +168,28 @@ func (r *registry) loadLost() {
 	}
 	r.mu.Lock()
 	for _, s := range st.Live {
-		r.lost[s.Name] = true
+		r.lost[s.Name] = whyCrash
 	}
 	for _, n := range st.Lost {
-		r.lost[n] = true
+		r.lost[n] = whyCrash
 	}
 	r.mu.Unlock()
+	if st.Helpers != nil && st.PID != os.Getpid() {
+		if n := reap(*st.Helpers); n > 0 {
+			r.srv.cfg.Logf("killed %d helper processes left by daemon %d", n, st.PID)
+		}
+	}
 	r.saveState()
 }
 
 // saveState writes sessions.json (removed when there is nothing to remember).
 func (r *registry) saveState() {
 	st := state{PID: os.Getpid(), Live: r.list(), Lost: r.lostNames()}
+	if len(st.Live) > 0 {
+		if h := ownHelpers(); len(h.Procs) > 0 {
+			st.Helpers = &h
+		}
+	}
 	if len(st.Live) == 0 && len(st.Lost) == 0 {
 		_ = os.Remove(r.statePath())
 		return
@@ -191,9 +206,18 @@ func notFound(name string) *runner.ErrorInfo {
 		Hint:    fmt.Sprintf("Run `adtest open TARGET --session %s` first (adtest session list shows the open sessions).", name)}
 }
 
-func lostErr(name string) *runner.ErrorInfo {
+// Why a session was lost.
+const (
+	whyCrash = "the adtest daemon that held it stopped unexpectedly, and a new daemon was started"
+	whyGone  = "its browser or device went away"
+)
+
+func lostErr(name, why string) *runner.ErrorInfo {
+	if why == "" {
+		why = whyCrash
+	}
 	return &runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: ReasonSessionLost,
-		Message: fmt.Sprintf("Session %q was lost: the adtest daemon that held it stopped unexpectedly, and a new daemon was started", name),
+		Message: fmt.Sprintf("Session %q was lost: %s", name, why),
 		Hint:    fmt.Sprintf("Nothing was done on a fresh page. Run `adtest open TARGET --session %s` to start again; an unsaved recording of it is gone.", name)}
 }
 
@@ -227,7 +251,7 @@ func (r *registry) command(ctx context.Context, req *Request) *Response {
 	}
 	r.mu.Lock()
 	e := r.sessions[req.Session]
-	lost := r.lost[req.Session]
+	why, lost := r.lost[req.Session]
 	if e == nil && lost && req.Command == "close" {
 		delete(r.lost, req.Session)
 	}
@@ -237,7 +261,7 @@ func (r *registry) command(ctx context.Context, req *Request) *Response {
 			if req.Command == "close" {
 				r.saveState()
 			}
-			return &Response{Error: lostErr(req.Session)}
+			return &Response{Error: lostErr(req.Session, why)}
 		}
 		return &Response{Error: notFound(req.Session)}
 	}
@@ -267,6 +291,10 @@ func (r *registry) run(ctx context.Context, e *entry, req *Request, a *lang.Acti
 		problem = e.rec.Problem()
 	}
 	if ei != nil {
+		if (ei.Reason == "infrastructure" || ei.IsInfrastructure()) && e.sess != nil && !e.closed {
+			r.lose(ctx, e)
+			ei.Hint = joinWarn(ei.Hint, fmt.Sprintf("the session's browser or device is gone, so session %q was closed; open it again", e.name))
+		}
 		return &Response{Error: ei}
 	}
 	resp := &Response{OK: true}
@@ -385,6 +413,9 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 	}
 	cfg := r.srv.cfg.Session
 	cfg.Platform = e.platform
+	if filepath.IsAbs(req.Cwd) {
+		cfg.ArtifactsDir = req.Cwd
+	}
 	if req.SaveScript {
 		rec := r.srv.cfg.Recorders(RecordingInfo{Session: e.name, Platform: e.platform, Device: req.Device, Created: e.created})
 		path := req.ScriptPath
@@ -465,7 +496,10 @@ func (r *registry) close(ctx context.Context, e *entry, req *Request) *Response 
 	_ = e.sess.Close(cctx)
 	cancel()
 	r.mu.Lock()
-	delete(r.sessions, e.name)
+	if r.sessions[e.name] == e {
+		delete(r.sessions, e.name)
+	}
+	delete(r.lost, e.name) // closed on purpose, even if its helper was gone
 	r.mu.Unlock()
 	r.saveState()
 	if resp.Error != nil || !publish {
@@ -514,11 +548,11 @@ func (r *registry) saveScript(ctx context.Context, req *Request) *Response {
 	}
 	r.mu.Lock()
 	e := r.sessions[req.Session]
-	lost := r.lost[req.Session]
+	why, lost := r.lost[req.Session]
 	r.mu.Unlock()
 	if e == nil {
 		if lost {
-			return &Response{Error: lostErr(req.Session)}
+			return &Response{Error: lostErr(req.Session, why)}
 		}
 		return &Response{Error: notFound(req.Session)}
 	}
@@ -540,6 +574,13 @@ func (r *registry) saveScript(ctx context.Context, req *Request) *Response {
 	path := e.path
 	if req.ScriptPath != "" {
 		path = req.ScriptPath
+	}
+	if err := e.rec.Guard(); err != nil {
+		var ei *runner.ErrorInfo
+		if errors.As(err, &ei) {
+			return &Response{Error: ei}
+		}
+		return failure(req, runner.CodeCommandFailed, "destination_guard_missing", "", "%v", err)
 	}
 	if ei := r.publish(e, path, req.Force || e.force); ei != nil {
 		return &Response{Error: ei}
@@ -575,4 +616,21 @@ func (r *registry) closeAll() {
 	}
 	r.providers = map[string]drivers.Provider{}
 	r.provMu.Unlock()
+}
+
+// lose drops a session whose browser or device went away: later commands
+// on its name are told it was lost (like after a daemon crash) instead of
+// failing one by one against a dead helper. The caller holds e's lock.
+func (r *registry) lose(ctx context.Context, e *entry) {
+	e.closed = true
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	_ = e.sess.Close(cctx)
+	cancel()
+	r.mu.Lock()
+	if r.sessions[e.name] == e {
+		delete(r.sessions, e.name)
+		r.lost[e.name] = whyGone
+	}
+	r.mu.Unlock()
+	r.saveState()
 }

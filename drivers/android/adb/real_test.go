@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"sort"
@@ -207,12 +206,13 @@ func BenchmarkShellRoundTrip(b *testing.B) {
 // runs `adb -P PORT start-server`; the test then stops that server and
 // waits until its port is closed (nothing left running).
 func TestEnsureServerStartsOne(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	// Not a port from listen(:0): another test binary's adb server could be
+	// handed the same one, answer EnsureServer, and be killed below.
+	port, err := adbtest.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := "127.0.0.1:" + strconv.Itoa(port)
 	c, err := adb.New(adb.Options{Server: addr})
 	if err != nil {
 		t.Fatal(err)

@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/adtest/adtest/drivers/android/adb"
@@ -30,7 +32,27 @@ type Server struct {
 	exited chan struct{}
 }
 
-func freePort() (int, error) {
+// FreePort returns a loopback TCP port that is free now and that stays out
+// of every other process's way until the caller binds it. A port taken with
+// listen(127.0.0.1:0) and closed again goes back to the kernel's ephemeral
+// pool, where the next bind to port 0 anywhere on the machine (another test
+// binary's adb server, web server or daemon) may get it before the caller's
+// server binds it; two adb servers "started" on one port then share the one
+// that won, and the first teardown's host:kill kills the other test's
+// server. So on Linux the port is drawn below the ephemeral range
+// (/proc/sys/net/ipv4/ip_local_port_range), where neither bind(0) nor an
+// outgoing connection ever lands, and checked free; elsewhere it falls back
+// to a kernel-chosen one.
+func FreePort() (int, error) {
+	if low := ephemeralLow(); low-minPort >= 1000 {
+		for range 50 {
+			p := minPort + rand.IntN(low-minPort)
+			if ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p)); err == nil {
+				ln.Close()
+				return p, nil
+			}
+		}
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err
@@ -39,10 +61,32 @@ func freePort() (int, error) {
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
+// minPort keeps FreePort above the registered ports of common services
+// (adb's own 5037 and its emulator scan of 5555-5585 included).
+const minPort = 10000
+
+// ephemeralLow is the first port of the kernel's ephemeral range, 0 where
+// the system does not say.
+func ephemeralLow() int {
+	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) != 2 {
+		return 0
+	}
+	n, err := strconv.Atoi(f[0])
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
 // StartServer starts the adb server on a free loopback port and waits until
 // it answers host:version.
 func StartServer(ctx context.Context) (*Server, error) {
-	port, err := freePort()
+	port, err := FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -56,6 +100,14 @@ func StartServerOn(ctx context.Context, port int) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("adb is not installed (run scripts/setup.sh): %w", err)
 	}
+	// An adb that cannot bind exits, and host:version would then be answered
+	// by whichever server holds the port: Close's host:kill would stop that
+	// one. Refuse a port that is taken.
+	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		return nil, fmt.Errorf("adb server port %d is taken: %w", port, err)
+	}
+	ln.Close()
 	cmd := exec.Command(bin, "-P", strconv.Itoa(port), "nodaemon", "server")
 	dieWithParent(cmd)
 	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
