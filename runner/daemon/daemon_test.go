@@ -373,8 +373,11 @@ func TestSessionsSerialisedAndParallel(t *testing.T) {
 	waitOp(t, devA, "tap")
 	// Another session runs while a's command hangs.
 	mustOK(t, do(t, c, cmd("b", "click", "id=signin")))
-	// A second command on a waits for the first: with a short bound it gives up.
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	// A second command on a waits for the first: with a short bound (the
+	// request's own 200 ms) the daemon gives up and says the session is busy.
+	// The client's bound only guards the test against a hang, so it is long:
+	// 100 ms of slack for the round trip was too little under load.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	r, err := c.Do(ctx, &Request{Op: OpCommand, Session: "a", Command: "snapshot", TimeoutMs: 200})
 	if err != nil {
