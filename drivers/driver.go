@@ -128,8 +128,10 @@ const (
 	ActPan       ActionKind = "pan"    // From -> To over Duration (gesture pan / drag)
 	ActBack      ActionKind = "back"
 	ActHome      ActionKind = "home"
-	ActKey       ActionKind = "key"      // Key: "enter", "dismiss", "Tab", ...
-	ActViewport  ActionKind = "viewport" // Size
+	// ActAppSwitcher opens the recent-apps switcher (a script's app-switcher).
+	ActAppSwitcher ActionKind = "app-switcher"
+	ActKey         ActionKind = "key"      // Key: "enter", "dismiss", "Tab", ...
+	ActViewport    ActionKind = "viewport" // Size
 )
 
 // Target is a resolved action target: a node from a snapshot (with its
@@ -225,6 +227,17 @@ type AlertHandler interface {
 	AlertText(ctx context.Context) (string, bool, error)
 	// AlertRespond accepts or dismisses the open alert. No alert open is not an error.
 	AlertRespond(ctx context.Context, accept bool) error
+}
+
+// Settings is implemented by drivers that can change device settings, a
+// script's `settings NAME VALUE` (Android: animations, wifi, airplane).
+// SettingValues lists, per setting name, the values Setting accepts; the
+// runner refuses any other pair before the side-effect seam and names what
+// can be set. Setting changes the device; called with a pair SettingValues
+// does not list, it returns an error wrapping ErrUnsupported.
+type Settings interface {
+	SettingValues() map[string][]string
+	Setting(ctx context.Context, name, value string) error
 }
 
 // AttrReader returns the raw attributes of a node (get attrs).

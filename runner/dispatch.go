@@ -69,6 +69,8 @@ func init() {
 	add("gesture", (*Session).leafGesture)
 	add("back", (*Session).leafBack)
 	add("home", (*Session).leafHome)
+	add("app-switcher", (*Session).leafAppSwitcher)
+	add("settings", (*Session).leafSettings)
 	add("keyboard", (*Session).leafKeyboard)
 	add("alert", (*Session).leafAlert)
 	add("screenshot", (*Session).leafScreenshot)
@@ -76,7 +78,7 @@ func init() {
 	add("appstate", (*Session).leafAppState)
 	add("runtime", (*Session).leafNoop)
 	add("replay", (*Session).leafNoop)
-	unsupportedHere("app-switcher", "orientation", "record", "trace", "settings", "clipboard",
+	unsupportedHere("orientation", "record", "trace", "clipboard",
 		"push", "trigger-app-event", "install", "reinstall", "install-from-source", "react-native",
 		"tv-remote", "fold", "perf", "logs", "network", "audio", "events", "devices", "apps",
 		"capabilities", "doctor", "boot", "shutdown", "prepare", "artifacts", "test", "batch")

@@ -175,6 +175,7 @@ func TestEvidence04EveryPathCrossesTheSeam(t *testing.T) {
 		{`gesture fling up 100 400`, "swipe"},
 		{`back`, "back"},
 		{`home`, "home"},
+		{`app-switcher`, "app-switcher"},
 		{`viewport 400 900`, "viewport"},
 		{`keyboard dismiss`, "key"},
 		{`alert accept`, "alert-accept"},

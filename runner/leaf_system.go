@@ -1,12 +1,14 @@
 package runner
 
-// System leaves: open/close, navigation, keyboard, alert, screenshot, viewport, appstate.
+// System leaves: open/close, navigation, app switcher, settings, keyboard, alert,
+// screenshot, viewport, appstate.
 
 import (
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -59,6 +61,50 @@ func (s *Session) leafBack(ctx context.Context, a *lang.Action, args lang.Args) 
 
 func (s *Session) leafHome(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	return nil, does(drivers.Action{Kind: drivers.ActHome}, &Output{Text: "Went home"}), nil
+}
+
+func (s *Session) leafAppSwitcher(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	return nil, does(drivers.Action{Kind: drivers.ActAppSwitcher}, &Output{Text: "Opened the app switcher"}), nil
+}
+
+// leafSettings is `settings NAME VALUE` on a driver that can set it. A
+// setting or value the driver does not list is refused before the seam,
+// naming what it can set.
+func (s *Session) leafSettings(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	sa := args.(lang.SubArgs)
+	st, ok := s.drv.(drivers.Settings)
+	if !ok {
+		return nil, mutation{}, unsupported("settings", s.cfg.Platform)
+	}
+	can := st.SettingValues()
+	names := make([]string, 0, len(can))
+	for n := range can {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	usage := make([]string, len(names))
+	for i, n := range names {
+		usage[i] = n + " " + strings.Join(can[n], "|")
+	}
+	values, ok := can[sa.Sub]
+	if !ok {
+		e := newErr(CodeUnsupportedOperation, "unsupported_setting", "settings %s is not supported on %s", sa.Sub, s.cfg.Platform)
+		e.Details = map[string]any{"command": "settings", "setting": sa.Sub, "platform": s.cfg.Platform, "supported": usage}
+		e.Hint = fmt.Sprintf("On %s, settings can set: %s.", s.cfg.Platform, strings.Join(usage, ", "))
+		return nil, mutation{}, e
+	}
+	if len(sa.Rest) != 1 || !slices.Contains(values, sa.Rest[0]) {
+		e := newErr(CodeInvalidArgs, "invalid_args", "settings %s takes one of %s, got %q", sa.Sub, strings.Join(values, "|"), strings.Join(sa.Rest, " "))
+		e.Hint = fmt.Sprintf("Write settings %s %s.", sa.Sub, values[0])
+		return nil, mutation{}, e
+	}
+	value := sa.Rest[0]
+	return nil, mutation{out: &Output{Text: "settings " + sa.Sub + " " + value}, then: func(ctx context.Context) (*Output, *ErrorInfo) {
+		if err := st.Setting(ctx, sa.Sub, value); err != nil {
+			return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+		}
+		return nil, nil
+	}}, nil
 }
 
 func (s *Session) leafKeyboard(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {

@@ -114,6 +114,9 @@ func (s *Session) act(ctx context.Context, a drivers.Action) error {
 	case drivers.ActHome:
 		_, err := s.sh(ctx, "input keyevent 3")
 		return err
+	case drivers.ActAppSwitcher:
+		_, err := s.sh(ctx, "input keyevent 187")
+		return err
 	case drivers.ActKey:
 		return s.key(ctx, a.Key)
 	}

@@ -3,6 +3,7 @@ package android
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -182,29 +183,40 @@ func (s *Session) AppState(ctx context.Context) (string, error) {
 	return "", fmt.Errorf("no focused app in dumpsys window")
 }
 
-// Setting applies a `settings` command adb can set: animations on|off,
-// wifi on|off, airplane on|off.
-func (s *Session) Setting(ctx context.Context, name, value string) error {
-	on := value == "on"
-	if !on && value != "off" {
-		return fmt.Errorf("settings %s takes on or off, got %q", name, value)
-	}
+// androidSettings are the settings adb can set: per name and value, the
+// shell commands that set it.
+var androidSettings = map[string]map[string][]string{
+	"animations": {"on": animationScales("1"), "off": animationScales("0")},
+	"wifi":       {"on": {"svc wifi enable"}, "off": {"svc wifi disable"}},
+	"airplane":   {"on": {"cmd connectivity airplane-mode enable"}, "off": {"cmd connectivity airplane-mode disable"}},
+}
+
+func animationScales(scale string) []string {
 	var cmds []string
-	switch name {
-	case "animations":
-		scale := "0"
-		if on {
-			scale = "1"
+	for _, k := range []string{"window_animation_scale", "transition_animation_scale", "animator_duration_scale"} {
+		cmds = append(cmds, "settings put global "+k+" "+scale)
+	}
+	return cmds
+}
+
+// SettingValues returns the settings Setting applies and their values.
+func (s *Session) SettingValues() map[string][]string {
+	out := make(map[string][]string, len(androidSettings))
+	for name, values := range androidSettings {
+		for v := range values {
+			out[name] = append(out[name], v)
 		}
-		for _, k := range []string{"window_animation_scale", "transition_animation_scale", "animator_duration_scale"} {
-			cmds = append(cmds, "settings put global "+k+" "+scale)
-		}
-	case "wifi":
-		cmds = []string{"cmd wifi set-wifi-enabled " + map[bool]string{true: "enabled", false: "disabled"}[on]}
-	case "airplane":
-		cmds = []string{"cmd connectivity airplane-mode " + map[bool]string{true: "enable", false: "disable"}[on]}
-	default:
-		return drivers.Unsupported("settings "+name, drivers.PlatformAndroid)
+		sort.Strings(out[name])
+	}
+	return out
+}
+
+// Setting applies a `settings` command adb can set: animations on|off
+// (the three global animation scales), wifi on|off, airplane on|off.
+func (s *Session) Setting(ctx context.Context, name, value string) error {
+	cmds, ok := androidSettings[name][value]
+	if !ok {
+		return fmt.Errorf("%w: settings %s %s is not supported on android (it can set animations, airplane, wifi on|off)", drivers.ErrUnsupported, name, value)
 	}
 	for _, c := range cmds {
 		if _, err := s.sh(ctx, c); err != nil {
@@ -220,6 +232,7 @@ var _ interface {
 	drivers.AttrReader
 	drivers.LogTailer
 	drivers.Preflighter
+	drivers.Settings
 } = (*Session)(nil)
 
 var _ drivers.Provider = (*Provider)(nil)

@@ -147,7 +147,7 @@ func (d *Device) Act(ctx context.Context, a drivers.Action) error {
 		}
 	case drivers.ActViewport:
 		d.viewport = drivers.Rect{Width: a.Size.X, Height: a.Size.Y}
-	case drivers.ActLongPress, drivers.ActHover, drivers.ActSwipe, drivers.ActPan, drivers.ActHome:
+	case drivers.ActLongPress, drivers.ActHover, drivers.ActSwipe, drivers.ActPan, drivers.ActHome, drivers.ActAppSwitcher:
 		// recorded only
 	default:
 		return drivers.Unsupported(string(a.Kind), drivers.PlatformFake)
