@@ -106,6 +106,19 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		"timeoutMs": t.TimeoutMs, "session": s.sessionName(t, ai)})
 	art.writeScript(t.Source)
 
+	// The session is opened before the attempt's hard deadline starts, under
+	// the step bound: on a worker's first test this starts the browser or the
+	// device helper, and a test's `timeout=` measures the test, not the launch
+	// of what it runs on (under load a Chromium start alone can take seconds).
+	prov := s.providers[t.Platform]
+	var sess drivers.Driver
+	var serr error
+	if prov != nil {
+		sctx, scancel := context.WithTimeout(ctx, s.cfg.StepTimeout)
+		sess, serr = s.acquire(ctx, sctx, prov, t.Platform, ai)
+		scancel()
+	}
+
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if t.TimeoutMs > 0 {
@@ -120,15 +133,15 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	var rep Replayer
 	replayReturned := true
 
-	prov := s.providers[t.Platform]
 	if prov == nil {
 		ar = failedAttempt(runner.CodeInfra, "no_driver", fmt.Sprintf("no driver for platform %q", t.Platform), "")
 		infra = true
-	} else if d, err := s.acquire(ctx, actx, prov, t.Platform, ai); err != nil {
-		ar = failedAttempt(runner.CodeInfra, ReasonSessionStart, "could not start a session: "+err.Error(),
+	} else if serr != nil {
+		ar = failedAttempt(runner.CodeInfra, ReasonSessionStart, "could not start a session: "+serr.Error(),
 			"the browser or device did not accept a new session; check it is running")
-		infra = errors.Is(err, drivers.ErrInfrastructure) || actx.Err() == nil
+		infra = errors.Is(serr, drivers.ErrInfrastructure) || ctx.Err() == nil
 	} else {
+		d := sess
 		drv = d
 		rep = s.cfg.NewReplayer(d, AttemptContext{File: t.File, Platform: t.Platform,
 			ArtifactsDir: art.dir, Attempt: ai.attempt, Worker: ai.worker})

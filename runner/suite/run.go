@@ -89,7 +89,9 @@ type Config struct {
 	// Now is the clock for timestamps and durations (time.Now by default).
 	Now func() time.Time
 	// Grace bounds how long a cancelled attempt and a session teardown may
-	// take before they are abandoned (2 s by default).
+	// take before they are abandoned (5 s by default: closing a browser
+	// context takes several round trips, up to 1.5 s seen on a loaded 2-core
+	// machine, and chromedp bounds its own close at 5 s).
 	Grace time.Duration
 
 	// StepTimeout bounds every step of every attempt (DefaultStepTimeout
@@ -184,7 +186,7 @@ func newScheduler(cfg Config, tests []*Test) *scheduler {
 		s.now = time.Now
 	}
 	if s.grace <= 0 {
-		s.grace = 2 * time.Second
+		s.grace = 5 * time.Second
 	}
 	if s.cfg.Workers < 1 {
 		s.cfg.Workers = 1

@@ -71,6 +71,7 @@ type world struct {
 	okRuns    int
 	created   int           // sessions handed out
 	noStart   bool          // NewSession fails as infrastructure
+	slowStart time.Duration // NewSession takes this long (a browser launch under load)
 	createdCh chan struct{} // a tick per session handed out
 	gate      chan struct{} // closed after the 4th "ok" step
 	onStart   func(file string)
@@ -107,6 +108,15 @@ func (b *barrier) arrive(ctx context.Context) error {
 func (w *world) Platform() string { return "web" }
 func (w *world) Close() error     { return nil }
 func (w *world) NewSession(ctx context.Context, o drivers.SessionOptions) (drivers.Driver, error) {
+	if w.slowStart > 0 {
+		// The start's own duration is what is simulated here, not a wait
+		// for another goroutine.
+		select {
+		case <-time.After(w.slowStart):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.noStart {
@@ -502,6 +512,29 @@ func TestRunTimeouts(t *testing.T) {
 	}
 	if res.Stats.TimedOut != 2 {
 		t.Errorf("stats = %+v", res.Stats)
+	}
+}
+
+// A test's timeout measures the test: the session it runs on (a browser
+// launch on a worker's first test) is opened under the step bound before the
+// attempt's deadline starts.
+func TestRunTimeoutExcludesSessionStart(t *testing.T) {
+	w := newWorld(t)
+	w.slowStart = 200 * time.Millisecond
+	res, _, _ := runSuite(t, w, map[string]string{
+		"a.ad": "context platform=web timeout=100\nok\n",
+	}, Config{Workers: 1, Grace: 50e6}, DiscoverOptions{})
+	if got, want := statuses(res), "a.ad=passed/1"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	// The start is still bounded: by the step bound.
+	w2 := newWorld(t)
+	w2.slowStart = time.Minute
+	res, _, _ = runSuite(t, w2, map[string]string{
+		"a.ad": "context platform=web timeout=100\nok\n",
+	}, Config{Workers: 1, Grace: 50e6, StepTimeout: 100 * time.Millisecond}, DiscoverOptions{})
+	if e := res.Tests[0].Attempts[0].Error; e == nil || e.Reason != ReasonSessionStart {
+		t.Errorf("a session start past the step bound: error = %+v", e)
 	}
 }
 
