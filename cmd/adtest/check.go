@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -125,7 +124,7 @@ func runCheck(ctx context.Context, env *Env) int {
 			return ExitInterrupted
 		}
 		shown := displayPath(env.Cwd, f.Path)
-		src, err := os.ReadFile(f.Path)
+		src, err := env.FS.ReadFile(f.Path)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest check: %s: %v\n", shown, err)
 			nErr++

@@ -207,7 +207,7 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 		WriteScript: writeScript,
 		ScriptDir:   scriptDir(env),
 		Logf: func(format string, a ...any) {
-			fmt.Fprintf(env.Stderr, "%s adtest daemon: %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
+			fmt.Fprintf(env.Stderr, "%s adtest daemon: %s\n", env.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
 		},
 		Ready: func(sock, tcp string) {
 			msg := "adtest daemon: listening on " + sock

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/adtest/adtest/lang"
@@ -78,13 +76,13 @@ func runFmt(ctx context.Context, env *Env) int {
 		if ctx.Err() != nil {
 			return ExitInterrupted
 		}
-		info, err := os.Stat(f.Path)
+		info, err := env.FS.Stat(f.Path)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "%s: %v\n", f.Display, fmtPathErr(err))
 			bad = true
 			continue
 		}
-		src, err := os.ReadFile(f.Path)
+		src, err := env.FS.ReadFile(f.Path)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "%s: %v\n", f.Display, fmtPathErr(err))
 			bad = true
@@ -120,7 +118,7 @@ func fmtOne(env *Env, o fmtOptions, display, path string, src []byte, mode fs.Fi
 		fmt.Fprintln(env.Stdout, display)
 	}
 	if changed && o.write {
-		if err := fmtWriteFile(path, out, mode); err != nil {
+		if err := env.FS.ReplaceFile(path, out, mode); err != nil {
 			fmt.Fprintf(env.Stderr, "%s: %v\n", display, fmtPathErr(err))
 			return changed, false
 		}
@@ -181,37 +179,4 @@ func fmtPathErr(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// fmtWriteFile replaces path (or the file a symlink at path points to) with
-// data atomically: a temporary file in the same directory, given the
-// original mode, synced, then renamed over it.
-func fmtWriteFile(path string, data []byte, mode fs.FileMode) (err error) {
-	// Write through a symlink, not over it.
-	if real, rerr := filepath.EvalSymlinks(path); rerr == nil {
-		path = real
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".adtest-fmt-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = tmp.Chmod(mode.Perm()); err != nil {
-		return err
-	}
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

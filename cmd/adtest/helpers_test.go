@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // cliCall is the process state one test hands to Main: what is not set is
@@ -30,6 +31,8 @@ func runMainCall(ctx context.Context, t *testing.T, c cliCall, args ...string) (
 		Getenv:  func(k string) string { return c.getenv[k] },
 		Environ: func() []string { return c.environ },
 		Cwd:     c.cwd,
+		FS:      osFS{},
+		Now:     time.Now,
 	}
 	code = Main(ctx, args, env)
 	return code, out.String(), errb.String()

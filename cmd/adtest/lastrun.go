@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -49,8 +50,8 @@ func newLastRun(res *runner.Result, runID string) lastRun {
 	return lr
 }
 
-func writeLastRun(path string, lr lastRun) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+func writeLastRun(fsys FS, path string, lr lastRun) error {
+	if err := fsys.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(lr, "", "  ")
@@ -58,20 +59,20 @@ func writeLastRun(path string, lr lastRun) error {
 		return err
 	}
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+	if err := fsys.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	return fsys.Rename(tmp, path)
 }
 
 // keepLastFailed keeps the tests the previous run (of the same shard) left
 // failed. It returns a usage error when there is no previous run.
-func keepLastFailed(cwd string, shard suite.ShardSpec, tests []*suite.Test) ([]*suite.Test, string, error) {
+func keepLastFailed(fsys FS, cwd string, shard suite.ShardSpec, tests []*suite.Test) ([]*suite.Test, string, error) {
 	path := lastRunPath(cwd, shard)
 	shown := displayRel(cwd, path)
-	b, err := os.ReadFile(path)
+	b, err := fsys.ReadFile(path)
 	if err != nil {
-		if os.IsNotExist(err) {
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil, shown, fmt.Errorf("--last-failed: no previous run recorded (%s is missing); run the suite once without --last-failed", shown)
 		}
 		return nil, shown, fmt.Errorf("--last-failed: %v", err)
@@ -97,8 +98,8 @@ func keepLastFailed(cwd string, shard suite.ShardSpec, tests []*suite.Test) ([]*
 // relative to the working directory; blank lines and `#` comments (a whole
 // line, or after a space) are ignored. An entry that names nothing is an
 // error at FILE:LINE.
-func readTestList(cwd, file string) ([]string, error) {
-	b, err := os.ReadFile(abs(cwd, file))
+func readTestList(fsys FS, cwd, file string) ([]string, error) {
+	b, err := fsys.ReadFile(abs(cwd, file))
 	if err != nil {
 		return nil, fmt.Errorf("--test-list: %v", err)
 	}
@@ -114,7 +115,7 @@ func readTestList(cwd, file string) ([]string, error) {
 			continue
 		}
 		if !strings.ContainsAny(line, "*?[") {
-			if _, err := os.Stat(abs(cwd, line)); err != nil {
+			if _, err := fsys.Stat(abs(cwd, line)); err != nil {
 				return nil, fmt.Errorf("%s:%d: test input not found: %s", file, n, line)
 			}
 		}

@@ -7,10 +7,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"syscall"
+	"time"
 
 	"github.com/mattn/go-isatty"
 )
@@ -34,6 +37,9 @@ type Env struct {
 	// Exe and Argv0 re-run this adtest (the warm daemon is started that way);
 	// empty Exe means no daemon can be started.
 	Exe, Argv0 string
+	// FS is the filesystem and Now the clock of the subcommands.
+	FS  FS
+	Now func() time.Time
 }
 
 // Exit codes of design.md.
@@ -138,9 +144,72 @@ func main() {
 		Terminal:  os.Getenv("TERM") != "dumb" && isatty.IsTerminal(os.Stdout.Fd()),
 		TermWidth: func() int { return termWidth(os.Stdout.Fd()) },
 		Argv0:     os.Args[0],
+		FS:        osFS{},
+		Now:       time.Now,
 	}
 	if exe, err := os.Executable(); err == nil {
 		env.Exe = exe
 	}
 	os.Exit(Main(ctx, os.Args[1:], env))
+}
+
+// osFS is the operating system's filesystem.
+type osFS struct{}
+
+func (osFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
+func (osFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
+	return os.WriteFile(name, data, perm)
+}
+func (osFS) Stat(name string) (fs.FileInfo, error)        { return os.Stat(name) }
+func (osFS) MkdirAll(name string, perm fs.FileMode) error { return os.MkdirAll(name, perm) }
+func (osFS) Rename(oldpath, newpath string) error         { return os.Rename(oldpath, newpath) }
+func (osFS) Open(name string) (io.ReadCloser, error)      { return os.Open(name) }
+func (osFS) Create(name string) (io.WriteCloser, error)   { return os.Create(name) }
+func (osFS) Sub(dir string) fs.FS                         { return os.DirFS(dir) }
+
+// ReplaceFile writes a temporary file in the same directory, gives it mode,
+// syncs it, then renames it over path.
+func (osFS) ReplaceFile(path string, data []byte, mode fs.FileMode) (err error) {
+	// Write through a symlink, not over it.
+	if real, rerr := filepath.EvalSymlinks(path); rerr == nil {
+		path = real
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".adtest-fmt-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err = tmp.Chmod(mode.Perm()); err != nil {
+		return err
+	}
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// executableStamp is the size and modification time of this executable
+// (version() appends them, so a rebuilt adtest never talks to a daemon of
+// the previous build).
+func executableStamp() (size, mod int64, ok bool) {
+	exe, err := os.Executable()
+	if err != nil {
+		return 0, 0, false
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return 0, 0, false
+	}
+	return fi.Size(), fi.ModTime().UnixNano(), true
 }

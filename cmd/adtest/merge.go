@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/adtest/adtest/reporters"
@@ -57,7 +56,7 @@ func runMergeReports(ctx context.Context, env *Env) int {
 	}
 	var results []*runner.Result
 	for _, name := range files {
-		fh, err := os.Open(abs(env.Cwd, name))
+		fh, err := env.FS.Open(abs(env.Cwd, name))
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest merge-reports: %v\n", err)
 			return ExitUsage

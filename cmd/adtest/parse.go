@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -56,7 +55,7 @@ func runParse(ctx context.Context, env *Env) int {
 		if ctx.Err() != nil {
 			return ExitInterrupted
 		}
-		src, err := os.ReadFile(f.Path)
+		src, err := env.FS.ReadFile(f.Path)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest parse: %v\n", err)
 			failed = true

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -198,7 +197,7 @@ func usageErr(env *Env, format string, a ...any) (*runPlan, int) {
 func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	p := &runPlan{f: f}
 	if f.testList != "" {
-		listed, err := readTestList(env.Cwd, f.testList)
+		listed, err := readTestList(env.FS, env.Cwd, f.testList)
 		if err != nil {
 			return usageErr(env, "%v", err)
 		}
@@ -232,7 +231,7 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 		return usageErr(env, "use only one of --serve, --web-server, --serve-example")
 	}
 	if f.serve != "" {
-		if st, err := os.Stat(abs(env.Cwd, f.serve)); err != nil || !st.IsDir() {
+		if st, err := env.FS.Stat(abs(env.Cwd, f.serve)); err != nil || !st.IsDir() {
 			return usageErr(env, "--serve %s: not a directory", f.serve)
 		}
 	}
@@ -304,7 +303,7 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 		return usageErr(env, "no tests matched")
 	}
 	if f.shardWeights != "" {
-		b, err := os.ReadFile(abs(env.Cwd, f.shardWeights))
+		b, err := env.FS.ReadFile(abs(env.Cwd, f.shardWeights))
 		if err != nil {
 			return usageErr(env, "--shard-weights: %v", err)
 		}
@@ -318,7 +317,7 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	}
 	if f.lastFailed {
 		// After sharding: a shard reruns its own failures.
-		if tests, _, err = keepLastFailed(env.Cwd, p.shard, tests); err != nil {
+		if tests, _, err = keepLastFailed(env.FS, env.Cwd, p.shard, tests); err != nil {
 			return usageErr(env, "%v", err)
 		}
 	}
@@ -328,7 +327,7 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	}
 
 	p.color = env.Color && !f.noColor && (env.Getenv == nil || env.Getenv("NO_COLOR") == "")
-	p.runID = suite.NewRunID(time.Now())
+	p.runID = suite.NewRunID(env.Now())
 	p.runDir = filepath.Join(abs(env.Cwd, f.artifactsDir), p.runID)
 	p.providers = providerFunc(env, f)
 	return p, ExitOK
@@ -375,7 +374,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 	var err error
 	switch {
 	case f.serve != "":
-		server, err = suite.ServeFS(os.DirFS(abs(env.Cwd, f.serve)))
+		server, err = suite.ServeFS(env.FS.Sub(abs(env.Cwd, f.serve)))
 	case f.serveExample:
 		server, err = serveExample()
 	case f.webServer != "":
@@ -409,7 +408,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 		}
 		w := env.Stdout
 		if s.Path != "" {
-			file, err := os.Create(abs(env.Cwd, s.Path))
+			file, err := env.FS.Create(abs(env.Cwd, s.Path))
 			if err != nil {
 				fmt.Fprintf(env.Stderr, "adtest run: reporter %s: %v\n", s.Name, err)
 				return ExitUsage
@@ -447,7 +446,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 	}
 
 	failedReport := false
-	if err := writeLastRun(lastRunPath(env.Cwd, p.shard), newLastRun(res, p.runID)); err != nil {
+	if err := writeLastRun(env.FS, lastRunPath(env.Cwd, p.shard), newLastRun(res, p.runID)); err != nil {
 		fmt.Fprintf(env.Stderr, "adtest run: last run: %v\n", err)
 	}
 	// The run's own result.json, for --shard-weights and merge-reports.
@@ -492,7 +491,7 @@ func writeFinalReport(env *Env, s reporters.Spec, res *runner.Result, color bool
 		}
 		// The artifacts the result names are read relative to cwd.
 		return rep.Dir(abs(env.Cwd, dir), res, func(name string) ([]byte, error) {
-			return os.ReadFile(abs(env.Cwd, filepath.FromSlash(name)))
+			return env.FS.ReadFile(abs(env.Cwd, filepath.FromSlash(name)))
 		})
 	}
 	if s.Path == "" {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -42,7 +41,7 @@ func runShowReport(ctx context.Context, env *Env) int {
 		dir = args[0]
 	}
 	root := abs(env.Cwd, dir)
-	if st, err := os.Stat(filepath.Join(root, "index.html")); err != nil || st.IsDir() {
+	if st, err := env.FS.Stat(filepath.Join(root, "index.html")); err != nil || st.IsDir() {
 		fmt.Fprintf(env.Stderr, "adtest show-report: no report in %s (no index.html)\n", dir)
 		fmt.Fprintln(env.Stderr, "hint: write one with `adtest run --reporter html[=DIR] ...` or `adtest merge-reports --reporter html[=DIR] ...`")
 		return ExitUsage

@@ -21,7 +21,7 @@ func serveReport(t *testing.T, dir string, args ...string) (url string, stop fun
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	var errb bytes.Buffer
-	env := &Env{Stdout: pw, Stderr: &errb, Cwd: dir, Getenv: func(string) string { return "" }}
+	env := &Env{Stdout: pw, Stderr: &errb, Cwd: dir, Getenv: func(string) string { return "" }, FS: osFS{}, Now: time.Now}
 	done := make(chan int, 1)
 	go func() {
 		done <- Main(ctx, append([]string{"show-report"}, args...), env)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"runtime/debug"
 	"sync"
 )
@@ -35,10 +34,8 @@ var version = sync.OnceValue(func() string {
 			}
 		}
 	}
-	if exe, err := os.Executable(); err == nil {
-		if fi, err := os.Stat(exe); err == nil {
-			v += fmt.Sprintf(" (build %x-%x)", fi.Size(), fi.ModTime().UnixNano())
-		}
+	if size, mod, ok := executableStamp(); ok {
+		v += fmt.Sprintf(" (build %x-%x)", size, mod)
 	}
 	return v
 })

@@ -19,7 +19,8 @@
 //     serialised by the session's lock; different sessions run in parallel.
 //     The names of live sessions are kept in sessions.json so that a daemon
 //     restarted after a crash reports them as lost (reason session_lost)
-//     instead of acting on a fresh page.
+//     instead of acting on a fresh page. open.go opens a session (its
+//     driver, app and recording).
 //   - helpers.go: the helper processes (browsers) of the live sessions are
 //     recorded in sessions.json too; a daemon started after a crash kills
 //     what is left of them and removes their profiles before it serves.

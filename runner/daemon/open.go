@@ -1,0 +1,145 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/runner"
+)
+
+// open: a new session with its driver, app and recording.
+
+func (r *registry) open(ctx context.Context, req *Request) *Response {
+	a, ei := buildAction(req)
+	if ei != nil {
+		return &Response{Error: ei}
+	}
+	r.mu.Lock()
+	e := r.sessions[req.Session]
+	fresh := e == nil
+	if fresh {
+		platform := req.Platform
+		if platform == "" {
+			platform = r.srv.cfg.DefaultPlatform
+		}
+		e = &entry{lock: make(chan struct{}, 1), name: req.Session, platform: platform, device: req.Device, created: time.Now().UTC()}
+		r.sessions[req.Session] = e
+	}
+	r.mu.Unlock()
+	if ei := e.acquire(ctx); ei != nil {
+		return &Response{Error: ei}
+	}
+	defer e.release()
+	if !fresh {
+		if e.closed {
+			return r.open(ctx, req) // closed meanwhile: start a new one
+		}
+		if req.SaveScript {
+			return failure(req, runner.CodeInvalidArgs, "recording_not_first_open",
+				"Close the session first, or use another --session name.",
+				"open --save-script arms recording only on a new session's first open; session %q is already open", req.Session)
+		}
+		if req.Platform != "" && req.Platform != e.platform {
+			return failure(req, runner.CodeInvalidArgs, "platform_mismatch", "Close the session first, or use another --session name.",
+				"Session %q is a %s session; it cannot open on %s", req.Session, e.platform, req.Platform)
+		}
+		resp := r.run(ctx, e, req, a)
+		if resp.Error == nil && e.rec != nil && e.aborted == "" {
+			r.mu.Lock()
+			e.aborted = "a second open"
+			r.mu.Unlock()
+			e.rec.Abort(e.aborted)
+			resp.Warning = joinWarn(resp.Warning, "recording aborted: a second open on the session means nothing will be written (record one open per script)")
+		}
+		return resp
+	}
+	fail := func(resp *Response) *Response {
+		r.mu.Lock()
+		if r.sessions[req.Session] == e {
+			delete(r.sessions, req.Session)
+		}
+		r.mu.Unlock()
+		e.closed = true
+		return resp
+	}
+	if req.SaveScript && r.srv.cfg.Recorders == nil {
+		return fail(failure(req, runner.CodeUnsupportedOperation, "recording_unavailable", "", "This daemon cannot record sessions"))
+	}
+	prov, err := r.provider(ctx, e.platform)
+	if err != nil {
+		return fail(&Response{Error: infraErr(err, e.platform)})
+	}
+	r.mu.Lock()
+	worker := r.workers
+	r.workers++
+	r.mu.Unlock()
+	drv, err := prov.NewSession(ctx, drivers.SessionOptions{Worker: worker, Device: req.Device})
+	if err != nil {
+		return fail(&Response{Error: infraErr(err, e.platform)})
+	}
+	cfg := r.srv.cfg.Session
+	cfg.Platform = e.platform
+	if filepath.IsAbs(req.Cwd) {
+		cfg.ArtifactsDir = req.Cwd
+	}
+	if req.SaveScript {
+		rec := r.srv.cfg.Recorders(RecordingInfo{Session: e.name, Platform: e.platform, Device: req.Device, Created: e.created})
+		path := req.ScriptPath
+		if path == "" {
+			path = defaultScriptPath(r.srv.cfg.ScriptDir, e.name, e.created)
+		}
+		r.mu.Lock()
+		e.rec, e.path, e.force = rec, path, req.Force
+		r.mu.Unlock()
+		cfg = withJournal(cfg, rec)
+	}
+	e.drv = drv
+	e.sess = runner.NewSession(drv, cfg)
+	resp := r.run(ctx, e, req, a)
+	if resp.Error != nil {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		_ = e.sess.Close(cctx)
+		cancel()
+		return fail(resp)
+	}
+	r.mu.Lock()
+	delete(r.lost, req.Session)
+	r.mu.Unlock()
+	r.saveState()
+	if e.rec != nil {
+		resp.Data["recording"] = e.path
+		resp.Text = joinLines(resp.Text, "Recording to "+e.path)
+	}
+	return resp
+}
+
+func joinWarn(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func joinLines(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "\n" + b
+}
+
+func infraErr(err error, platform string) *runner.ErrorInfo {
+	return &runner.ErrorInfo{Code: runner.CodeDeviceNotFound, Reason: "infrastructure",
+		Message: fmt.Sprintf("Could not start a %s session: %v", platform, err), Hint: runner.DefaultHint(runner.CodeDeviceNotFound)}
+}
+
+// defaultScriptPath is <dir>/<session>-<createdAt>.ad (spec §5.1, adtest's directory).
+func defaultScriptPath(dir, session string, created time.Time) string {
+	safe := regexp.MustCompile(`[^A-Za-z0-9._-]`).ReplaceAllString(session, "_")
+	ts := strings.NewReplacer(":", "-", ".", "-").Replace(created.UTC().Format("2006-01-02T15:04:05.000Z"))
+	return filepath.Join(dir, safe+"-"+ts+".ad")
+}
