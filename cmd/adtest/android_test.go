@@ -22,20 +22,8 @@ import (
 func TestAndroidExampleSuite(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	srv, err := adbtest.StartServer(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := srv.Close(); err != nil || srv.Alive() {
-			t.Errorf("adb server teardown: %v (alive %v)", err, srv.Alive())
-		}
-	}()
-	dev, err := srv.Connect(ctx, adbtest.DeviceOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Disconnect(dev)
+	srv := startADBServer(ctx, t)
+	dev := connectExampleDevice(ctx, t, srv)
 	art := t.TempDir()
 	code, stdout, stderr := runMainCall(ctx, t, cliCall{cwd: "../.."}, "run", "--adb-server", srv.Addr(), "--debug",
 		"--artifacts-dir", art, "--reporter", "console", "examples/android/suite")
@@ -84,11 +72,7 @@ func TestAndroidNoADB(t *testing.T) {
 func TestAndroidUnplugMidSuite(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	srv, err := adbtest.StartServer(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := startADBServer(ctx, t)
 	screens := "viewport 1080 2400\nopen com.adtest.cable -> home\nscreen home\n  heading \"Home\"\n  button \"Pull\" id=pull -> goto gone\nscreen gone\n  text \"Gone\"\n"
 	files := map[string]string{"screens.txt": screens}
 	const n = 5
@@ -151,11 +135,7 @@ func fakedeviceMain() { os.Exit(adbtest.Main(os.Args[1:], os.Stdout, os.Stderr))
 func TestAndroidEveryDeviceGetsAWorker(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	srv, err := adbtest.StartServer(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := startADBServer(ctx, t)
 	files := map[string]string{}
 	for i := 1; i <= 6; i++ {
 		files[fmt.Sprintf("t%d.ad", i)] = "context platform=android\nopen com.adtest.demo --relaunch\nwait \"Sign in to Acme\" 3000\nwait 150\n"
@@ -179,4 +159,32 @@ func TestAndroidEveryDeviceGetsAWorker(t *testing.T) {
 			t.Errorf("device %s ran no test", d.Addr())
 		}
 	}
+}
+
+// startADBServer starts Debian's adb server on a private port for one test
+// and checks at cleanup that it stopped.
+func startADBServer(ctx context.Context, t *testing.T) *adbtest.Server {
+	t.Helper()
+	srv, err := adbtest.StartServer(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := srv.Close(); err != nil || srv.Alive() {
+			t.Errorf("adb server teardown: %v (alive %v)", err, srv.Alive())
+		}
+	})
+	return srv
+}
+
+// connectExampleDevice connects a fake device serving the example app to
+// srv; it is disconnected at cleanup, before the server stops.
+func connectExampleDevice(ctx context.Context, t *testing.T, srv *adbtest.Server) *fakedevice.Device {
+	t.Helper()
+	dev, err := srv.Connect(ctx, adbtest.DeviceOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Disconnect(dev) })
+	return dev
 }

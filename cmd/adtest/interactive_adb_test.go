@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adtest/adtest/drivers/android/adbtest"
 	"github.com/adtest/adtest/runner/daemon"
 )
 
@@ -20,20 +19,8 @@ import (
 func TestInteractiveAndroidRoundTrip(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	srv, err := adbtest.StartServer(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := srv.Close(); err != nil || srv.Alive() {
-			t.Errorf("adb server teardown: %v (alive %v)", err, srv.Alive())
-		}
-	}()
-	dev, err := srv.Connect(ctx, adbtest.DeviceOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Disconnect(dev)
+	srv := startADBServer(ctx, t)
+	connectExampleDevice(ctx, t, srv)
 
 	tmp, err := os.MkdirTemp("", "adti")
 	if err != nil {
