@@ -50,7 +50,10 @@ const ReasonStepTimeout = "step_timeout"
 // stepBound derives the context of one step from the attempt's.
 func stepBound(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	if d <= 0 {
-		return context.WithCancel(ctx)
+		// No bound: the step runs on the attempt's context as it is (a
+		// cancel context per step cost two allocations and a registration
+		// with the parent, for nothing to cancel).
+		return ctx, func() {}
 	}
 	return context.WithTimeout(ctx, d)
 }
