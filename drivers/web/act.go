@@ -444,11 +444,7 @@ func (s *Session) back(ctx context.Context) error {
 	expr := "location.href===" + jsArgs(want) + "&&document.readyState==='complete'"
 	for {
 		var ok bool
-		err := s.do(wctx, "back", func(ctx context.Context, t *chromedp.Target) error {
-			var err error
-			ok, err = chromedp.Evaluate[bool](expr)(ctx, t)
-			return err
-		})
+		err := s.evalOnce(wctx, "back", expr, &ok)
 		if err == nil && ok {
 			return nil
 		}

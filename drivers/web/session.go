@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,25 +19,6 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
-
-//go:embed page.js
-var pageJS string
-
-// libExpr evaluates to the page library, installing it on first use in the
-// current document.
-var libExpr = "(window.__adtestLib||(window.__adtestLib=" + strings.TrimSpace(stripLineComments(pageJS)) + "))"
-
-func stripLineComments(src string) string {
-	var b strings.Builder
-	for _, line := range strings.Split(src, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "//") {
-			continue
-		}
-		b.WriteString(line)
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
 
 // logLimit is how many console lines a session keeps.
 const logLimit = 500
@@ -64,6 +44,9 @@ type Session struct {
 	nav  navState
 	// lastScroll is what the last scroll moved.
 	lastScroll drivers.ScrollReport
+	// world is the driver's isolated world in the current document (0:
+	// none yet, see world.go).
+	world runtime.ExecutionContextID
 }
 
 type dialogInfo struct {
@@ -100,6 +83,7 @@ func (s *Session) start(ctx context.Context) error {
 		s.mu.Lock()
 		s.nav.mainFrame = cdp.FrameID(t.TargetID)
 		s.nav.end()
+		s.world = 0
 		s.mu.Unlock()
 		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 			Width: defaultWidth, Height: defaultHeight, DeviceScaleFactor: 1,
@@ -302,52 +286,6 @@ func (s *Session) classify(ctx context.Context, op string, err error) error {
 	return fmt.Errorf("web: %s: %w", op, err)
 }
 
-// missingLib is what a call evaluates to in a document without the library.
-const missingLib = "\x00adtest:nolib"
-
-// libCall evaluates call on the page library and returns its string result,
-// installing the library first in a document that has none (one more round
-// trip per new document; the library's source is not sent every time).
-func libCall(ctx context.Context, t *chromedp.Target, call string) (string, error) {
-	expr := "window.__adtestLib?" + call + ":" + jsArgs(missingLib)
-	for attempt := 0; ; attempt++ {
-		str, err := chromedp.Evaluate[string](expr)(ctx, t)
-		if err != nil || str != missingLib || attempt > 0 {
-			return str, err
-		}
-		if _, err := chromedp.Evaluate[chromedp.Void](libExpr)(ctx, t); err != nil {
-			return "", err
-		}
-	}
-}
-
-// lib calls a page-library function whose result is JSON-encoded in the
-// page and decodes it into out.
-// A call that meets a document being replaced (a navigation in progress) is
-// retried a few times.
-func (s *Session) lib(ctx context.Context, op, call string, out any) error {
-	var err error
-	for attempt := 0; attempt < 5; attempt++ {
-		err = s.do(ctx, op, func(ctx context.Context, t *chromedp.Target) error {
-			str, err := libCall(ctx, t, "JSON.stringify(window.__adtestLib."+call+")")
-			if err != nil {
-				return err
-			}
-			if out == nil {
-				return nil
-			}
-			return json.Unmarshal([]byte(str), out)
-		})
-		if err == nil || !retryableEval(err) || ctx.Err() != nil {
-			return err
-		}
-		if werr := wait(ctx, 50*time.Millisecond); werr != nil {
-			return err
-		}
-	}
-	return err
-}
-
 // jsArgs renders Go values as a JavaScript argument list.
 func jsArgs(args ...any) string {
 	parts := make([]string, len(args))
@@ -429,27 +367,13 @@ func (s *Session) Snapshot(ctx context.Context, opts drivers.SnapshotOptions) (*
 	if _, err := s.waitNav(ctx, navBound); err != nil {
 		return nil, err
 	}
-	var raw rawSnapshot
-	var err error
-	// A navigation in progress destroys the execution context; retry a few
-	// times (50 ms apart) before giving up.
-	for attempt := 0; attempt < 5; attempt++ {
-		err = s.do(ctx, "snapshot", func(ctx context.Context, t *chromedp.Target) error {
-			str, err := libCall(ctx, t, "window.__adtestLib.snapshot("+jsArgs(map[string]any{"raw": opts.Raw})+")")
-			if err != nil {
-				return err
-			}
-			return json.Unmarshal([]byte(str), &raw)
-		})
-		if err == nil || !retryableEval(err) || ctx.Err() != nil {
-			break
-		}
-		if werr := wait(ctx, 50*time.Millisecond); werr != nil {
-			break
-		}
-	}
-	if err != nil {
+	var str string
+	if err := s.eval(ctx, "snapshot", "lib.snapshot("+jsArgs(map[string]any{"raw": opts.Raw})+")", &str); err != nil {
 		return nil, err
+	}
+	var raw rawSnapshot
+	if err := json.Unmarshal([]byte(str), &raw); err != nil {
+		return nil, fmt.Errorf("web: snapshot: %w", err)
 	}
 	snap := raw.toSnapshot()
 	snap.Nodes = filterNodes(snap.Nodes, opts)

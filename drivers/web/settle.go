@@ -8,8 +8,6 @@ import (
 	"github.com/adtest/adtest/drivers"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/chromedp"
 )
 
 // The settle contract of drivers.Driver.Act on the web (see drivers/driver.go).
@@ -125,6 +123,8 @@ func (s *Session) onNavEvent(ev any) bool {
 			}
 			n.committed = true
 			n.loader = ev.Frame.LoaderID
+			// A new document: the driver's world is the next call's to create.
+			s.world = 0
 			n.notify()
 			if ev.Type == page.NavigationTypeBackForwardCacheRestore {
 				// A restored page has loaded already: no lifecycle follows.
@@ -221,13 +221,7 @@ func (s *Session) awaitFrame(ctx context.Context, expr string) error {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- s.do(fctx, "settle", func(ctx context.Context, t *chromedp.Target) error {
-			_, err := chromedp.Evaluate[chromedp.Void](expr, func(p *runtime.EvaluateParams) {
-				await := true
-				p.AwaitPromise = &await
-			})(ctx, t)
-			return err
-		})
+		done <- s.evalOnce(fctx, "settle", expr, nil)
 	}()
 	var err error
 	select {
