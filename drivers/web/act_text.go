@@ -39,9 +39,14 @@ func (s *Session) focus(ctx context.Context, a drivers.Action) error {
 	return nil
 }
 
-// fill focuses the field, selects its content and inserts the text like a
-// user (beforeinput/input events), fires change, then verifies the value.
-// A select element is filled by choosing the option with that text or value.
+// fill fills a field as a user does: it focuses the field, selects its
+// whole content and replaces it with the text (Input.insertText: the browser
+// fires beforeinput and input; an empty text is a press of Delete on the
+// selection). No change event is sent: the browser fires change when the
+// field commits (blur, Enter), as for a user. A select element chooses the
+// option with that text or value. The field then has to show the text: a
+// text field its value exactly (maxlength, masks), an editor the text a
+// person reads (its markup and whitespace aside).
 func (s *Session) fill(ctx context.Context, a drivers.Action) error {
 	if a.Target == nil {
 		return fmt.Errorf("web: fill needs a target")
@@ -79,64 +84,76 @@ func (s *Session) fill(ctx context.Context, a drivers.Action) error {
 		return &drivers.TargetError{Reason: "target_not_editable", Message: fmt.Sprintf("%s is not an editable field", desc), Hint: "fill a text field, text area or select"}
 	case "no_option":
 		return &drivers.TargetError{Reason: "option_not_found", Message: fmt.Sprintf("%s has no option %q (options: %s)", desc, a.Text, strings.Join(r.Options, ", ")), Hint: "use the visible text or the value of an option"}
+	case "bad_value":
+		return &drivers.TargetError{Reason: "fill_mismatch", Message: fmt.Sprintf("%s does not take the value %q", desc, a.Text), Hint: "give the value in the field's own format (a date as 2006-01-02, a time as 15:04, a colour as #rrggbb)"}
 	case "done":
 		return nil
 	}
-	if a.Text != "" {
-		err := s.input(ctx, "fill", func(ctx context.Context, t *chromedp.Target) error {
-			if a.DelayMs <= 0 {
-				_, err := cdp.Call(ctx, t, input.InsertText, input.InsertTextParams{Text: a.Text})
-				return err
-			}
-			for i, ch := range a.Text {
-				if i > 0 {
-					if err := wait(ctx, time.Duration(a.DelayMs)*time.Millisecond); err != nil {
-						return err
-					}
-				}
-				if _, err := cdp.Call(ctx, t, input.InsertText, input.InsertTextParams{Text: string(ch)}); err != nil {
+	err := s.input(ctx, "fill", func(ctx context.Context, t *chromedp.Target) error {
+		if a.Text == "" {
+			return pressKey(ctx, t, '\u007f') // Delete: removes the selection
+		}
+		if a.DelayMs <= 0 {
+			_, err := cdp.Call(ctx, t, input.InsertText, input.InsertTextParams{Text: a.Text})
+			return err
+		}
+		for i, ch := range a.Text {
+			if i > 0 {
+				if err := wait(ctx, time.Duration(a.DelayMs)*time.Millisecond); err != nil {
 					return err
 				}
 			}
-			return nil
-		})
-		if err != nil {
-			return err
+			if _, err := cdp.Call(ctx, t, input.InsertText, input.InsertTextParams{Text: string(ch)}); err != nil {
+				return err
+			}
 		}
-	}
-	if err := s.lib(ctx, "fill", "fillEnd("+jsArgs(handle)+")", &r); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-	if r.State == "stale" {
+	var end struct {
+		State string `json:"state"`
+		Value string `json:"value"`
+		Exact bool   `json:"exact"`
+	}
+	if err := s.lib(ctx, "fill", "fillEnd("+jsArgs(handle)+")", &end); err != nil {
+		return err
+	}
+	if end.State == "stale" {
 		return staleError(desc)
 	}
-	if r.Value != a.Text {
+	want := a.Text
+	if !end.Exact {
+		want = readText(want)
+	}
+	if end.Value != want {
 		return &drivers.TargetError{
 			Reason: "fill_mismatch",
 			Message: fmt.Sprintf("%s shows a different value after fill (%d characters, expected %d): the page changed or limited the input",
-				desc, utf8.RuneCountInString(r.Value), utf8.RuneCountInString(a.Text)),
+				desc, utf8.RuneCountInString(end.Value), utf8.RuneCountInString(want)),
 			Hint: "check the field's maxlength, input mask or script; use type to append instead",
 		}
 	}
 	return nil
 }
 
-// typeText types into the focused element with key events, one character
-// after another.
+// readText is text as a person reads it: whitespace runs (no-break spaces
+// included) are one space, none at the ends, as the page library's norm.
+func readText(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// typeText types into the focused element with a user's key presses, one
+// character after another.
 func (s *Session) typeText(ctx context.Context, a drivers.Action) error {
 	delay := time.Duration(a.DelayMs) * time.Millisecond
 	return s.input(ctx, "type", func(ctx context.Context, t *chromedp.Target) error {
-		if delay <= 0 {
-			_, err := chromedp.KeyEvent(a.Text)(ctx, t)
-			return err
-		}
 		for i, ch := range a.Text {
 			if i > 0 {
 				if err := wait(ctx, delay); err != nil {
 					return err
 				}
 			}
-			if _, err := chromedp.KeyEvent(string(ch))(ctx, t); err != nil {
+			if err := pressKey(ctx, t, ch); err != nil {
 				return err
 			}
 		}
@@ -144,13 +161,49 @@ func (s *Session) typeText(ctx context.Context, a drivers.Action) error {
 	})
 }
 
-// keyNames maps key names of scripts to chromedp key runes.
-var keyNames = map[string]string{
-	"enter": kb.Enter, "return": kb.Enter, "tab": kb.Tab, "escape": kb.Escape, "esc": kb.Escape,
-	"backspace": kb.Backspace, "delete": kb.Delete, "space": " ",
-	"arrowup": kb.ArrowUp, "up": kb.ArrowUp, "arrowdown": kb.ArrowDown, "down": kb.ArrowDown,
-	"arrowleft": kb.ArrowLeft, "left": kb.ArrowLeft, "arrowright": kb.ArrowRight, "right": kb.ArrowRight,
-	"home": kb.Home, "end": kb.End, "pageup": kb.PageUp, "pagedown": kb.PageDown,
+// pressKey presses and releases the key of r as a user's keyboard does in
+// Chromium: one keyDown that carries the key's text (rawKeyDown for a key
+// without text), then keyUp. Chromium fires keydown and, only when the page
+// did not cancel it, keypress and the text input and the key's default
+// action (Enter submits, Delete deletes); a separate char event would insert
+// the text even after a cancelled keydown. A character no key of the US
+// layout types (é, emoji) is entered as text input, as an input method does.
+func pressKey(ctx context.Context, t *chromedp.Target, r rune) error {
+	if r == '\n' {
+		r = '\r'
+	}
+	k, ok := kb.Keys[r]
+	if !ok {
+		_, err := cdp.Call(ctx, t, input.InsertText, input.InsertTextParams{Text: string(r)})
+		return err
+	}
+	down := input.DispatchKeyEventParams{
+		Type: input.DispatchKeyEventTypeRawKeyDown, Key: k.Key, Code: k.Code,
+		WindowsVirtualKeyCode: k.Windows, NativeVirtualKeyCode: k.Native,
+	}
+	if k.Shift {
+		down.Modifiers = int64(kb.ModifierShift)
+	}
+	up := down
+	up.Type = input.DispatchKeyEventTypeKeyUp
+	if k.Print && k.Text != "" {
+		down.Type = input.DispatchKeyEventTypeKeyDown
+		down.Text, down.UnmodifiedText = k.Text, k.Unmodified
+	}
+	if _, err := cdp.Call(ctx, t, input.DispatchKeyEvent, down); err != nil {
+		return err
+	}
+	_, err := cdp.Call(ctx, t, input.DispatchKeyEvent, up)
+	return err
+}
+
+// keyNames maps key names of scripts to the characters of their keys.
+var keyNames = map[string]rune{
+	"enter": '\r', "return": '\r', "tab": '\t', "escape": '\u001b', "esc": '\u001b',
+	"backspace": '\b', "delete": '\u007f', "space": ' ',
+	"arrowup": rune(kb.ArrowUp[0]), "up": rune(kb.ArrowUp[0]), "arrowdown": rune(kb.ArrowDown[0]), "down": rune(kb.ArrowDown[0]),
+	"arrowleft": rune(kb.ArrowLeft[0]), "left": rune(kb.ArrowLeft[0]), "arrowright": rune(kb.ArrowRight[0]), "right": rune(kb.ArrowRight[0]),
+	"home": rune(kb.Home[0]), "end": rune(kb.End[0]), "pageup": rune(kb.PageUp[0]), "pagedown": rune(kb.PageDown[0]),
 }
 
 func (s *Session) key(ctx context.Context, a drivers.Action) error {
@@ -158,8 +211,7 @@ func (s *Session) key(ctx context.Context, a drivers.Action) error {
 	if name == "dismiss" {
 		// The keyboard of a page: Escape, then leave the focused field.
 		if err := s.input(ctx, "keyboard dismiss", func(ctx context.Context, t *chromedp.Target) error {
-			_, err := chromedp.KeyEvent(kb.Escape)(ctx, t)
-			return err
+			return pressKey(ctx, t, '\u001b')
 		}); err != nil {
 			return err
 		}
@@ -170,10 +222,9 @@ func (s *Session) key(ctx context.Context, a drivers.Action) error {
 		if utf8.RuneCountInString(a.Key) != 1 {
 			return fmt.Errorf("web: unknown key %q (enter, dismiss, tab, escape, backspace, delete, space, arrows, home, end, pageup, pagedown, or one character)", a.Key)
 		}
-		k = a.Key
+		k, _ = utf8.DecodeRuneInString(a.Key)
 	}
 	return s.input(ctx, "key "+name, func(ctx context.Context, t *chromedp.Target) error {
-		_, err := chromedp.KeyEvent(k)(ctx, t)
-		return err
+		return pressKey(ctx, t, k)
 	})
 }

@@ -1,4 +1,5 @@
-// adtest page library: installed once per document as window.__adtestLib.
+// adtest page library: installed once per document in the driver's
+// isolated world (world.go), as globalThis.__adtestLib of that world.
 // Snapshot is one walk over the DOM that returns compact JSON. Handles are
 // "<document token>:<element number>": numbers are given once per element
 // (WeakMap) and never reused, and the token changes with every document, so
@@ -381,6 +382,14 @@
     return res;
   }
 
+  // Input types a user sets with the browser's picker, not by typing: the
+  // picker commits the value at once (input, then change).
+  const PICKED = new Set(['date', 'datetime-local', 'month', 'time', 'week', 'color', 'range']);
+  // fillStart prepares a fill as a user's: it focuses the field and selects
+  // its whole content, which the text inserted next replaces (the browser
+  // fires beforeinput/input, and change only when the field commits). A
+  // select chooses its option as the browser's own list does (input, then
+  // change); so does an input filled by a picker.
   function fillStart(h, text) {
     const el = lookup(h);
     if (!el) return { state: 'stale' };
@@ -390,35 +399,42 @@
       for (const o of el.options) {
         if (norm(o.textContent).toLowerCase() === want || o.value.toLowerCase() === want) {
           el.focus();
-          el.value = o.value;
-          el.dispatchEvent(new Event('input', { bubbles: true }));
-          el.dispatchEvent(new Event('change', { bubbles: true }));
+          if (!o.selected || el.multiple) {
+            if (el.multiple) for (const x of el.options) x.selected = false;
+            o.selected = true;
+            el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+            el.dispatchEvent(new Event('change', { bubbles: true }));
+          }
           return { state: 'done', value: norm(o.textContent) };
         }
       }
       return { state: 'no_option', desc: describe(el), options: Array.from(el.options, o => norm(o.textContent)) };
     }
     if (!isEditable(el, roleOf(el))) return { state: 'not_editable', desc: describe(el) };
+    if (el.localName === 'input' && PICKED.has(inputType(el))) {
+      el.focus();
+      el.value = text.trim();
+      if (el.value !== text.trim()) return { state: 'bad_value', desc: describe(el) };
+      el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+      return { state: 'done', value: el.value };
+    }
     el.focus();
     if (el.localName === 'input' || el.localName === 'textarea') {
-      try { el.setSelectionRange(0, el.value.length); } catch (e) { el.select(); }
-      if (text === '') {
-        el.value = '';
-        el.dispatchEvent(new Event('input', { bubbles: true }));
-      }
+      el.select();
     } else {
       const s = getSelection(); const rg = document.createRange();
       rg.selectNodeContents(el); s.removeAllRanges(); s.addRange(rg);
-      if (text === '') document.execCommand('delete');
     }
     return { state: 'focused' };
   }
+  // fillEnd reads what the field shows now: a text field's value, or the
+  // text a person reads in an editor (innerText, whitespace collapsed).
   function fillEnd(h) {
     const el = lookup(h);
     if (!el) return { state: 'stale' };
-    el.dispatchEvent(new Event('change', { bubbles: true }));
-    const v = (el.localName === 'input' || el.localName === 'textarea') ? el.value : el.textContent;
-    return { state: 'done', value: v };
+    if (el.localName === 'input' || el.localName === 'textarea') return { state: 'done', value: el.value, exact: true };
+    return { state: 'done', value: norm(el.innerText) };
   }
   function focus(h) {
     const el = lookup(h);
