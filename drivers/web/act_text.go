@@ -201,9 +201,15 @@ func pressKey(ctx context.Context, t *chromedp.Target, r rune) error {
 var keyNames = map[string]rune{
 	"enter": '\r', "return": '\r', "tab": '\t', "escape": '\u001b', "esc": '\u001b',
 	"backspace": '\b', "delete": '\u007f', "space": ' ',
-	"arrowup": rune(kb.ArrowUp[0]), "up": rune(kb.ArrowUp[0]), "arrowdown": rune(kb.ArrowDown[0]), "down": rune(kb.ArrowDown[0]),
-	"arrowleft": rune(kb.ArrowLeft[0]), "left": rune(kb.ArrowLeft[0]), "arrowright": rune(kb.ArrowRight[0]), "right": rune(kb.ArrowRight[0]),
-	"home": rune(kb.Home[0]), "end": rune(kb.End[0]), "pageup": rune(kb.PageUp[0]), "pagedown": rune(kb.PageDown[0]),
+	"arrowup": keyRune(kb.ArrowUp), "up": keyRune(kb.ArrowUp), "arrowdown": keyRune(kb.ArrowDown), "down": keyRune(kb.ArrowDown),
+	"arrowleft": keyRune(kb.ArrowLeft), "left": keyRune(kb.ArrowLeft), "arrowright": keyRune(kb.ArrowRight), "right": keyRune(kb.ArrowRight),
+	"home": keyRune(kb.Home), "end": keyRune(kb.End), "pageup": keyRune(kb.PageUp), "pagedown": keyRune(kb.PageDown),
+}
+
+// keyRune is the character chromedp's kb package names a key by.
+func keyRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
 }
 
 func (s *Session) key(ctx context.Context, a drivers.Action) error {

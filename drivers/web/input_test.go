@@ -155,3 +155,28 @@ func TestPageGlobalsCannotBreakTheDriver(t *testing.T) {
 		t.Errorf("the page's world: %q, want no driver global and the page's own Event", got)
 	}
 }
+
+// TestKeysMoveTheCaret: named keys are the keys of their names (arrows,
+// Home, Backspace, Delete move and edit as a user's).
+func TestKeysMoveTheCaret(t *testing.T) {
+	t.Parallel()
+	s := session(t, "input.html")
+	act(t, s, drivers.Action{Kind: drivers.ActFocus, Target: &drivers.Target{Node: byID(t, s, "k")}})
+	for _, a := range []drivers.Action{
+		{Kind: drivers.ActType, Text: "ab"},
+		{Kind: drivers.ActKey, Key: "left"},
+		{Kind: drivers.ActType, Text: "c"},
+		{Kind: drivers.ActKey, Key: "home"},
+		{Kind: drivers.ActType, Text: "Z"},
+		{Kind: drivers.ActKey, Key: "end"},
+		{Kind: drivers.ActKey, Key: "backspace"},
+		{Kind: drivers.ActKey, Key: "arrowleft"},
+		{Kind: drivers.ActKey, Key: "delete"},
+		{Kind: drivers.ActType, Text: "é!"},
+	} {
+		act(t, s, a)
+	}
+	if got := byID(t, s, "k").Value; got != "Zaé!" {
+		t.Errorf("the field shows %q, want Zaé!", got)
+	}
+}
