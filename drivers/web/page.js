@@ -15,7 +15,8 @@
     if (i < 0 || h.slice(0, i) !== A.tok) return null;
     const r = A.els.get(+h.slice(i + 1));
     const el = r && r.deref();
-    return el && el.isConnected ? el : null;
+    // A frame's old document stays a document: its window is gone.
+    return el && el.isConnected && el.ownerDocument.defaultView ? el : null;
   }
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'iframe', 'object', 'embed']);
   const NAMED = new Set(['button', 'link', 'heading', 'listitem', 'option', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'cell', 'columnheader', 'rowheader', 'treeitem', 'tooltip', 'switch', 'checkbox', 'radio', 'text']);
@@ -270,18 +271,66 @@
   function shown(el, r) {
     return r.width > 0 && r.height > 0 && el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
   }
+  // frameDoc is the document of a same-origin frame element (null: none,
+  // or another origin's).
+  function frameDoc(f) {
+    try { return f.contentDocument; } catch (e) { return null; }
+  }
+  function isFrame(el) { return el.localName === 'iframe' || el.localName === 'frame'; }
+  // up is the parent of n in the flat tree, across shadow roots and from a
+  // frame's root element to the frame element.
+  function up(n) {
+    const p = n.parentElement || (n.parentNode && n.parentNode.host);
+    if (p) return p;
+    const d = n.ownerDocument;
+    return d !== document && n === d.documentElement && d.defaultView ? d.defaultView.frameElement : null;
+  }
+  // frameOrigin is where a frame element's content box starts in its own
+  // document's viewport.
+  function frameOrigin(f) {
+    const r = f.getBoundingClientRect(), cs = styleOf(f);
+    return [r.left + f.clientLeft + parseFloat(cs.paddingLeft), r.top + f.clientTop + parseFloat(cs.paddingTop)];
+  }
+  // docOrigin is where the viewport of document d starts in the page's.
+  function docOrigin(d) {
+    const f = d !== document && d.defaultView ? d.defaultView.frameElement : null;
+    if (!f) return [0, 0];
+    const o = docOrigin(f.ownerDocument), fo = frameOrigin(f);
+    return [o[0] + fo[0], o[1] + fo[1]];
+  }
+  // pageRect is r, a rect of an element of document d, in the page's
+  // viewport (an element in a same-origin frame is offset by its frames).
+  function pageRect(r, d) {
+    if (d === document) return r;
+    const o = docOrigin(d);
+    return { left: r.left + o[0], top: r.top + o[1], right: r.right + o[0], bottom: r.bottom + o[1], width: r.width, height: r.height };
+  }
+  function rectOf(el) { return pageRect(el.getBoundingClientRect(), el.ownerDocument); }
+  // deepHit is the innermost element at (x, y) of the page: through open
+  // shadow roots and into same-origin frames.
+  function deepHit(x, y) {
+    let h = document.elementFromPoint(x, y);
+    for (;;) {
+      while (h && h.shadowRoot) {
+        const inner = h.shadowRoot.elementFromPoint(x, y);
+        if (!inner || inner === h) break;
+        h = inner;
+      }
+      const d = h && isFrame(h) ? frameDoc(h) : null;
+      if (!d) return h;
+      const o = frameOrigin(h);
+      x -= o[0]; y -= o[1];
+      const inner = d.elementFromPoint(x, y);
+      if (!inner) return h;
+      h = inner;
+    }
+  }
   // hitsSelf reports whether the element at (x, y) is el, a descendant, or
   // the label of el.
   function hitsSelf(el, x, y) {
-    let h = document.elementFromPoint(x, y);
-    // Look through open shadow roots to the innermost element.
-    while (h && h.shadowRoot) {
-      const inner = h.shadowRoot.elementFromPoint(x, y);
-      if (!inner || inner === h) break;
-      h = inner;
-    }
+    const h = deepHit(x, y);
     if (!h) return { ok: false, hit: null };
-    for (let n = h; n; n = n.parentNode || n.host) {
+    for (let n = h; n; n = up(n)) {
       if (n === el) return { ok: true, hit: h };
     }
     const l = h.closest('label');
@@ -307,11 +356,19 @@
   // (a scroll container, overflow hidden or clip): what lies outside its
   // padding box is not in view.
   function childClip(el, clip) {
+    if (isFrame(el)) {
+      // A frame shows its document inside its content box.
+      const r = rectOf(el), cs = styleOf(el);
+      const x1 = r.left + el.clientLeft + parseFloat(cs.paddingLeft), y1 = r.top + el.clientTop + parseFloat(cs.paddingTop);
+      const own = [x1, y1, x1 + el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight), y1 + el.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom)];
+      return clipBox(own, clip || [0, 0, VW, VH]) || [0, 0, 0, 0];
+    }
     if (el.scrollHeight <= el.clientHeight && el.scrollWidth <= el.clientWidth) return clip;
-    if (el === document.documentElement || el === document.body) return clip;
-    const cs = getComputedStyle(el);
+    const doc = el.ownerDocument;
+    if (el === doc.documentElement || el === doc.body) return clip;
+    const cs = styleOf(el);
     if (cs.overflowX === 'visible' && cs.overflowY === 'visible') return clip;
-    const r = el.getBoundingClientRect();
+    const r = rectOf(el);
     const x1 = r.left + el.clientLeft, y1 = r.top + el.clientTop;
     const own = [x1, y1, x1 + el.clientWidth, y1 + el.clientHeight];
     return clipBox(own, clip || [0, 0, VW, VH]) || [0, 0, 0, 0];
@@ -319,10 +376,7 @@
   // clipOf is the clip of el's scroll containers and clipping ancestors.
   function clipOf(el) {
     const chain = [];
-    for (let n = el.parentElement || (el.parentNode && el.parentNode.host); n && n !== document.documentElement;) {
-      chain.push(n);
-      n = n.parentElement || (n.parentNode && n.parentNode.host) || null;
-    }
+    for (let n = up(el); n && n !== document.documentElement; n = up(n)) chain.push(n);
     let clip = null;
     for (let i = chain.length - 1; i >= 0; i--) clip = childClip(chain[i], clip);
     return clip;
@@ -340,14 +394,19 @@
   function snapshot(opts) {
     const out = [];
     const raw = !!opts.raw;
-    const active = document.activeElement;
+    let active = document.activeElement;
+    for (;;) {
+      const inner = active && (active.shadowRoot ? active.shadowRoot.activeElement : isFrame(active) ? (frameDoc(active) || {}).activeElement : null);
+      if (!inner) break;
+      active = inner;
+    }
     measure();
     const vw = VW, vh = VH;
     // clipFor is the clip of el's ancestors, computed only for elements in
     // the viewport (nothing outside it can be in view) and once per ancestor.
     const clips = new Map();
     function clipFor(el) {
-      const p = el.parentElement || (el.parentNode && el.parentNode.host) || null;
+      const p = up(el);
       if (!p || p === document.documentElement) return null;
       if (clips.has(p)) return clips.get(p);
       const c = childClip(p, clipFor(p));
@@ -355,7 +414,7 @@
       return c;
     }
     function emit(el, role, parent, depth, contents) {
-      const r = contents ? contentRect(el) : el.getBoundingClientRect();
+      const r = pageRect(contents ? contentRect(el) : el.getBoundingClientRect(), el.ownerDocument);
       let box = viewportBox(r);
       if (box) box = clipBox(box, clipFor(el));
       // Rendered is Playwright's visible: a box with an area (walk leaves
@@ -394,7 +453,7 @@
         if (hitsSelf(el, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2).ok) f |= 32;
       }
       if (rendered) f |= 128;
-      if (el === active && active !== document.body) f |= 8;
+      if (el === active && active !== el.ownerDocument.body) f |= 8;
       n.f = f;
       out.push(n);
       return out.length - 1;
@@ -406,6 +465,7 @@
     // has none (its visible children do).
     function walk(el, parent, depth, inNamed) {
       const t = el.localName;
+      if (t === 'iframe' || t === 'frame') { walkFrame(el, parent, depth, inNamed); return; }
       if (SKIP.has(t)) return;
       if (el.getAttribute('aria-hidden') === 'true') return;
       if (!el.checkVisibility()) {
@@ -436,6 +496,16 @@
       if (t === 'textarea' || (t === 'select' && role !== 'listbox')) return;
       walkKids(el, p, d, inNamed || (as !== '' && named(el, as)));
     }
+    // walkFrame walks the document of a same-origin frame as part of the
+    // tree (a frame with an id is a node of its own).
+    function walkFrame(el, parent, depth, inNamed) {
+      if (el.getAttribute('aria-hidden') === 'true' || !el.checkVisibility({ visibilityProperty: true })) return;
+      let p = parent, d = depth;
+      if (el.id || el.getAttribute('data-testid')) { p = emit(el, 'iframe', parent, depth); d = depth + 1; }
+      const doc = frameDoc(el);
+      const root = doc && (doc.body || doc.documentElement);
+      if (root) walk(root, p, d, inNamed);
+    }
     // walkKids walks the children of el in the flat tree: a shadow host's
     // shadow root (its light children show through its slots), a slot's
     // assigned elements (else its fallback content).
@@ -459,7 +529,7 @@
     const el = lookup(h);
     if (!el) return { state: 'stale' };
     measure();
-    let r = el.getBoundingClientRect();
+    let r = rectOf(el);
     if (!shown(el, r)) return { state: 'not_visible', desc: describe(el) };
     let clip = clipOf(el);
     let b = clipBox(viewportBox(r), clip);
@@ -467,7 +537,7 @@
     const inside = b && view && r.left >= view[0] && r.top >= view[1] && r.right <= view[2] && r.bottom <= view[3];
     if (scroll && !inside) {
       el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-      r = el.getBoundingClientRect();
+      r = rectOf(el);
       clip = clipOf(el);
       b = clipBox(viewportBox(r), clip);
     }

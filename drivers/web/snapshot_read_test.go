@@ -201,3 +201,46 @@ text label="Nothing" id="r" text="Nothing" visible hittable
 	}
 	waitText(t, s, "r", "Deep clicked")
 }
+
+// TestSnapshotSameOriginFrame: a same-origin frame's document is part of
+// the tree, its nodes' rects are in the page's viewport (offset by the
+// frame's border and padding), and acting on them works; another origin's
+// frame stays opaque.
+func TestSnapshotSameOriginFrame(t *testing.T) {
+	t.Parallel()
+	s := session(t, "frame.html")
+	ctx := testCtx(t)
+	// open waits for the load event, which waits for the frames' loads.
+	sn := snap(t, s, drivers.SnapshotOptions{})
+	f := nodeByID(sn, "frame")
+	if f == nil || f.Role != "iframe" {
+		t.Fatalf("frame node %+v:\n%s", f, dump(sn))
+	}
+	if n := nodeByID(sn, "inner-count"); n == nil || n.Text != "3 in frame" || n.Parent < 0 || sn.Nodes[n.Parent].ID != "frame" {
+		t.Errorf("text run in the frame: %+v", n)
+	}
+	b := nodeByID(sn, "frame-btn")
+	if b == nil {
+		t.Fatalf("no frame button:\n%s", dump(sn))
+	}
+	if !b.Visible || !b.Hittable {
+		t.Errorf("frame button: %+v, want visible and hittable", *b)
+	}
+	// The frame's content box starts 8 px (border 5, padding 3) inside it.
+	if b.Rect.X < f.Rect.X+8 || b.Rect.Y < f.Rect.Y+8 {
+		t.Errorf("frame button at %+v, frame at %+v: not offset into the frame", b.Rect, f.Rect)
+	}
+	for _, n := range sn.Nodes {
+		if n.Label == "Other origin" {
+			t.Errorf("another origin's frame was read: %+v", n)
+		}
+	}
+	q := nodeByID(sn, "q")
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActFill, Target: &drivers.Target{Node: q}, Text: "deep"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Act(ctx, tap(b)); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, s, "frame-out", "Frame clicked deep")
+}
