@@ -16,7 +16,8 @@
     if (i < 0 || h.slice(0, i) !== A.tok) return null;
     const r = A.els.get(+h.slice(i + 1));
     const el = r && r.deref();
-    return el && el.isConnected ? el : null;
+    // A frame's old document stays a document: its window is gone.
+    return el && el.isConnected && el.ownerDocument.defaultView ? el : null;
   }
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'iframe', 'object', 'embed']);
   const NAMED = new Set(['button', 'link', 'heading', 'listitem', 'option', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'cell', 'columnheader', 'rowheader', 'treeitem', 'tooltip', 'switch', 'checkbox', 'radio', 'text']);
@@ -88,26 +89,89 @@
     }
     return implicitRole(el);
   }
-  // Visible text of a subtree, without form controls' own content.
+  // styleOf is the computed style of el in its own document (an element of
+  // a same-origin frame has its own window).
+  function styleOf(el) {
+    const w = el.ownerDocument.defaultView || window;
+    return w.getComputedStyle(el);
+  }
+  // inlineDisplay reports whether a display value lays an element out in
+  // the line (no break before or after it, as innerText has it).
+  function inlineDisplay(d) {
+    return d.startsWith('inline') || d === 'contents' || d.startsWith('ruby');
+  }
+  // kids are the children of n in the flat tree: a shadow host shows its
+  // shadow root, a slot the nodes assigned to it (else its fallback).
+  function kids(n) {
+    if (n.shadowRoot) return n.shadowRoot.childNodes;
+    if (n.localName === 'slot' && n.assignedNodes) {
+      const a = n.assignedNodes();
+      if (a.length) return a;
+    }
+    return n.childNodes;
+  }
+  // textOf is the text a person reads in a subtree (the accname rule for
+  // content, rendered as innerText renders it): text of hidden elements
+  // (display none, visibility hidden) is left out, block boxes and <br>
+  // break words, inline elements join their text without a space (<wbr>,
+  // highlighted code split into spans). Form controls' own content is left
+  // out; an image reads as its alt text.
   function textOf(n, skip) {
+    return textIn(n, skip, n.nodeType !== 1 || styleOf(n).visibility === 'visible');
+  }
+  // textIn is textOf of n whose own text shows when shows is set.
+  function textIn(n, skip, shows) {
     let s = '';
-    for (let c = n.firstChild; c; c = c.nextSibling) {
-      if (c.nodeType === 3) s += c.data;
-      else if (c.nodeType === 1) {
-        if (c === skip) continue;
-        const t = c.localName;
-        if (SKIP.has(t) || t === 'select' || t === 'textarea' || t === 'input') continue;
-        if (t === 'img') { s += ' ' + (c.getAttribute('alt') || '') + ' '; continue; }
-        s += ' ' + textOf(c, skip) + ' ';
-      }
+    for (const c of kids(n)) {
+      if (c.nodeType === 3) { if (shows) s += c.data; continue; }
+      if (c.nodeType !== 1 || c === skip) continue;
+      const t = c.localName;
+      if (SKIP.has(t) || t === 'select' || t === 'textarea' || t === 'input') continue;
+      if (t === 'br') { s += ' '; continue; }
+      if (t === 'wbr') continue;
+      const cs = styleOf(c);
+      if (cs.display === 'none') continue;
+      if (t === 'img') { if (cs.visibility === 'visible') s += ' ' + (c.getAttribute('alt') || '') + ' '; continue; }
+      const sub = textIn(c, skip, cs.visibility === 'visible');
+      s += inlineDisplay(cs.display) ? sub : ' ' + sub + ' ';
     }
     return s;
+  }
+  // contentRect is the box of el's content (el has display: contents).
+  function contentRect(el) {
+    const rg = el.ownerDocument.createRange();
+    rg.selectNodeContents(el);
+    return rg.getBoundingClientRect();
   }
   function hasDirectText(el) {
     for (let c = el.firstChild; c; c = c.nextSibling) {
       if (c.nodeType === 3 && /\S/.test(c.data)) return true;
     }
     return false;
+  }
+  // RUN_* classify an element's content: no text yet, one inline run of
+  // text, or not a run (a block box, a control or an element with a role
+  // of its own inside).
+  const RUN_EMPTY = 0, RUN_TEXT = 1, RUN_NONE = 2;
+  // runOf classifies el's content: a run is what a person reads as one
+  // piece of text, like <span><strong>2</strong> <span>items left</span></span>.
+  function runOf(el) {
+    let res = RUN_EMPTY;
+    for (const c of kids(el)) {
+      if (c.nodeType === 3) { if (/\S/.test(c.data)) res = RUN_TEXT; continue; }
+      if (c.nodeType !== 1) continue;
+      const t = c.localName;
+      if (SKIP.has(t) || t === 'br' || t === 'wbr') continue;
+      const d = styleOf(c).display;
+      if (d === 'none') continue;
+      if (!inlineDisplay(d)) return RUN_NONE;
+      const r = roleOf(c);
+      if ((r !== '' && r !== 'none') || isInteractive(c, r)) return RUN_NONE;
+      const sub = runOf(c);
+      if (sub === RUN_NONE) return RUN_NONE;
+      if (sub === RUN_TEXT) res = RUN_TEXT;
+    }
+    return res;
   }
   function byIds(ids) {
     let s = '';
@@ -208,18 +272,66 @@
   function shown(el, r) {
     return r.width > 0 && r.height > 0 && el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
   }
+  // frameDoc is the document of a same-origin frame element (null: none,
+  // or another origin's).
+  function frameDoc(f) {
+    try { return f.contentDocument; } catch (e) { return null; }
+  }
+  function isFrame(el) { return el.localName === 'iframe' || el.localName === 'frame'; }
+  // up is the parent of n in the flat tree, across shadow roots and from a
+  // frame's root element to the frame element.
+  function up(n) {
+    const p = n.parentElement || (n.parentNode && n.parentNode.host);
+    if (p) return p;
+    const d = n.ownerDocument;
+    return d !== document && n === d.documentElement && d.defaultView ? d.defaultView.frameElement : null;
+  }
+  // frameOrigin is where a frame element's content box starts in its own
+  // document's viewport.
+  function frameOrigin(f) {
+    const r = f.getBoundingClientRect(), cs = styleOf(f);
+    return [r.left + f.clientLeft + parseFloat(cs.paddingLeft), r.top + f.clientTop + parseFloat(cs.paddingTop)];
+  }
+  // docOrigin is where the viewport of document d starts in the page's.
+  function docOrigin(d) {
+    const f = d !== document && d.defaultView ? d.defaultView.frameElement : null;
+    if (!f) return [0, 0];
+    const o = docOrigin(f.ownerDocument), fo = frameOrigin(f);
+    return [o[0] + fo[0], o[1] + fo[1]];
+  }
+  // pageRect is r, a rect of an element of document d, in the page's
+  // viewport (an element in a same-origin frame is offset by its frames).
+  function pageRect(r, d) {
+    if (d === document) return r;
+    const o = docOrigin(d);
+    return { left: r.left + o[0], top: r.top + o[1], right: r.right + o[0], bottom: r.bottom + o[1], width: r.width, height: r.height };
+  }
+  function rectOf(el) { return pageRect(el.getBoundingClientRect(), el.ownerDocument); }
+  // deepHit is the innermost element at (x, y) of the page: through open
+  // shadow roots and into same-origin frames.
+  function deepHit(x, y) {
+    let h = document.elementFromPoint(x, y);
+    for (;;) {
+      while (h && h.shadowRoot) {
+        const inner = h.shadowRoot.elementFromPoint(x, y);
+        if (!inner || inner === h) break;
+        h = inner;
+      }
+      const d = h && isFrame(h) ? frameDoc(h) : null;
+      if (!d) return h;
+      const o = frameOrigin(h);
+      x -= o[0]; y -= o[1];
+      const inner = d.elementFromPoint(x, y);
+      if (!inner) return h;
+      h = inner;
+    }
+  }
   // hitsSelf reports whether the element at (x, y) is el, a descendant, or
   // the label of el.
   function hitsSelf(el, x, y) {
-    let h = document.elementFromPoint(x, y);
-    // Look through open shadow roots to the innermost element.
-    while (h && h.shadowRoot) {
-      const inner = h.shadowRoot.elementFromPoint(x, y);
-      if (!inner || inner === h) break;
-      h = inner;
-    }
+    const h = deepHit(x, y);
     if (!h) return { ok: false, hit: null };
-    for (let n = h; n; n = n.parentNode || n.host) {
+    for (let n = h; n; n = up(n)) {
       if (n === el) return { ok: true, hit: h };
     }
     const l = h.closest('label');
@@ -245,11 +357,19 @@
   // (a scroll container, overflow hidden or clip): what lies outside its
   // padding box is not in view.
   function childClip(el, clip) {
+    if (isFrame(el)) {
+      // A frame shows its document inside its content box.
+      const r = rectOf(el), cs = styleOf(el);
+      const x1 = r.left + el.clientLeft + parseFloat(cs.paddingLeft), y1 = r.top + el.clientTop + parseFloat(cs.paddingTop);
+      const own = [x1, y1, x1 + el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight), y1 + el.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom)];
+      return clipBox(own, clip || [0, 0, VW, VH]) || [0, 0, 0, 0];
+    }
     if (el.scrollHeight <= el.clientHeight && el.scrollWidth <= el.clientWidth) return clip;
-    if (el === document.documentElement || el === document.body) return clip;
-    const cs = getComputedStyle(el);
+    const doc = el.ownerDocument;
+    if (el === doc.documentElement || el === doc.body) return clip;
+    const cs = styleOf(el);
     if (cs.overflowX === 'visible' && cs.overflowY === 'visible') return clip;
-    const r = el.getBoundingClientRect();
+    const r = rectOf(el);
     const x1 = r.left + el.clientLeft, y1 = r.top + el.clientTop;
     const own = [x1, y1, x1 + el.clientWidth, y1 + el.clientHeight];
     return clipBox(own, clip || [0, 0, VW, VH]) || [0, 0, 0, 0];
@@ -257,10 +377,7 @@
   // clipOf is the clip of el's scroll containers and clipping ancestors.
   function clipOf(el) {
     const chain = [];
-    for (let n = el.parentElement || (el.parentNode && el.parentNode.host); n && n !== document.documentElement;) {
-      chain.push(n);
-      n = n.parentElement || (n.parentNode && n.parentNode.host) || null;
-    }
+    for (let n = up(el); n && n !== document.documentElement; n = up(n)) chain.push(n);
     let clip = null;
     for (let i = chain.length - 1; i >= 0; i--) clip = childClip(chain[i], clip);
     return clip;
@@ -278,35 +395,47 @@
   function snapshot(opts) {
     const out = [];
     const raw = !!opts.raw;
-    const active = document.activeElement;
+    let active = document.activeElement;
+    for (;;) {
+      const inner = active && (active.shadowRoot ? active.shadowRoot.activeElement : isFrame(active) ? (frameDoc(active) || {}).activeElement : null);
+      if (!inner) break;
+      active = inner;
+    }
     measure();
     const vw = VW, vh = VH;
     // clipFor is the clip of el's ancestors, computed only for elements in
     // the viewport (nothing outside it can be in view) and once per ancestor.
     const clips = new Map();
     function clipFor(el) {
-      const p = el.parentElement || (el.parentNode && el.parentNode.host) || null;
+      const p = up(el);
       if (!p || p === document.documentElement) return null;
       if (clips.has(p)) return clips.get(p);
       const c = childClip(p, clipFor(p));
       clips.set(p, c);
       return c;
     }
-    function emit(el, role, parent, depth) {
-      const r = el.getBoundingClientRect();
+    function emit(el, role, parent, depth, contents) {
+      const r = pageRect(contents ? contentRect(el) : el.getBoundingClientRect(), el.ownerDocument);
       let box = viewportBox(r);
       if (box) box = clipBox(box, clipFor(el));
-      const vis = box !== null && shown(el, r);
+      // Rendered is Playwright's visible: a box with an area (walk leaves
+      // out display none and visibility hidden; opacity 0 is rendered).
+      // In view is rendered, inside the viewport and its clipping
+      // ancestors.
+      const rendered = r.width > 0 && r.height > 0;
+      const vis = box !== null && rendered;
       const n = { r: role, p: parent, d: depth, k: handle(el), x: r.left, y: r.top, w: r.width, h: r.height };
       let f = 0;
       if (role === 'text') {
-        const s = norm(el.textContent);
+        const s = norm(textOf(el));
         n.t = s; n.l = s;
       } else {
         // Name-from-content roles show their whole text; other roles
         // (status, alert, cell, ...) their own text when they have some.
         const byContent = named(el, role);
-        const content = byContent || hasDirectText(el) ? norm(textOf(el)) : null;
+        // A generic node is there for its id (or --raw): its text is read
+        // by the text nodes inside it (a label's by its control's name).
+        const content = byContent || (hasDirectText(el) && (raw || role !== 'generic')) ? norm(textOf(el)) : null;
         if (content) n.t = content;
         const name = accName(el, role, byContent ? content : null);
         if (name) n.l = name;
@@ -324,32 +453,71 @@
         f |= 1;
         if (hitsSelf(el, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2).ok) f |= 32;
       }
-      if (el === active && active !== document.body) f |= 8;
+      if (rendered) f |= 128;
+      if (el === active && active !== el.ownerDocument.body) f |= 8;
       n.f = f;
       out.push(n);
       return out.length - 1;
     }
+    // walk emits el's node, if it has one, and walks its children. A
+    // generic element (no role) is a text node when it holds text of its
+    // own or is one run of inline text (its parts are not nodes then); an
+    // element with an id keeps its node; an element with visibility hidden
+    // has none (its visible children do).
     function walk(el, parent, depth, inNamed) {
       const t = el.localName;
+      if (t === 'iframe' || t === 'frame') { walkFrame(el, parent, depth, inNamed); return; }
       if (SKIP.has(t)) return;
-      if (!el.checkVisibility()) return;
       if (el.getAttribute('aria-hidden') === 'true') return;
-      let role = roleOf(el);
+      if (!el.checkVisibility()) {
+        // display: contents (a slot, a wrapper) has no box, its children
+        // do; with an id it keeps a node, as big as its content.
+        if (styleOf(el).display !== 'contents') return;
+        let p = parent, d = depth;
+        if (el.id || el.getAttribute('data-testid')) { p = emit(el, 'generic', parent, depth, true); d = depth + 1; }
+        walkKids(el, p, d, inNamed);
+        return;
+      }
+      const role = roleOf(el);
       let as = role;
-      if (role === '' || role === 'none') {
+      if (!el.checkVisibility({ visibilityProperty: true })) as = '';
+      else if (role === '' || role === 'none') {
         as = '';
         // Labels of controls and legends of fieldsets are the names of
         // those; they are not shown again as text.
         const naming = (t === 'label' && el.control) || (t === 'legend' && el.parentElement && el.parentElement.localName === 'fieldset');
-        if (!inNamed && hasDirectText(el) && !naming) as = 'text';
-        else if (raw && role === '') as = 'generic';
+        const id = el.id || el.getAttribute('data-testid');
+        const text = !naming && (!inNamed || id) && (hasDirectText(el) || runOf(el) === RUN_TEXT);
+        if (text) as = 'text';
+        else if (id || (raw && role === '')) as = 'generic';
       }
       let p = parent, d = depth;
       if (as) { p = emit(el, as, parent, depth); d = depth + 1; }
-      if (t === 'select' || t === 'textarea') return;
-      const inside = inNamed || (as !== '' && named(el, as));
-      for (let c = el.firstElementChild; c; c = c.nextElementSibling) walk(c, p, d, inside);
-      if (el.shadowRoot) for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) walk(c, p, d, inside);
+      // A list box shows its options; a drop-down and a text area do not.
+      if (t === 'textarea' || (t === 'select' && role !== 'listbox')) return;
+      walkKids(el, p, d, inNamed || (as !== '' && named(el, as)));
+    }
+    // walkFrame walks the document of a same-origin frame as part of the
+    // tree (a frame with an id is a node of its own).
+    function walkFrame(el, parent, depth, inNamed) {
+      if (el.getAttribute('aria-hidden') === 'true' || !el.checkVisibility({ visibilityProperty: true })) return;
+      let p = parent, d = depth;
+      if (el.id || el.getAttribute('data-testid')) { p = emit(el, 'iframe', parent, depth); d = depth + 1; }
+      const doc = frameDoc(el);
+      const root = doc && (doc.body || doc.documentElement);
+      if (root) walk(root, p, d, inNamed);
+    }
+    // walkKids walks the children of el in the flat tree: a shadow host's
+    // shadow root (its light children show through its slots), a slot's
+    // assigned elements (else its fallback content).
+    function walkKids(el, p, d, inside) {
+      let first = el.firstElementChild;
+      if (el.shadowRoot) first = el.shadowRoot.firstElementChild;
+      else if (el.localName === 'slot' && el.assignedElements) {
+        const a = el.assignedElements();
+        if (a.length) { for (const c of a) walk(c, p, d, inside); return; }
+      }
+      for (let c = first; c; c = c.nextElementSibling) walk(c, p, d, inside);
     }
     const root = document.body || document.documentElement;
     if (root) walk(root, -1, 0, false);
@@ -362,7 +530,7 @@
     const el = lookup(h);
     if (!el) return { state: 'stale' };
     measure();
-    let r = el.getBoundingClientRect();
+    let r = rectOf(el);
     if (!shown(el, r)) return { state: 'not_visible', desc: describe(el) };
     let clip = clipOf(el);
     let b = clipBox(viewportBox(r), clip);
@@ -370,7 +538,7 @@
     const inside = b && view && r.left >= view[0] && r.top >= view[1] && r.right <= view[2] && r.bottom <= view[3];
     if (scroll && !inside) {
       el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-      r = el.getBoundingClientRect();
+      r = rectOf(el);
       clip = clipOf(el);
       b = clipBox(viewportBox(r), clip);
     }

@@ -32,7 +32,14 @@ type rawNode struct {
 	Handle string  `json:"k"`
 }
 
-// Flag bits of rawNode.Flags (page.js).
+// Flag bits of rawNode.Flags (page.js). Visible is in view: rendered,
+// inside the viewport and not clipped away by an ancestor. Hidden is not
+// rendered (Playwright's rule for not visible: no box with an area, or
+// visibility hidden; opacity 0 is rendered), so the runner's `is visible`
+// (hittable, or a rect and not hidden) holds for an element a user can
+// scroll to, and `scroll --until` (which reads Visible) scrolls until it is
+// in view. display none and visibility hidden leave no node at all (`is
+// absent`).
 const (
 	flagVisible     = 1
 	flagEditable    = 2
@@ -41,6 +48,7 @@ const (
 	flagEnabled     = 16
 	flagHittable    = 32
 	flagInteractive = 64
+	flagRendered    = 128 // a box with an area, not visibility hidden
 )
 
 func (r *rawSnapshot) toSnapshot() *drivers.Snapshot {
@@ -51,7 +59,7 @@ func (r *rawSnapshot) toSnapshot() *drivers.Snapshot {
 			Role: n.Role, Label: n.Label, ID: n.ID, Text: n.Text, Value: n.Value,
 			Rect:        drivers.Rect{X: n.X, Y: n.Y, Width: n.W, Height: n.H},
 			Visible:     n.Flags&flagVisible != 0,
-			Hidden:      n.Flags&flagVisible == 0,
+			Hidden:      n.Flags&flagRendered == 0,
 			Editable:    n.Flags&flagEditable != 0,
 			Selected:    n.Flags&flagSelected != 0,
 			Focused:     n.Flags&flagFocused != 0,

@@ -45,7 +45,8 @@ func CanonRole(r string) string {
 	return r
 }
 
-// NodeText is the first non-empty of label, text, value and id (text=).
+// NodeText is the first non-empty of label, text, value and id; text=
+// matches it or the node's text (the words a control shows).
 func NodeText(n *drivers.Node) string {
 	for _, s := range []string{n.Label, n.Text, n.Value, n.ID} {
 		if strings.TrimSpace(s) != "" {
@@ -97,7 +98,9 @@ func termMatches(n *drivers.Node, t lang.SelectorTerm) bool {
 	case "value":
 		return NormText(n.Value) == want
 	case "text":
-		return NormText(NodeText(n)) == want
+		// A control's words are found as well as its name: a button named
+		// "Remove Buy milk" that shows "×" matches text=× and the name.
+		return NormText(NodeText(n)) == want || (n.Text != "" && NormText(n.Text) == want)
 	case "role":
 		return CanonRole(n.Role) == CanonRole(t.Value)
 	case "appname", "windowtitle":

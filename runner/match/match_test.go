@@ -84,3 +84,31 @@ func TestHasIdentity(t *testing.T) {
 		t.Fatalf("sibling indexes %d %d %d", SiblingIndex(snap, 4), SiblingIndex(snap, 3), SiblingIndex(snap, 2))
 	}
 }
+
+// TestTextMatchesNameAndWords: text= finds a control by its name (the first
+// non-empty of label, value, id) and by the words it shows (issue 16: a
+// button named "Remove Buy milk" that shows "×").
+func TestTextMatchesNameAndWords(t *testing.T) {
+	t.Parallel()
+	snap := &drivers.Snapshot{Nodes: []drivers.Node{
+		{Role: "button", Label: "Remove Buy milk", Text: "×", Parent: -1},
+		{Role: "link", Label: "More about pricing", Text: "Read more", Parent: -1},
+		{Role: "textbox", Value: "typed", ID: "q", Parent: -1},
+	}}
+	for _, tc := range []struct {
+		selector string
+		want     []int
+	}{
+		{"text=×", []int{0}},
+		{`text="remove buy milk"`, []int{0}},
+		{`text="Read more"`, []int{1}},
+		{`text="More about pricing"`, []int{1}},
+		{"text=typed", []int{2}},
+		{"text=q", nil}, // the value comes first: the id is not the text
+		{"text=Remove", nil},
+	} {
+		if got := Exists(snap, chain(t, tc.selector)); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s matches %v, want %v", tc.selector, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,19 @@
+package web_test
+
+import (
+	"testing"
+
+	"github.com/adtest/adtest/runner/suite"
+)
+
+// TestReadAsAPersonSees runs the TodoMVC counter page of issue 16 (cause
+// 3) as a script: text only in child elements is the text of the element
+// with the id, a control is found by the words it shows, and an element
+// with visibility hidden is absent.
+func TestReadAsAPersonSees(t *testing.T) {
+	srv := regressServer(t)
+	res := regressRun(t, srv, suite.Config{Workers: 1}, nil, discover(t, "todo-count.ad"))
+	if f := failures(res); f != "" || res.Stats.Passed != 1 {
+		t.Errorf("stats %+v:\n%s", res.Stats, f)
+	}
+}
