@@ -21,6 +21,18 @@ const (
 	CodeUnknown              = "UNKNOWN"
 )
 
+// Reasons of target guards a driver reports (drivers.TargetError) before any
+// side effect. A selector target failing one of them is resolved again and
+// retried within the readiness window (mutate); a ref target fails with it.
+const (
+	ReasonTargetStale       = "target_stale"       // the element left the page (re-rendered, navigated)
+	ReasonTargetNotVisible  = "target_not_visible" // hidden, zero size, or cannot be scrolled into view
+	ReasonTargetCovered     = "target_covered"     // another element receives the press at its point
+	ReasonTargetDisabled    = "target_disabled"    // disabled (attribute or aria-disabled)
+	ReasonTargetNotEditable = "target_not_editable"
+	ReasonTargetUnstable    = "target_unstable" // its box kept changing (an animation that does not end)
+)
+
 // DefaultHint returns the per-code default hint (spec §7).
 func DefaultHint(code string) string {
 	switch code {

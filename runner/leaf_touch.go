@@ -19,8 +19,27 @@ func (s *Session) readiness() time.Duration {
 	return s.cfg.ReadinessTimeout
 }
 
+// actionable lets m re-resolve a selector target (it) and retry until the
+// readiness window that began at start ends (a ref or a point: unchanged).
+func (s *Session) actionable(m mutation, it lang.Target, start time.Time) mutation {
+	if it.Kind != lang.TargetSelector || s.readiness() <= 0 {
+		return m
+	}
+	m.until = start.Add(s.readiness())
+	m.retarget = func(ctx context.Context, within time.Duration) (*drivers.Target, *ErrorInfo) {
+		r, e := s.resolveTarget(ctx, it, true, within)
+		if e != nil {
+			return nil, e
+		}
+		return r.target, nil
+	}
+	return m
+}
+
 func (s *Session) leafClick(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
-	r, e := s.resolveTarget(ctx, args.(lang.TargetArgs).Target, true, s.readiness())
+	start := s.cfg.Clock.Now()
+	it := args.(lang.TargetArgs).Target
+	r, e := s.resolveTarget(ctx, it, true, s.readiness())
 	if e != nil {
 		return nil, mutation{}, e
 	}
@@ -36,20 +55,22 @@ func (s *Session) leafClick(ctx context.Context, a *lang.Action, args lang.Args)
 	}
 	// One logical command: resolved once above, expired once by mutate, the
 	// driver repeats the same physical point Count times.
-	return nil, does(da, &Output{Text: "Tapped " + r.target.Describe, Warning: r.warning}), nil
+	return nil, s.actionable(does(da, &Output{Text: "Tapped " + r.target.Describe, Warning: r.warning}), it, start), nil
 }
 
 func (s *Session) leafLongPress(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	start := s.cfg.Clock.Now()
 	ta := args.(lang.TargetArgs)
 	r, e := s.resolveTarget(ctx, ta.Target, true, s.readiness())
 	if e != nil {
 		return nil, mutation{}, e
 	}
 	dur := time.Duration(ta.DurationMs) * time.Millisecond
-	return nil, does(drivers.Action{Kind: drivers.ActLongPress, Target: r.target, Duration: dur}, &Output{Text: "Long-pressed " + r.target.Describe}), nil
+	return nil, s.actionable(does(drivers.Action{Kind: drivers.ActLongPress, Target: r.target, Duration: dur}, &Output{Text: "Long-pressed " + r.target.Describe}), ta.Target, start), nil
 }
 
 func (s *Session) leafFill(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
+	start := s.cfg.Clock.Now()
 	ta := args.(lang.TargetArgs)
 	r, e := s.resolveTarget(ctx, ta.Target, true, s.readiness())
 	if e != nil {
@@ -57,7 +78,7 @@ func (s *Session) leafFill(ctx context.Context, a *lang.Action, args lang.Args) 
 	}
 	da := drivers.Action{Kind: drivers.ActFill, Target: r.target, Text: ta.Text}
 	da.DelayMs, _ = a.Flags.Int("delayMs")
-	return nil, does(da, &Output{Text: "Filled " + r.target.Describe}), nil
+	return nil, s.actionable(does(da, &Output{Text: "Filled " + r.target.Describe}), ta.Target, start), nil
 }
 
 func (s *Session) leafType(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {

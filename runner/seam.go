@@ -10,6 +10,8 @@ package runner
 
 import (
 	"context"
+	"errors"
+	"time"
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
@@ -28,6 +30,12 @@ type mutation struct {
 	then func(ctx context.Context) (*Output, *ErrorInfo)
 	// out is the command's output when then does not give one.
 	out *Output
+	// retarget resolves act's selector target again (nil for a ref or a
+	// point: a ref is never re-resolved, ADR 0014). When act fails with a
+	// reason that proves nothing was done (actionable), dispatch waits a
+	// frame, re-resolves and tries again, until until.
+	retarget func(ctx context.Context, within time.Duration) (*drivers.Target, *ErrorInfo)
+	until    time.Time
 }
 
 // does is the mutation of one driver action.
@@ -37,23 +45,34 @@ func does(da drivers.Action, out *Output) mutation { return mutation{act: da, ha
 func (m *mutation) none() bool { return !m.hasAct && m.then == nil }
 
 // mutate crosses the seam for a: the driver's Preflight guard first (still
-// pre-seam), then the frame expires, then the operations run.
+// pre-seam), then the frame expires, then the operations run. A selector
+// target that is not actionable yet (re-rendered, hidden, covered,
+// disabled, moving) is resolved again and retried within the leaf's bound;
+// the seam is still crossed once, before the first operation.
 func (s *Session) mutate(ctx context.Context, a *lang.Action, m *mutation) (*Output, *ErrorInfo) {
-	if m.hasAct && m.act.Target != nil && m.act.Target.Node != nil {
-		if pf, ok := s.drv.(drivers.Preflighter); ok {
-			if err := pf.Preflight(ctx, m.act); err != nil {
-				return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
-			}
+	expired := false
+	for attempt := 1; ; attempt++ {
+		err := s.attempt(ctx, a, m, &expired)
+		if err == nil {
+			break
 		}
-	}
-	// The seam: this is the only place a mutation expires the frame.
-	if eff, _ := lang.EffectOf(a); eff != lang.EffectPreserve {
-		s.frame = s.frame.Expire()
-	}
-	if m.hasAct {
-		if err := s.drv.Act(ctx, m.act); err != nil {
-			return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
+		e := fromError(ctx, a.Command, s.cfg.Platform, err)
+		if m.retarget == nil || !actionability(err) || ctx.Err() != nil {
+			return nil, e
 		}
+		now := s.cfg.Clock.Now()
+		if !now.Before(m.until) {
+			e.Details = map[string]any{"actionability": map[string]any{"attempts": attempt}}
+			return nil, e
+		}
+		if ew := s.nextFrame(ctx, m.until.Sub(now)); ew != nil {
+			return nil, ew
+		}
+		tg, re := m.retarget(ctx, max(m.until.Sub(s.cfg.Clock.Now()), 0))
+		if re != nil {
+			return nil, re
+		}
+		m.act.Target = tg
 	}
 	out := m.out
 	if m.then != nil {
@@ -66,4 +85,61 @@ func (s *Session) mutate(ctx context.Context, a *lang.Action, m *mutation) (*Out
 		}
 	}
 	return out, nil
+}
+
+// attempt is one try of a mutation's first operation: Preflight, the seam
+// (once: expired records it), the driver's action.
+func (s *Session) attempt(ctx context.Context, a *lang.Action, m *mutation, expired *bool) error {
+	if m.hasAct && m.act.Target != nil && m.act.Target.Node != nil {
+		if pf, ok := s.drv.(drivers.Preflighter); ok {
+			if err := pf.Preflight(ctx, m.act); err != nil {
+				return err
+			}
+		}
+	}
+	// The seam: this is the only place a mutation expires the frame.
+	if !*expired {
+		*expired = true
+		if eff, _ := lang.EffectOf(a); eff != lang.EffectPreserve {
+			s.frame = s.frame.Expire()
+		}
+	}
+	if m.hasAct {
+		return s.drv.Act(ctx, m.act)
+	}
+	return nil
+}
+
+// actionability reports whether err is a target guard that proves the
+// driver did nothing (drivers.TargetError) for a reason a selector target
+// can outgrow: the element was re-rendered, is not shown yet, is covered,
+// disabled or moving, or the press landed elsewhere and was held back.
+func actionability(err error) bool {
+	var te *drivers.TargetError
+	if !errors.As(err, &te) {
+		return false
+	}
+	switch te.Reason {
+	case ReasonTargetStale, ReasonTargetNotVisible, ReasonTargetCovered, ReasonTargetDisabled, ReasonTargetNotEditable, ReasonTargetUnstable:
+		return true
+	}
+	return false
+}
+
+// frameWaiter is implemented by drivers that can wait for the device's next
+// rendered frame (the web driver: an animation frame of the page).
+type frameWaiter interface {
+	NextFrame(ctx context.Context) error
+}
+
+// nextFrame waits before a retry: the device's next frame when the driver
+// has frames, else one poll interval (never beyond within).
+func (s *Session) nextFrame(ctx context.Context, within time.Duration) *ErrorInfo {
+	if fw, ok := s.drv.(frameWaiter); ok {
+		if err := fw.NextFrame(ctx); err != nil {
+			return fromError(ctx, "wait", s.cfg.Platform, err)
+		}
+		return nil
+	}
+	return s.sleep(ctx, min(s.cfg.PollInterval, within))
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -70,13 +71,16 @@ func (s *Session) act(ctx context.Context, a drivers.Action) error {
 
 // targetInfo is what page.js target() reports.
 type targetInfo struct {
-	State    string  `json:"state"`
-	Desc     string  `json:"desc"`
-	Enabled  bool    `json:"enabled"`
-	Editable bool    `json:"editable"`
-	X        float64 `json:"x"`
-	Y        float64 `json:"y"`
-	Covered  string  `json:"covered"`
+	State    string     `json:"state"`
+	Desc     string     `json:"desc"`
+	Enabled  bool       `json:"enabled"`
+	Editable bool       `json:"editable"`
+	X        float64    `json:"x"`
+	Y        float64    `json:"y"`
+	Covered  string     `json:"covered"`
+	Box      [4]float64 `json:"box"` // left, top, width, height
+	Scrolled bool       `json:"scrolled"`
+	Moving   bool       `json:"moving"`
 }
 
 func describeTarget(tg *drivers.Target) string {
@@ -102,9 +106,15 @@ func nodeHandle(tg *drivers.Target) string {
 // the element into view (the action's own side effect); without, it changes
 // nothing (Preflight). needEnabled refuses disabled elements.
 func (s *Session) check(ctx context.Context, op string, tg *drivers.Target, scroll, needEnabled bool) (targetInfo, error) {
+	return s.checkArm(ctx, op, tg, scroll, needEnabled, 0)
+}
+
+// checkArm is check that also arms the page's press guard for the element
+// when armMs > 0 and nothing covers it (see pressGuard).
+func (s *Session) checkArm(ctx context.Context, op string, tg *drivers.Target, scroll, needEnabled bool, armMs int64) (targetInfo, error) {
 	var ti targetInfo
 	desc := describeTarget(tg)
-	if err := s.lib(ctx, op, "target("+jsArgs(tg.Node.Handle, scroll)+")", &ti); err != nil {
+	if err := s.lib(ctx, op, "target("+jsArgs(tg.Node.Handle, scroll, armMs)+")", &ti); err != nil {
 		return ti, err
 	}
 	switch ti.State {
@@ -114,7 +124,7 @@ func (s *Session) check(ctx context.Context, op string, tg *drivers.Target, scro
 		return ti, &drivers.TargetError{Reason: "target_not_visible", Message: fmt.Sprintf("%s is not visible (it has no size or is hidden)", desc), Hint: "wait until the element is shown, or check the selector"}
 	case "out_of_view":
 		if scroll {
-			return ti, &drivers.TargetError{Reason: "target_not_visible", Message: fmt.Sprintf("%s could not be scrolled into view", desc), Hint: "scroll its container first"}
+			return ti, &drivers.TargetError{Reason: "target_not_visible", Message: fmt.Sprintf("%s could not be scrolled into view (a container that hides its overflow holds it out of view)", desc), Hint: "scroll its container first, or bring it into view the way a user would (a tab, a button)"}
 		}
 	}
 	if ti.Covered != "" {
@@ -130,20 +140,115 @@ func (s *Session) check(ctx context.Context, op string, tg *drivers.Target, scro
 	return ti, nil
 }
 
-// point resolves a target to the viewport point to act at, scrolling a node
-// into view and refusing a covered, hidden or (when needEnabled) disabled one.
+// stableBound bounds the wait for a moving target to keep its box for a
+// frame (a sliding dialog, a smooth scroll).
+const stableBound = 2 * time.Second
+
+// actionable resolves a node target to the viewport point to act at, the
+// way a user's hand would: it scrolls the element into view, refuses a
+// hidden, covered or (when needEnabled) disabled one, and, when the element
+// may be moving, waits until its box stays the same across two animation
+// frames. A still page costs no frame: an element that was not scrolled,
+// runs no animation (nor do its ancestors), saw no scroll for 100 ms and
+// still has the box of the capture its target came from is taken as still.
+// armMs > 0 arms the press guard at the point returned.
+func (s *Session) actionable(ctx context.Context, op string, tg *drivers.Target, needEnabled bool, armMs int64) (targetInfo, error) {
+	ti, err := s.checkArm(ctx, op, tg, true, needEnabled, armMs)
+	if err != nil {
+		return ti, err
+	}
+	r := tg.Node.Rect
+	if !ti.Scrolled && !ti.Moving && ti.Box == [4]float64{r.X, r.Y, r.Width, r.Height} {
+		return ti, nil
+	}
+	deadline := time.Now().Add(stableBound)
+	for {
+		prev := ti.Box
+		if err := s.awaitFrame(ctx, oneFrameExpr); err != nil {
+			return ti, err
+		}
+		if ti, err = s.checkArm(ctx, op, tg, true, needEnabled, armMs); err != nil {
+			return ti, err
+		}
+		if ti.Box == prev {
+			return ti, nil
+		}
+		if time.Now().After(deadline) {
+			return ti, &drivers.TargetError{
+				Reason:  "target_unstable",
+				Message: fmt.Sprintf("%s kept moving for %s (an animation or a scroll that does not end), so nothing was done", describeTarget(tg), stableBound),
+				Hint:    "wait until the animation ends, or target an element that does not move",
+			}
+		}
+	}
+}
+
+// point resolves a target to the viewport point to act at (actionable for
+// a node target; a point target as given).
 func (s *Session) point(ctx context.Context, op string, tg *drivers.Target, needEnabled bool) (drivers.Point, error) {
+	return s.pointArm(ctx, op, tg, needEnabled, 0)
+}
+
+// pointArm is point that arms the press guard (armMs > 0) for a node target.
+func (s *Session) pointArm(ctx context.Context, op string, tg *drivers.Target, needEnabled bool, armMs int64) (drivers.Point, error) {
 	if tg == nil {
 		return drivers.Point{}, fmt.Errorf("web: %s needs a target", op)
 	}
 	if nodeHandle(tg) == "" {
 		return tg.Point, nil
 	}
-	ti, err := s.check(ctx, op, tg, true, needEnabled)
+	ti, err := s.actionable(ctx, op, tg, needEnabled, armMs)
 	if err != nil {
 		return drivers.Point{}, err
 	}
 	return drivers.Point{X: ti.X, Y: ti.Y}, nil
+}
+
+// pressResult is what page.js disarm() reports.
+type pressResult struct {
+	State   string `json:"state"`
+	Desc    string `json:"desc"`
+	Covered string `json:"covered"`
+	Hits    int    `json:"hits"`
+}
+
+// pressGuard reads what the presses of an armed action hit. The page's
+// guard stopped every press event that did not land on the element meant
+// before any of the page's listeners saw it, so a miss with no press landed
+// is a TargetError (nothing was done, the runner may re-resolve a selector);
+// a miss after a press landed is a plain error (the action half happened).
+// A dialog the press opened, or a document the press replaced, means the
+// press landed.
+func (s *Session) pressGuard(ctx context.Context, op string, tg *drivers.Target) error {
+	if s.dialogOpen() {
+		return nil
+	}
+	var r pressResult
+	err := s.do(ctx, op, func(ctx context.Context, t *chromedp.Target) error {
+		str, err := libCall(ctx, t, "JSON.stringify(window.__adtestLib.disarm())")
+		if err != nil {
+			return err
+		}
+		return json.Unmarshal([]byte(str), &r)
+	})
+	if err != nil {
+		if retryableEval(err) && ctx.Err() == nil {
+			return nil // the press navigated: the old document is gone
+		}
+		return err
+	}
+	if r.State != "missed" {
+		return nil
+	}
+	desc := describeTarget(tg)
+	if r.Hits > 0 {
+		return fmt.Errorf("web: %s: %s moved or was covered by %s during the %s, after %d press(es) had landed on it", op, desc, r.Covered, op, r.Hits)
+	}
+	return &drivers.TargetError{
+		Reason:  "target_covered",
+		Message: fmt.Sprintf("%s: the %s landed on %s at the moment of the press (the element moved or was covered), so the page did not receive it", desc, op, r.Covered),
+		Hint:    "wait until the page is still (an animation, a re-render or an overlay), or target the element with a selector so it is found again",
+	}
 }
 
 // Preflight checks a node target without side effects: still on the page,
@@ -255,14 +360,15 @@ func (s *Session) tap(ctx context.Context, a drivers.Action) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.point(ctx, "click", a.Target, true)
-	if err != nil {
-		return err
-	}
 	count := max(a.Count, 1)
 	hold := time.Duration(a.HoldMs) * time.Millisecond
 	interval := time.Duration(a.IntervalMs) * time.Millisecond
-	return s.input(ctx, "click", func(ctx context.Context, t *chromedp.Target) error {
+	armed := nodeHandle(a.Target) != ""
+	p, err := s.pointArm(ctx, "click", a.Target, true, armFor(time.Duration(count)*(hold+interval)))
+	if err != nil {
+		return err
+	}
+	err = s.input(ctx, "click", func(ctx context.Context, t *chromedp.Target) error {
 		for i := 0; i < count; i++ {
 			if i > 0 {
 				if err := wait(ctx, interval); err != nil {
@@ -280,13 +386,20 @@ func (s *Session) tap(ctx context.Context, a drivers.Action) error {
 		}
 		return nil
 	})
+	if err != nil || !armed {
+		return err
+	}
+	return s.pressGuard(ctx, "click", a.Target)
+}
+
+// armFor is how long the press guard stays armed for an action whose
+// presses take d: long enough for them, short enough that a guard left
+// armed (a dialog the press opened stops the disarm) soon ends by itself.
+func armFor(d time.Duration) int64 {
+	return (d + 2*time.Second).Milliseconds()
 }
 
 func (s *Session) longPress(ctx context.Context, a drivers.Action) error {
-	p, err := s.point(ctx, "longpress", a.Target, true)
-	if err != nil {
-		return err
-	}
 	hold := a.Duration
 	if hold <= 0 && a.HoldMs > 0 {
 		hold = time.Duration(a.HoldMs) * time.Millisecond
@@ -294,9 +407,17 @@ func (s *Session) longPress(ctx context.Context, a drivers.Action) error {
 	if hold <= 0 {
 		hold = defaultLongPress
 	}
-	return s.input(ctx, "longpress", func(ctx context.Context, t *chromedp.Target) error {
+	p, err := s.pointArm(ctx, "longpress", a.Target, true, armFor(hold))
+	if err != nil {
+		return err
+	}
+	err = s.input(ctx, "longpress", func(ctx context.Context, t *chromedp.Target) error {
 		return click(ctx, t, p, input.MouseButtonLeft, 1, 1, hold)
 	})
+	if err != nil || nodeHandle(a.Target) == "" {
+		return err
+	}
+	return s.pressGuard(ctx, "longpress", a.Target)
 }
 
 func (s *Session) hover(ctx context.Context, a drivers.Action) error {
@@ -468,4 +589,11 @@ func (s *Session) viewport(ctx context.Context, a drivers.Action) error {
 		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: w, Height: h, DeviceScaleFactor: 1})
 		return err
 	})
+}
+
+// NextFrame waits for the page's next animation frame (within frameBound):
+// the runner polls a target that is not actionable yet on the page's
+// frames.
+func (s *Session) NextFrame(ctx context.Context) error {
+	return s.awaitFrame(ctx, oneFrameExpr)
 }

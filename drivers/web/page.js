@@ -524,9 +524,109 @@
     return JSON.stringify({ u: location.href, ti: document.title, vw: vw, vh: vh, n: out });
   }
 
+  // Scroll events anywhere in the document (a smooth scroll in progress
+  // moves every element under it): the time of the last one.
+  addEventListener('scroll', () => { A.scrollT = performance.now(); }, { capture: true, passive: true });
+  function parentOf(n) { return n.parentElement || (n.parentNode && n.parentNode.host) || null; }
+  // nearest is how far to scroll so that [a1, a2] comes inside [b1, b2]
+  // moving as little as possible (0 when it is inside already); an element
+  // larger than the box gets its start aligned.
+  function nearest(a1, a2, b1, b2) {
+    if (a1 >= b1 && a2 <= b2) return 0;
+    if (a1 < b1 || a2 - a1 > b2 - b1) return a1 - b1;
+    return a2 - b2;
+  }
+  // pageScrollsFor reports whether a user can scroll the viewport that way
+  // (the root's overflow, or the body's when the root's is visible).
+  function pageScrollsFor(vertical) {
+    const p = vertical ? 'overflowY' : 'overflowX';
+    let o = getComputedStyle(document.documentElement)[p];
+    if (o === 'visible' && document.body) o = getComputedStyle(document.body)[p];
+    return o !== 'hidden' && o !== 'clip';
+  }
+  // reveal scrolls el into view the way a user would have to: each
+  // container a user can scroll (overflow auto or scroll), innermost first,
+  // then the page, moves only as far as needed. A container whose overflow
+  // is hidden or clip is never scrolled. It reports whether anything moved.
+  function reveal(el) {
+    let moved = false;
+    for (let n = parentOf(el); n && n !== document.body && n !== document.documentElement; n = parentOf(n)) {
+      if (n.nodeType !== 1) continue;
+      const v = canScroll(n, true), hz = canScroll(n, false);
+      if (!v && !hz) continue;
+      const r = el.getBoundingClientRect(), c = n.getBoundingClientRect();
+      const x1 = c.left + n.clientLeft, y1 = c.top + n.clientTop;
+      const dy = v ? nearest(r.top, r.bottom, y1, y1 + n.clientHeight) : 0;
+      const dx = hz ? nearest(r.left, r.right, x1, x1 + n.clientWidth) : 0;
+      if (dx || dy) {
+        const before = n.scrollLeft + n.scrollTop;
+        n.scrollBy({ left: dx, top: dy, behavior: 'instant' });
+        moved = moved || n.scrollLeft + n.scrollTop !== before;
+      }
+    }
+    const root = document.documentElement, r = el.getBoundingClientRect();
+    const dy = pageScrollsFor(true) ? nearest(r.top, r.bottom, 0, root.clientHeight) : 0;
+    const dx = pageScrollsFor(false) ? nearest(r.left, r.right, 0, root.clientWidth) : 0;
+    if (dx || dy) {
+      const before = scrollX + scrollY;
+      scrollBy({ left: dx, top: dy, behavior: 'instant' });
+      moved = moved || scrollX + scrollY !== before;
+    }
+    return moved;
+  }
+  // moving reports whether el may be in motion: an animation or transition
+  // runs on it or on one of its ancestors, or the document scrolled within
+  // the last 100 ms.
+  function moving(el) {
+    if (A.scrollT && performance.now() - A.scrollT < 100) return true;
+    for (const an of document.getAnimations()) {
+      if (an.playState !== 'running') continue;
+      const t = an.effect && an.effect.target;
+      if (t && (t === el || t.contains(el))) return true;
+    }
+    return false;
+  }
+  // The press guard: while armed for an element, a press event (pointer or
+  // mouse down/up, click) whose target is not that element, a descendant
+  // or its label is stopped before the page's own listeners see it and
+  // counted as a miss. A press that lands is counted as a hit. It checks
+  // where the press really lands, at the moment it lands: an element that
+  // moved or got covered after the last check is not pressed by mistake.
+  const PRESS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
+  function guard(e) {
+    const a = A.armed;
+    if (!a || !e.isTrusted) return;
+    if (performance.now() > a.until) { A.armed = null; return; }
+    if (e.composedPath().includes(a.el)) { if (e.type === 'mousedown') a.hits++; return; }
+    const l = e.target && e.target.closest && e.target.closest('label');
+    if (l && l.control === a.el) { if (e.type === 'mousedown') a.hits++; return; }
+    if (!a.miss) a.miss = describe(e.target);
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  }
+  function arm(el, ms) {
+    A.armed = { el: el, until: performance.now() + ms, miss: '', hits: 0 };
+    if (!A.hooked) {
+      A.hooked = true;
+      for (const t of PRESS) addEventListener(t, guard, true);
+    }
+  }
+  // disarm ends the guard and reports what the presses hit.
+  function disarm() {
+    const a = A.armed;
+    A.armed = null;
+    if (!a) return { state: 'none' };
+    if (!a.miss) return { state: 'done', hits: a.hits };
+    return { state: 'missed', desc: describe(a.el), covered: a.miss, hits: a.hits };
+  }
+
   // target finds the element of a handle and, when scroll is set, scrolls it
-  // into view. It reports where to act and what would receive the event.
-  function target(h, scroll) {
+  // into view (only as far as needed). It reports where to act, what would
+  // receive the event there, the element's box and whether it may be
+  // moving. With armMs > 0 and nothing covering the point, it arms the
+  // press guard for the element for that long.
+  function target(h, scroll, armMs) {
+    A.armed = null;
     const el = lookup(h);
     if (!el) return { state: 'stale' };
     measure();
@@ -536,17 +636,19 @@
     let b = clipBox(viewportBox(r), clip);
     const view = clip ? clipBox([0, 0, VW, VH], clip) : [0, 0, VW, VH];
     const inside = b && view && r.left >= view[0] && r.top >= view[1] && r.right <= view[2] && r.bottom <= view[3];
-    if (scroll && !inside) {
-      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    let scrolled = false;
+    if (scroll && !inside && reveal(el)) {
+      scrolled = true;
       r = rectOf(el);
       clip = clipOf(el);
       b = clipBox(viewportBox(r), clip);
     }
-    const res = { state: 'ok', desc: describe(el), enabled: isEnabled(el), editable: isEditable(el, roleOf(el)) };
+    const res = { state: 'ok', desc: describe(el), enabled: isEnabled(el), editable: isEditable(el, roleOf(el)), box: [r.left, r.top, r.width, r.height], scrolled: scrolled, moving: moving(el) };
     if (!b) { res.state = 'out_of_view'; return res; }
     res.x = (b[0] + b[2]) / 2; res.y = (b[1] + b[3]) / 2;
     const hs = hitsSelf(el, res.x, res.y);
     if (!hs.ok) res.covered = describe(hs.hit);
+    else if (armMs > 0) arm(el, armMs);
     return res;
   }
 
@@ -706,5 +808,5 @@
     if (!el || el === document.body || el === document.documentElement) return { state: 'none' };
     return { state: 'ok', handle: handle(el) };
   }
-  return { snapshot, target, fillStart, fillEnd, focus, scroll, attrs, blur, active, token: () => A.tok };
+  return { snapshot, target, disarm, fillStart, fillEnd, focus, scroll, attrs, blur, active, token: () => A.tok };
 })()

@@ -271,3 +271,7 @@ func (s *Session) dialogOpen() bool {
 	defer s.mu.Unlock()
 	return s.dialog != nil
 }
+
+// oneFrameExpr resolves at the next animation frame (before it renders):
+// two of them in a row see an element's box one frame apart.
+const oneFrameExpr = `new Promise(r => requestAnimationFrame(() => r()))`

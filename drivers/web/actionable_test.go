@@ -1,0 +1,71 @@
+package web
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/adtest/adtest/drivers"
+)
+
+// A tap scrolls the element into view the least a user would have to: the
+// row below the list's bottom edge ends at that edge (not centred).
+func TestTapScrollsOnlyAsFarAsNeeded(t *testing.T) {
+	t.Parallel()
+	s := session(t, "reveal.html")
+	sn := snap(t, s, drivers.SnapshotOptions{})
+	row := find(t, sn, "button", "Row 6")
+	if err := s.Act(testCtx(t), tap(row)); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, s, "result", "Row 6")
+	after := snap(t, s, drivers.SnapshotOptions{})
+	got := find(t, after, "button", "Row 6").Rect
+	if bottom := got.Y + got.Height; bottom != 200 {
+		t.Errorf("Row 6 ends at y=%g after the tap, want 200 (the list's bottom edge: scrolled only as far as needed)", bottom)
+	}
+	if r1 := find(t, after, "button", "Row 1").Rect; r1.Y != -100 {
+		t.Errorf("Row 1 at y=%g, want -100 (the list scrolled by 100)", r1.Y)
+	}
+}
+
+// A container that hides its overflow is not scrolled: a user cannot reach
+// what it hides, so the tap fails and nothing moves or is clicked.
+func TestTapNeverScrollsAHiddenOverflow(t *testing.T) {
+	t.Parallel()
+	s := session(t, "reveal.html")
+	n := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Clipped")
+	a := tap(n)
+	a.Target.Describe = "id=clipped"
+	err := s.Act(testCtx(t), a)
+	var te *drivers.TargetError
+	if !errors.As(err, &te) || te.Reason != "target_not_visible" || !strings.HasPrefix(te.Message, "id=clipped could not be scrolled into view") {
+		t.Fatalf("got %v, want target_not_visible: could not be scrolled into view", err)
+	}
+	if got := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Clipped").Rect.Y; got != n.Rect.Y {
+		t.Errorf("the button moved from y=%g to %g: the hidden overflow was scrolled", n.Rect.Y, got)
+	}
+	if got := textByID(t, s, "result"); got != "none" {
+		t.Errorf("something was clicked: %q", got)
+	}
+}
+
+// A press that would land on another element at the moment it lands (the
+// target moved away as the pointer reached it) is held back from the page
+// and reported: nothing was done.
+func TestPressThatMissesIsHeldBack(t *testing.T) {
+	t.Parallel()
+	s := session(t, "jump.html")
+	n := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Jump")
+	a := tap(n)
+	a.Target.Describe = "@e2"
+	err := s.Act(testCtx(t), a)
+	var te *drivers.TargetError
+	want := `@e2: the click landed on button#decoy "Decoy" at the moment of the press (the element moved or was covered), so the page did not receive it`
+	if !errors.As(err, &te) || te.Reason != "target_covered" || te.Message != want {
+		t.Fatalf("got %v\nwant target_covered: %s", err, want)
+	}
+	if got := textByID(t, s, "result"); got != "none" {
+		t.Errorf("the press reached the page: %q", got)
+	}
+}
