@@ -6,13 +6,12 @@ package adbtest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -30,57 +29,8 @@ type Server struct {
 	Client *adb.Client
 	cmd    *exec.Cmd
 	exited chan struct{}
-}
-
-// FreePort returns a loopback TCP port that is free now and that stays out
-// of every other process's way until the caller binds it. A port taken with
-// listen(127.0.0.1:0) and closed again goes back to the kernel's ephemeral
-// pool, where the next bind to port 0 anywhere on the machine (another test
-// binary's adb server, web server or daemon) may get it before the caller's
-// server binds it; two adb servers "started" on one port then share the one
-// that won, and the first teardown's host:kill kills the other test's
-// server. So on Linux the port is drawn below the ephemeral range
-// (/proc/sys/net/ipv4/ip_local_port_range), where neither bind(0) nor an
-// outgoing connection ever lands, and checked free; elsewhere it falls back
-// to a kernel-chosen one.
-func FreePort() (int, error) {
-	if low := ephemeralLow(); low-minPort >= 1000 {
-		for range 50 {
-			p := minPort + rand.IntN(low-minPort)
-			if ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p)); err == nil {
-				ln.Close()
-				return p, nil
-			}
-		}
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
-// minPort keeps FreePort above the registered ports of common services
-// (adb's own 5037 and its emulator scan of 5555-5585 included).
-const minPort = 10000
-
-// ephemeralLow is the first port of the kernel's ephemeral range, 0 where
-// the system does not say.
-func ephemeralLow() int {
-	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) != 2 {
-		return 0
-	}
-	n, err := strconv.Atoi(f[0])
-	if err != nil {
-		return 0
-	}
-	return n
+	home   string      // the server's private HOME (its ~/.android)
+	out    *tailBuffer // the server's stdout and stderr: adb's log in nodaemon mode
 }
 
 // StartServer starts the adb server on a free loopback port and waits until
@@ -95,6 +45,13 @@ func StartServer(ctx context.Context) (*Server, error) {
 
 // StartServerOn starts the adb server on port. The server dies with this
 // process where the OS allows (Linux: parent-death signal).
+//
+// The server gets a HOME of its own, a fresh temporary directory: adb
+// aborts at start when it cannot create $HOME/.android (testscript runs
+// its scripts with HOME=/no-home, so the first adb server of a fresh
+// machine died there), and each server then generates its own adbkey
+// instead of sharing the user's. Its log (adb writes it to stderr in
+// nodaemon mode) is kept and returned in the error when it dies.
 func StartServerOn(ctx context.Context, port int) (*Server, error) {
 	bin, err := exec.LookPath("adb")
 	if err != nil {
@@ -108,21 +65,48 @@ func StartServerOn(ctx context.Context, port int) (*Server, error) {
 		return nil, fmt.Errorf("adb server port %d is taken: %w", port, err)
 	}
 	ln.Close()
-	cmd := exec.Command(bin, "-P", strconv.Itoa(port), "nodaemon", "server")
-	dieWithParent(cmd)
-	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
-	if path := os.Getenv("ADBTEST_SERVER_LOG"); path != "" {
-		// The server's own log, for diagnosing a test run.
-		if f, err := os.Create(path); err == nil {
-			cmd.Stdout, cmd.Stderr = f, f
-		}
-	}
-	cmd.Env = append(os.Environ(), "ANDROID_ADB_SERVER_PORT="+strconv.Itoa(port))
-	if err := cmd.Start(); err != nil {
+	home, err := os.MkdirTemp("", "adbtest-home-")
+	if err != nil {
 		return nil, err
 	}
-	s := &Server{Port: port, cmd: cmd, exited: make(chan struct{})}
-	go func() { cmd.Wait(); close(s.exited) }()
+	s := &Server{Port: port, exited: make(chan struct{}), home: home, out: newTailBuffer(64 << 10)}
+	cmd := exec.Command(bin, "-P", strconv.Itoa(port), "nodaemon", "server")
+	dieWithParent(cmd)
+	cmd.Stdout, cmd.Stderr = s.out, s.out
+	var logFile *os.File
+	if path := os.Getenv("ADBTEST_SERVER_LOG"); path != "" {
+		// A copy of the server's own log in a file, for diagnosing a test run.
+		if f, err := os.Create(path); err == nil {
+			logFile = f
+			w := io.MultiWriter(s.out, f)
+			cmd.Stdout, cmd.Stderr = w, w
+		}
+	}
+	cmd.Env = append(os.Environ(), "HOME="+home, "ANDROID_ADB_SERVER_PORT="+strconv.Itoa(port))
+	s.cmd = cmd
+	started := make(chan error, 1)
+	go func() {
+		// Linux sends the parent-death signal when the *thread* that forked
+		// the child exits, not the process. Go ends a thread when a goroutine
+		// that locked it exits, and any goroutine may lock the thread this
+		// one ran on once it is free; so this goroutine holds its thread from
+		// the fork until the server has exited.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		err := cmd.Start()
+		started <- err
+		if err == nil {
+			cmd.Wait() // returns once the server's output is all copied
+		}
+		if logFile != nil {
+			logFile.Close()
+		}
+		close(s.exited)
+	}()
+	if err := <-started; err != nil {
+		os.RemoveAll(home)
+		return nil, err
+	}
 	s.Client, err = adb.New(adb.Options{Server: "127.0.0.1:" + strconv.Itoa(port), NoStart: true})
 	if err != nil {
 		s.Close()
@@ -138,10 +122,11 @@ func StartServerOn(ctx context.Context, port int) (*Server, error) {
 		}
 		select {
 		case <-s.exited:
-			return nil, errors.New("adb server exited at start")
+			os.RemoveAll(home)
+			return nil, fmt.Errorf("adb server on port %d exited at start (%v)%s", port, cmd.ProcessState, s.log())
 		case <-ctx.Done():
 			s.Close()
-			return nil, fmt.Errorf("adb server on port %d did not answer: %w", port, ctx.Err())
+			return nil, fmt.Errorf("adb server on port %d did not answer: %w%s", port, ctx.Err(), s.log())
 		case <-tick.C:
 		}
 	}
@@ -150,9 +135,26 @@ func StartServerOn(ctx context.Context, port int) (*Server, error) {
 // Addr is the server's HOST:PORT (for --adb-server).
 func (s *Server) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.Port) }
 
+// Output is the tail of the server's own log so far.
+func (s *Server) Output() string { return s.out.String() }
+
+// log is the server's output for an error message.
+func (s *Server) log() string {
+	out := strings.TrimRight(s.out.String(), "\n")
+	if out == "" {
+		return "; it wrote nothing"
+	}
+	return "; its output:\n" + out
+}
+
 // Close asks the server to exit, kills it if it does not within 5 s, and
-// waits for the process.
+// waits for the process. A server that had died before Close is an error
+// that carries its exit status and its log.
 func (s *Server) Close() error {
+	defer os.RemoveAll(s.home)
+	if !s.Alive() {
+		return fmt.Errorf("adb server on port %d had died before teardown (%v)%s", s.Port, s.cmd.ProcessState, s.log())
+	}
 	if s.Client != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		s.Client.KillServer(ctx)
@@ -166,7 +168,7 @@ func (s *Server) Close() error {
 	case <-t.C:
 		s.cmd.Process.Kill()
 		<-s.exited
-		return errors.New("adb server did not exit on host:kill; killed")
+		return fmt.Errorf("adb server did not exit on host:kill; killed%s", s.log())
 	}
 }
 
@@ -207,7 +209,7 @@ func (s *Server) Connect(ctx context.Context, opts fakedevice.Options) (*fakedev
 	if _, err := s.Client.Connect(ctx, d.Addr()); err != nil {
 		d.Close()
 		if !s.Alive() {
-			return nil, fmt.Errorf("%w (the adb server process is gone: %v)", err, s.cmd.ProcessState)
+			return nil, fmt.Errorf("%w (the adb server process is gone: %v)%s", err, s.cmd.ProcessState, s.log())
 		}
 		return nil, err
 	}
