@@ -155,7 +155,7 @@ func runRun(ctx context.Context, env *Env) int {
 		return ExitOK
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)
+		fmt.Fprintf(env.Stderr, "adtest run: %v\n", flagError(fs, err))
 		fmt.Fprintln(env.Stderr, "run 'adtest run -h' for the flags")
 		return ExitUsage
 	}
