@@ -152,11 +152,13 @@ func TestRefToken(t *testing.T) {
 // flags, and FormatAction writes the same line.
 func TestPrinterFlagsFromRegistry(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct{ src, want string }{
-		{"runtime --metro-port 8081 --platform ios", "runtime --platform ios --metro-port 8081"},
-		{"screenshot --scale 0.5 out.png --full --pixel-density 2", `screenshot "out.png" --pixel-density 2 --fullscreen --scale 0.5`},
-		{"snapshot -c --depth 3 -i", "snapshot -i -d 3 -c"},
-		{"record start --quality high", `record "start" --quality high`},
+	// fmt writes keywords bare (record start); FormatAction is the
+	// recorder's writer, which quotes every word positional (spec §5.3).
+	for _, tc := range []struct{ src, want, action string }{
+		{"runtime --metro-port 8081 --platform ios", "runtime --platform ios --metro-port 8081", ""},
+		{`screenshot --scale 0.5 "out.png" --full --pixel-density 2`, `screenshot "out.png" --pixel-density 2 --fullscreen --scale 0.5`, ""},
+		{"snapshot -c --depth 3 -i", "snapshot -i -d 3 -c", ""},
+		{"record start --quality high", `record start --quality high`, `record "start" --quality high`},
 	} {
 		b, err := FormatSource("x.ad", []byte(tc.src+"\n"))
 		if err != nil || string(b) != tc.want+"\n" {
@@ -164,8 +166,12 @@ func TestPrinterFlagsFromRegistry(t *testing.T) {
 			continue
 		}
 		s, _ := Parse("x.ad", b)
-		if got := FormatAction(s.Actions[0]); got != tc.want && tc.src[:8] != "snapshot" {
-			t.Errorf("FormatAction(%q) = %q, want %q", tc.want, got, tc.want)
+		want := tc.want
+		if tc.action != "" {
+			want = tc.action
+		}
+		if got := FormatAction(s.Actions[0]); got != want && tc.src[:8] != "snapshot" {
+			t.Errorf("FormatAction(%q) = %q, want %q", tc.want, got, want)
 		}
 	}
 }

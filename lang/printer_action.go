@@ -4,6 +4,7 @@ package lang
 // printings from canonical to literal.
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -177,6 +178,47 @@ func prClassify(command string, args []*Token) []prItem {
 	return items
 }
 
+// prKeywordRe is the shape of a keyword: a sub-command or mode word such as
+// `text`, `visible`, `down` or `animations`.
+var prKeywordRe = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+
+// prTextCommands take free text first: their words are never keywords.
+var prTextCommands = map[string]bool{"fill": true, "type": true, "open": true}
+
+// prLeadingKeywords marks the leading run of keyword-shaped positionals of an
+// action line (`wait text …`, `is visible …`, `settings animations off`):
+// the words that pick a sub-command or a mode.
+func prLeadingKeywords(command string, items []prItem) map[*Token]bool {
+	m := map[*Token]bool{}
+	if prTextCommands[command] {
+		return m
+	}
+	for _, it := range items {
+		if it.spec != nil {
+			continue
+		}
+		if !prKeywordRe.MatchString(it.tok.Value) {
+			break
+		}
+		m[it.tok] = true
+	}
+	return m
+}
+
+// prWordBare reports a positional fmt writes bare although the recorder
+// would quote it: a keyword (people write `wait text "Hi" 5000`, not
+// `wait "text" …`), and any other one-word value the author wrote bare
+// (`open ${AD_BASE_URL}/login.html`, `fill id="name" …`). A quoted value
+// that is not a keyword keeps its quotes: fmt does not choose between two
+// spellings people use. Format's re-parse check still guards the meaning.
+func prWordBare(t *Token, keyword bool) bool {
+	v := t.Value
+	if !prBareSafe(v) || v[0] == '-' || v[0] == '#' {
+		return false
+	}
+	return keyword || t.Raw == v
+}
+
 func prFlagValue(it prItem) string {
 	switch it.spec.kind {
 	case prInt:
@@ -214,6 +256,7 @@ func prCandidates(ln *Line, a *Action) []string {
 	cmd := prCommandWord(ln, a)
 	items := prClassify(a.Command, args)
 	ignoring := prIgnoresPositionals[a.Command]
+	keyword := prLeadingKeywords(a.Command, items)
 
 	positional := func(it prItem) string {
 		if ignoring {
@@ -226,7 +269,7 @@ func prCandidates(ln *Line, a *Action) []string {
 			// tokens as written.
 			return plain
 		}
-		return prQuote(it.tok, prPositionalBare)
+		return prQuote(it.tok, func(v string) bool { return prPositionalBare(v) || prWordBare(it.tok, keyword[it.tok]) })
 	}
 
 	// 1. canonical: positionals, flags in fixed order, ignored tokens.

@@ -203,6 +203,8 @@ func TestEditDistanceAndClosest(t *testing.T) {
 		want int
 	}{
 		{"", "", 0}, {"click", "click", 0}, {"clik", "click", 1}, {"kitten", "sitting", 3}, {"é", "e", 1}, {"", "abc", 3},
+		// a transposition of two adjacent runes is one edit
+		{"wiat", "wait", 1}, {"verison", "version", 1}, {"retris", "retries", 1}, {"ab", "ba", 1}, {"abc", "ca", 3},
 	}
 	for _, tc := range dist {
 		if got := EditDistance(tc.a, tc.b); got != tc.want {

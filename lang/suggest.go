@@ -2,9 +2,14 @@ package lang
 
 import "strings"
 
-// EditDistance is the Levenshtein distance between a and b, counted in runes.
+// EditDistance is the edit distance between a and b, counted in runes:
+// insertions, deletions, substitutions and transpositions of two adjacent
+// runes cost one each (optimal string alignment), so the typo "wiat" is one
+// edit from "wait", as people count it.
 func EditDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
+	// Three rows: two back (for transpositions), one back, the current.
+	prev2 := make([]int, len(rb)+1)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
 	for j := range prev {
@@ -18,8 +23,11 @@ func EditDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
 }

@@ -76,7 +76,7 @@ func parseCheckArgs(args []string) (*checkArgs, error) {
 		case a == "-h" || a == "--help":
 			return nil, errCheckHelp
 		case strings.HasPrefix(a, "-") && a != "-":
-			return nil, fmt.Errorf("unknown flag %s", a)
+			return nil, fmt.Errorf("unknown flag %s%s", a, suggestFlag(a, []string{"--strict", "--compat", "--platform", "-e", "--env", "--help"}))
 		default:
 			ca.paths = append(ca.paths, a)
 		}

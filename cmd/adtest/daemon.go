@@ -177,7 +177,7 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 		if err == nil {
 			err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
 		}
-		fmt.Fprintf(env.Stderr, "adtest daemon serve: %v\n", err)
+		fmt.Fprintf(env.Stderr, "adtest daemon serve: %v\n", flagError(fs, err))
 		daemonUsage(env.Stderr)
 		return ExitUsage
 	}

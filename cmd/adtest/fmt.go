@@ -26,7 +26,7 @@ type fmtOptions struct {
 func runFmt(ctx context.Context, env *Env) int {
 	var o fmtOptions
 	fl := flag.NewFlagSet("fmt", flag.ContinueOnError)
-	fl.SetOutput(env.Stderr)
+	fl.SetOutput(io.Discard)
 	fl.BoolVar(&o.write, "w", false, "write the result back to each file (atomically, keeping its mode)")
 	fl.BoolVar(&o.list, "l", false, "list files whose formatting differs")
 	fl.BoolVar(&o.diff, "d", false, "print a unified diff of the changes instead of the formatted script")
@@ -39,8 +39,11 @@ func runFmt(ctx context.Context, env *Env) int {
 	}
 	if err := fl.Parse(env.Args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fl.SetOutput(env.Stderr)
+			fl.Usage()
 			return ExitOK
 		}
+		fmt.Fprintf(env.Stderr, "adtest fmt: %v\nrun 'adtest fmt -h' for the flags\n", flagError(fl, err))
 		return ExitUsage
 	}
 	if o.write && o.diff {

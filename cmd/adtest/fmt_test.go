@@ -15,7 +15,7 @@ func fmtRun(t *testing.T, dir, stdin string, args ...string) (code int, stdout, 
 }
 
 const (
-	fmtMessy = "open   app\n\n\nclose"
+	fmtMessy = "open   \"app\"\n\n\nclose"
 	fmtClean = "open \"app\"\n\nclose\n"
 	fmtBad   = "open a\ntype \"price \\$5\"\n"
 )
@@ -29,8 +29,8 @@ func TestFmtCLI(t *testing.T) {
 		"suite/notes.txt":     "not a script\n",
 		"suite/.hidden/h.ad":  "wait  1\n",
 		"broken/bad.ad":       fmtBad,
-		"broken/good.ad":      "scroll down\n",
-		"single/file.ad":      "scroll down\n",
+		"broken/good.ad":      "scroll \"down\"\n",
+		"single/file.ad":      "scroll \"down\"\n",
 		"single/formatted.ad": fmtClean,
 	}
 	tests := []struct {
@@ -46,15 +46,15 @@ func TestFmtCLI(t *testing.T) {
 		{"stdin with a parse error", fmtBad, nil, 2, "",
 			"<standard input>:2:6: Invalid quoted value \"price \\$5\" in replay script line: type \"price \\$5\"\n"},
 		{"stdin with -w is a usage error", fmtMessy, []string{"-w"}, 2, "", "adtest fmt: cannot use -w with standard input\n"},
-		{"file printed formatted", "", []string{"single/file.ad"}, 0, "scroll \"down\"\n", ""},
+		{"file printed formatted", "", []string{"single/file.ad"}, 0, "scroll down\n", ""},
 		{"directory walk lists unformatted *.ad, skips hidden dirs", "", []string{"-l", "suite"}, 0, "suite/a.ad\nsuite/deep/c.ad\n", ""},
 		{"glob", "", []string{"-l", "suite/*.ad"}, 0, "suite/a.ad\n", ""},
 		{"--check exits 1 when a file differs", "", []string{"--check", "suite"}, 1, "suite/a.ad\nsuite/deep/c.ad\n", ""},
 		{"--check exits 0 when all are formatted", "", []string{"--check", "single/formatted.ad"}, 0, "", ""},
 		{"diff", "", []string{"-d", "single/file.ad"}, 0,
-			"--- single/file.ad.orig\n+++ single/file.ad\n@@ -1 +1 @@\n-scroll down\n+scroll \"down\"\n", ""},
-		{"diff of a file without a final newline", "open a", []string{"-d"}, 0,
-			"--- <standard input>.orig\n+++ <standard input>\n@@ -1 +1 @@\n-open a\n\\ No newline at end of file\n+open \"a\"\n", ""},
+			"--- single/file.ad.orig\n+++ single/file.ad\n@@ -1 +1 @@\n-scroll \"down\"\n+scroll down\n", ""},
+		{"diff of a file without a final newline", "open  a", []string{"-d"}, 0,
+			"--- <standard input>.orig\n+++ <standard input>\n@@ -1 +1 @@\n-open  a\n\\ No newline at end of file\n+open a\n", ""},
 		{"parse error exits 2, other files still processed", "", []string{"-l", "broken"}, 2, "broken/good.ad\n",
 			"broken/bad.ad:2:6: Invalid quoted value \"price \\$5\" in replay script line: type \"price \\$5\"\n"},
 		{"missing file", "", []string{"nope.ad"}, 2, "", "adtest fmt: nope.ad: no such file or directory\n"},

@@ -104,6 +104,11 @@ func parseSessionFlags(name string, args []string, cwd string) (*sessionFlags, e
 			if err == nil && (!recordAsRe.MatchString(f.recordAs) || strings.HasPrefix(f.recordAs, "AD_")) {
 				err = fmt.Errorf("invalid --record-as variable %q: use [A-Z_][A-Z0-9_]* not starting with AD_", f.recordAs)
 			}
+		case strings.HasPrefix(a, "--") && !scriptFlag(name, a):
+			// A misspelt flag must not become typed text or act on
+			// another session: text that starts with -- goes after `--`.
+			err = fmt.Errorf("unknown flag %s%s; text that starts with -- goes after a `--` argument (adtest %s ... -- %s)",
+				a, suggestFlag(a, sessionFlagNames(name)), name, a)
 		default:
 			f.argv = append(f.argv, a)
 		}
@@ -115,6 +120,39 @@ func parseSessionFlags(name string, args []string, cwd string) (*sessionFlags, e
 		return nil, errors.New("close --save-script needs =PATH (the recording's path was set by open)")
 	}
 	return f, nil
+}
+
+// sessionFlagNames are the flags an interactive command line may carry:
+// adtest's own for the command, then the script flags of its table row.
+func sessionFlagNames(name string) []string {
+	names := []string{"--session", "--json", "--help"}
+	switch name {
+	case "open":
+		names = append(names, "--platform", "--device", "--save-script", "--force")
+	case "close":
+		names = append(names, "--save-script", "--force")
+	case "snapshot":
+		names = append(names, "--diff")
+	case "fill":
+		names = append(names, "--record-as")
+	}
+	if c, ok := lang.LookupCommand(name); ok {
+		for _, f := range c.Flags {
+			names = append(names, f.Names...)
+		}
+	}
+	return names
+}
+
+// scriptFlag reports a flag of the command's script line (`click --count`,
+// `snapshot --raw`): it is passed on to the session as typed.
+func scriptFlag(name, a string) bool {
+	c, ok := lang.LookupCommand(name)
+	if !ok {
+		return false
+	}
+	_, ok = c.Flag(a)
+	return ok
 }
 
 func interactiveUsage(w io.Writer, name string) {
@@ -204,6 +242,11 @@ func daemonDir(env *Env) string {
 // runInteractive runs one session command through the daemon.
 func runInteractive(ctx context.Context, env *Env, name string) int {
 	f, err := parseSessionFlags(name, env.Args, env.Cwd)
+	if err != nil && wantsJSON(env.Args) {
+		printError(env, name, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "invalid_args",
+			Message: err.Error(), Hint: fmt.Sprintf("Run `adtest %s -h` for its flags.", name)}, true)
+		return ExitUsage
+	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "adtest %s: %v\n", name, err)
 		fmt.Fprintf(env.Stderr, "run 'adtest %s -h' for usage\n", name)

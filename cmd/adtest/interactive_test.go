@@ -72,8 +72,16 @@ func daemonPID(dir string) int {
 
 // waithttp URL: polls until URL answers (20 s deadline).
 func cmdWaitHTTP(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: waithttp URL")
+	if len(args) != 1 {
+		ts.Fatalf("usage: [!] waithttp URL (negated: URL does not answer now)")
+	}
+	if neg {
+		client := &http.Client{Timeout: 2 * time.Second}
+		if resp, err := client.Get(args[0]); err == nil {
+			resp.Body.Close()
+			ts.Fatalf("%s still answers (%s)", args[0], resp.Status)
+		}
+		return
 	}
 	deadline := time.Now().Add(20 * time.Second)
 	tick := time.NewTicker(20 * time.Millisecond)

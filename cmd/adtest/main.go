@@ -93,9 +93,7 @@ func Main(ctx context.Context, args []string, env *Env) int {
 	}
 	c, ok := cmds[args[0]]
 	if !ok {
-		fmt.Fprintf(env.Stderr, "adtest: unknown command %q\n", args[0])
-		usage(env.Stderr, cmds)
-		return ExitUsage
+		return unknownCommand(env, args, cmds)
 	}
 	env.Args = args[1:]
 	return c.run(ctx, env)

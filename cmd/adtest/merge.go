@@ -30,7 +30,7 @@ func runMergeReports(ctx context.Context, env *Env) int {
 		return ExitOK
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "adtest merge-reports: %v\n", err)
+		fmt.Fprintf(env.Stderr, "adtest merge-reports: %v\n", flagError(fs, err))
 		return ExitUsage
 	}
 	if len(files) == 0 {

@@ -31,7 +31,7 @@ func runParse(ctx context.Context, env *Env) int {
 			fmt.Fprint(env.Stdout, parseUsage)
 			return ExitOK
 		case strings.HasPrefix(a, "-") && a != "-":
-			fmt.Fprintf(env.Stderr, "adtest parse: unknown flag %s\n%s", a, parseUsage)
+			fmt.Fprintf(env.Stderr, "adtest parse: unknown flag %s%s\n%s", a, suggestFlag(a, []string{"--json", "--help"}), parseUsage)
 			return ExitUsage
 		default:
 			paths = append(paths, a)

@@ -56,7 +56,7 @@ type runFlags struct {
 	browser, cdpURL, adbServer        string
 	browserPerWorker                  bool
 	serve, webServer, webServerURL    string
-	serveExample                      bool
+	serveExample, reuseWebServer      bool
 	fakeDevice                        string
 	androidSnapshot                   string
 	debug                             bool
@@ -101,6 +101,7 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.serve, "serve", "", "serve static `DIR` on 127.0.0.1 and pass its URL as AD_BASE_URL")
 	fs.StringVar(&f.webServer, "web-server", "", "start `CMD` before the run (killed at the end); needs --web-server-url")
 	fs.StringVar(&f.webServerURL, "web-server-url", "", "wait until `URL` answers; passed as AD_BASE_URL")
+	fs.BoolVar(&f.reuseWebServer, "reuse-web-server", false, "when --web-server-url already answers, run against that server instead of refusing (the command is not started)")
 	fs.BoolVar(&f.serveExample, "serve-example", false, "serve the bundled example app (examples/web) as AD_BASE_URL")
 	fs.BoolVar(&f.lastFailed, "last-failed", false, "rerun only the tests that failed, timed out or did not run in the previous run (.adtest/last-run.json; each shard keeps its own)")
 	fs.BoolVar(&f.list, "list", false, "print the tests the run would execute (after --grep, --platform, --shard, --last-failed, --test-list) and exit; no device is started")
@@ -155,7 +156,7 @@ func runRun(ctx context.Context, env *Env) int {
 		return ExitOK
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)
+		fmt.Fprintf(env.Stderr, "adtest run: %v\n", flagError(fs, err))
 		fmt.Fprintln(env.Stderr, "run 'adtest run -h' for the flags")
 		return ExitUsage
 	}
@@ -223,6 +224,9 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	}
 	if f.repeatEach < 1 || f.repeatEach > suite.MaxRepeatEach {
 		return usageErr(env, "--repeat-each must be between 1 and %d, got %d", suite.MaxRepeatEach, f.repeatEach)
+	}
+	if f.reuseWebServer && f.webServer == "" {
+		return usageErr(env, "--reuse-web-server goes with --web-server")
 	}
 	if (f.webServer == "") != (f.webServerURL == "") {
 		return usageErr(env, "--web-server and --web-server-url go together")
@@ -378,7 +382,8 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 	case f.serveExample:
 		server, err = serveExample()
 	case f.webServer != "":
-		server, err = suite.StartCommand(ctx, f.webServer, env.Cwd, f.webServerURL, 60*time.Second)
+		server, err = suite.StartCommand(ctx, suite.WebServer{Command: f.webServer, Dir: env.Cwd, URL: f.webServerURL,
+			Timeout: 60 * time.Second, Reuse: f.reuseWebServer})
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)

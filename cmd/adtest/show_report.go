@@ -22,6 +22,9 @@ func runShowReport(ctx context.Context, env *Env) int {
 	fs.SetOutput(io.Discard)
 	port := fs.Int("port", 0, "listen on `PORT` (default: a free port)")
 	args, err := parseInterleaved(fs, env.Args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		err = flagError(fs, err)
+	}
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintf(env.Stdout, "usage: adtest show-report [--port PORT] [DIR]   (DIR defaults to %s)\n", html.DefaultDir)
 		return ExitOK

@@ -43,46 +43,76 @@ func ServeFS(fsys fs.FS) (*Server, error) {
 	}, nil
 }
 
-// StartCommand starts cmd (through `sh -c`) in dir and waits until url
-// answers an HTTP GET with a status below 500, polling until timeout. The
-// command is killed by Close.
-func StartCommand(ctx context.Context, command, dir, url string, timeout time.Duration) (*Server, error) {
-	cctx, kill := context.WithCancel(context.WithoutCancel(ctx))
-	c := exec.CommandContext(cctx, "sh", "-c", command)
-	c.Dir = dir
-	c.WaitDelay = 2 * time.Second
+// WebServer is the --web-server of a run: Command (run through `sh -c` in
+// Dir, in a process group of its own) serves URL.
+type WebServer struct {
+	Command, Dir, URL string
+	// Timeout bounds the wait for URL to answer.
+	Timeout time.Duration
+	// Reuse runs against a server that already answers at URL instead of
+	// starting Command (Playwright's reuseExistingServer); without it such
+	// a server is an error, so a run never tests someone else's app.
+	Reuse bool
+}
+
+// ErrURLInUse is returned when the web server's URL answers before its
+// command started.
+var ErrURLInUse = errors.New("already answers")
+
+// StopGrace is how long a web server's process group has to exit after
+// SIGTERM before it is sent SIGKILL.
+const StopGrace = 5 * time.Second
+
+// StartCommand starts the web server's command and waits until its URL
+// answers an HTTP GET with a status below 500, polling until the timeout.
+// Close stops the command's whole process group (whatever it forked: npm,
+// shims, `cd x && …`): SIGTERM, then SIGKILL after StopGrace.
+func StartCommand(ctx context.Context, ws WebServer) (*Server, error) {
+	client := &http.Client{Timeout: time.Second}
+	answers := func() bool {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, ws.URL, nil)
+		if err != nil {
+			return false
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode < 500
+	}
+	if answers() {
+		if ws.Reuse {
+			return &Server{URL: ws.URL}, nil
+		}
+		return nil, fmt.Errorf("--web-server: %s %w before %q started: another server listens there; stop it, choose another port, or pass --reuse-web-server to run against it",
+			ws.URL, ErrURLInUse, ws.Command)
+	}
+	c := exec.Command("sh", "-c", ws.Command)
+	c.Dir = ws.Dir
+	setProcessGroup(c)
 	if err := c.Start(); err != nil {
-		kill()
 		return nil, fmt.Errorf("--web-server: %v", err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- c.Wait() }()
-	stop := func() error {
-		kill()
-		<-exited
-		return nil
-	}
-	deadline := time.NewTimer(timeout)
+	stop := func() error { return stopGroup(c.Process.Pid, exited, StopGrace) }
+	deadline := time.NewTimer(ws.Timeout)
 	defer deadline.Stop()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
-	client := &http.Client{Timeout: time.Second}
 	for {
-		if req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil); err == nil {
-			if resp, err := client.Do(req); err == nil {
-				resp.Body.Close()
-				if resp.StatusCode < 500 {
-					return &Server{URL: url, stop: stop}, nil
-				}
-			}
+		if answers() {
+			return &Server{URL: ws.URL, stop: stop}, nil
 		}
 		select {
 		case err := <-exited:
-			kill()
-			return nil, fmt.Errorf("--web-server %q exited before %s answered: %v", command, url, err)
+			exited <- err // for stop's own wait
+			stop()
+			return nil, fmt.Errorf("--web-server %q exited before %s answered: %v", ws.Command, ws.URL, err)
 		case <-deadline.C:
 			stop()
-			return nil, fmt.Errorf("--web-server: %s did not answer within %s", url, timeout)
+			return nil, fmt.Errorf("--web-server: %s did not answer within %s", ws.URL, ws.Timeout)
 		case <-ctx.Done():
 			stop()
 			return nil, errors.Join(ctx.Err(), errors.New("--web-server: interrupted while waiting"))

@@ -1,0 +1,85 @@
+//go:build unix
+
+package suite
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// setProcessGroup puts the command in a process group of its own (its pgid
+// is its pid), so that stopGroup reaches everything it forks.
+func setProcessGroup(c *exec.Cmd) {
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+// stopGroup sends SIGTERM to the process group pgid, waits for the leader
+// (exited delivers its Wait) and for the rest of the group to exit, and
+// sends SIGKILL to the group once grace has passed.
+func stopGroup(pgid int, exited <-chan error, grace time.Duration) error {
+	if err := syscall.Kill(-pgid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return err
+	}
+	deadline := time.NewTimer(grace)
+	defer deadline.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	leaderDone := false
+	for {
+		select {
+		case <-exited:
+			leaderDone = true
+			exited = nil
+		case <-deadline.C:
+			syscall.Kill(-pgid, syscall.SIGKILL)
+			if !leaderDone {
+				<-exited // SIGKILL ends the leader; Wait returns
+			}
+			return nil
+		case <-tick.C:
+		}
+		if leaderDone && !groupAlive(pgid) {
+			return nil
+		}
+	}
+}
+
+// groupAlive reports a live (not zombie) process in group pgid.
+func groupAlive(pgid int) bool { return groupSize(pgid) > 0 }
+
+// groupSize counts the live processes of group pgid. It reads /proc where
+// there is one: an orphan that exited under an init that does not reap stays
+// a zombie, which kill(-pgid, 0) would count as alive.
+func groupSize(pgid int) int {
+	stats, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil || len(stats) == 0 {
+		if syscall.Kill(-pgid, 0) == nil {
+			return 1
+		}
+		return 0
+	}
+	want := []byte(strconv.Itoa(pgid))
+	n := 0
+	for _, p := range stats {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...: comm may hold spaces and parens.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := bytes.Fields(b[i+1:])
+		if len(f) >= 3 && bytes.Equal(f[2], want) && f[0][0] != 'Z' && f[0][0] != 'X' {
+			n++
+		}
+	}
+	return n
+}
