@@ -124,7 +124,7 @@ func runCheck(ctx context.Context, env *Env) int {
 			return ExitInterrupted
 		}
 		shown := displayPath(env.Cwd, f.Path)
-		src, err := env.FS.ReadFile(f.Path)
+		src, err := env.FS.ReadScript(f.Path)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest check: %s: %v\n", shown, err)
 			nErr++

@@ -11,6 +11,9 @@ import (
 // the filesystem themselves.
 type FS interface {
 	ReadFile(name string) ([]byte, error)
+	// ReadScript reads a .ad script: a regular file of at most
+	// suite.MaxScriptBytes; a named pipe or device is refused, never waited on.
+	ReadScript(name string) ([]byte, error)
 	WriteFile(name string, data []byte, perm fs.FileMode) error
 	// ReplaceFile replaces name (or the file a symlink at name points to)
 	// with data atomically, giving it mode.

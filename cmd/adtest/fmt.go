@@ -57,7 +57,10 @@ func runFmt(ctx context.Context, env *Env) int {
 			fmt.Fprintln(env.Stderr, "adtest fmt: cannot use -w with standard input")
 			return ExitUsage
 		}
-		src, err := io.ReadAll(env.Stdin)
+		src, err := readStdinScript(ctx, env.Stdin)
+		if ctx.Err() != nil {
+			return ExitInterrupted
+		}
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest fmt: reading standard input: %v\n", err)
 			return ExitUsage
@@ -85,7 +88,7 @@ func runFmt(ctx context.Context, env *Env) int {
 			bad = true
 			continue
 		}
-		src, err := env.FS.ReadFile(f.Path)
+		src, err := env.FS.ReadScript(f.Path)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "%s: %v\n", f.Display, fmtPathErr(err))
 			bad = true

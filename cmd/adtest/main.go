@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/mattn/go-isatty"
+
+	"github.com/adtest/adtest/runner/suite"
 )
 
 // Env is the process state a subcommand may use.
@@ -154,7 +156,8 @@ func main() {
 // osFS is the operating system's filesystem.
 type osFS struct{}
 
-func (osFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
+func (osFS) ReadFile(name string) ([]byte, error)   { return os.ReadFile(name) }
+func (osFS) ReadScript(name string) ([]byte, error) { return suite.ReadScript(name) }
 func (osFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 	return os.WriteFile(name, data, perm)
 }

@@ -85,6 +85,7 @@ func TestScripts(t *testing.T) {
 			"exits":          cmdExits,
 			"daemonprofiles": cmdDaemonProfiles,
 			"profilesgone":   cmdProfilesGone,
+			"mkfifo":         cmdMkfifo,
 		},
 	})
 }

@@ -55,9 +55,9 @@ func runParse(ctx context.Context, env *Env) int {
 		if ctx.Err() != nil {
 			return ExitInterrupted
 		}
-		src, err := env.FS.ReadFile(f.Path)
+		src, err := env.FS.ReadScript(f.Path)
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "adtest parse: %v\n", err)
+			fmt.Fprintf(env.Stderr, "adtest parse: %s: %v\n", f.Display, fmtPathErr(err))
 			failed = true
 			continue
 		}

@@ -285,7 +285,7 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	tests, err := suite.Discover(f.paths, suite.DiscoverOptions{
 		Cwd: env.Cwd, Platform: f.platform, Grep: grep,
 		Retries: f.retries.v, TimeoutMs: f.timeout.v,
-		Parse: parseAll,
+		Parse: parseAll, Skip: outputDirs(f.artifactsDir, p.specs),
 		Check: func(s *lang.Script, src []byte) []error {
 			var errs []error
 			for _, d := range lang.Check(s, string(src), lang.CheckOptions{Vars: external, Platform: f.platform}) {
@@ -430,6 +430,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 		listeners = append(listeners, streams[s])
 	}
 
+	markOutputDir(env, filepath.Dir(p.runDir))
 	res, err := suite.Run(ctx, suite.Config{
 		Workers: f.workers, Devices: f.devices,
 		FailFast: f.failFast, MaxFailures: f.maxFailures,

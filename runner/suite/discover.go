@@ -8,7 +8,6 @@ package suite
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -63,6 +62,10 @@ type DiscoverOptions struct {
 	TimeoutMs *int
 	Parse     ParseFunc
 	Check     CheckFunc
+	// Skip are directories (relative to Cwd or absolute) a directory walk
+	// does not enter: the run's own output (artifacts, HTML report), besides
+	// the dot directories and node_modules no walk enters.
+	Skip []string
 }
 
 // Limits of retries: a context header may ask for at most MaxHeaderRetries
@@ -101,7 +104,7 @@ func Discover(paths []string, opts DiscoverOptions) ([]*Test, error) {
 		return nil, errors.New("suite: DiscoverOptions.Parse is nil")
 	}
 	var errs []error
-	found, problems := ExpandScripts(opts.Cwd, paths, false)
+	found, problems := ExpandScriptsSkipping(opts.Cwd, paths, false, opts.Skip)
 	for _, p := range problems {
 		switch p.Kind {
 		case ProblemEmpty: // nothing to run there
@@ -133,7 +136,7 @@ func Discover(paths []string, opts DiscoverOptions) ([]*Test, error) {
 		if opts.Grep != nil && !opts.Grep.MatchString(rel) {
 			continue
 		}
-		src, err := os.ReadFile(abs)
+		src, err := ReadScript(abs)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %v", rel, err))
 			continue

@@ -17,29 +17,45 @@ func absPath(cwd, p string) string {
 	return filepath.Join(cwd, p)
 }
 
+// OutputMarker is the file adtest run leaves in its artifacts root: a
+// directory walk does not enter a directory holding it, wherever the run put
+// its output (a script.ad copy there is evidence, not a test).
+const OutputMarker = ".adtest-output"
+
+// OutputMarkerText is the marker's content, for whoever finds it.
+const OutputMarkerText = "adtest run's artifacts: discovery (run, check, fmt, parse) does not look for tests below this directory.\n"
+
 // findScripts lists the *.ad files below root in filepath.WalkDir's order
-// (callers sort when they promise sorted output). With skipHidden, dot
-// directories below root and dot files are passed over, as gofmt does. On a
-// walk error it returns what it found so far with the error.
-func findScripts(root string, skipHidden bool) ([]string, error) {
+// (callers sort when they promise sorted output). Below root it never enters
+// a dot directory (.adtest holds adtest's own output, whose script.ad copies
+// would otherwise be run again by every later run; .git and the like hold no
+// tests), a node_modules directory, or a directory of skip (absolute, clean
+// paths: the run's configured output) or one holding OutputMarker. With skipHidden, dot files are passed
+// over too, as gofmt does. On a walk error it returns what it found so far
+// with the error.
+func findScripts(root string, skipHidden bool, skip map[string]bool) ([]string, error) {
 	var found []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		hidden := skipHidden && strings.HasPrefix(d.Name(), ".")
 		if d.IsDir() {
-			if hidden && p != root {
+			if p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || skip[p] || isOutputDir(p)) {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		if strings.HasSuffix(d.Name(), ".ad") && !hidden {
+		if strings.HasSuffix(d.Name(), ".ad") && !(skipHidden && strings.HasPrefix(d.Name(), ".")) {
 			found = append(found, p)
 		}
 		return nil
 	})
 	return found, err
+}
+
+func isOutputDir(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, OutputMarker))
+	return err == nil
 }
 
 // ScriptFile is one script a PATH argument named: Display is the path as the
@@ -69,11 +85,25 @@ const (
 func (p PathProblem) String() string { return p.Arg + ": " + p.Msg }
 
 // ExpandScripts is the one script-path expander of adtest run (Discover),
-// check, fmt and parse: a file as given, a directory into every *.ad below it (sorted; with
-// skipHidden, dot directories and files are passed over, as gofmt does), a
-// glob into the scripts it matches (sorted; a matched directory is walked). A script
-// named twice is listed once, where it first appears.
+// check, fmt and parse: a file as given (whatever directory it is in), a
+// directory into every *.ad below it (sorted; dot directories and
+// node_modules are not entered, and with skipHidden dot files are passed
+// over, as gofmt does), a glob into the scripts it matches (sorted; a matched
+// directory is walked). A script named twice is listed once, where it first
+// appears.
 func ExpandScripts(cwd string, args []string, skipHidden bool) (files []ScriptFile, problems []PathProblem) {
+	return ExpandScriptsSkipping(cwd, args, skipHidden, nil)
+}
+
+// ExpandScriptsSkipping is ExpandScripts that does not enter the directories
+// skip names (relative to cwd or absolute) while walking: adtest run's
+// configured artifacts and report directories. A directory of skip named as
+// an argument itself is still walked.
+func ExpandScriptsSkipping(cwd string, args []string, skipHidden bool, skip []string) (files []ScriptFile, problems []PathProblem) {
+	skipSet := map[string]bool{}
+	for _, d := range skip {
+		skipSet[filepath.Clean(absPath(cwd, d))] = true
+	}
 	seen := map[string]bool{}
 	add := func(display, path string) {
 		if !seen[path] {
@@ -82,7 +112,7 @@ func ExpandScripts(cwd string, args []string, skipHidden bool) (files []ScriptFi
 		}
 	}
 	walk := func(arg, display, path string) {
-		found, err := findScripts(path, skipHidden)
+		found, err := findScripts(path, skipHidden, skipSet)
 		if err != nil {
 			problems = append(problems, PathProblem{Arg: arg, Msg: pathErr(err), Kind: ProblemWalk})
 		}

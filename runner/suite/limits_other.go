@@ -1,0 +1,5 @@
+//go:build !unix
+
+package suite
+
+const openNonBlock = 0
