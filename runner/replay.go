@@ -42,6 +42,12 @@ type ReplayOptions struct {
 	// StepTimeout bounds each step (0: no bound of its own); a step that
 	// does not finish in time fails with reason step_timeout.
 	StepTimeout time.Duration
+	// From is the 1-based step a resume starts at (replay --from N): the
+	// steps before it are reported skipped, never run. 0 and 1 run all.
+	From int
+	// PlanDigest is the script's plan digest (lang.PlanDigest); when set, a
+	// divergence carries the resume object that continues the replay.
+	PlanDigest string
 }
 
 // ReasonStepTimeout is the typed reason of a step that outlived its bound.
@@ -203,7 +209,7 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 	for i, a := range script.Actions {
 		step := i + 1
 		ev := StepEvent{File: file, Step: step, Total: total, Line: a.Line(), Command: a.Command, Action: red.actionText(a), Time: s.cfg.Clock.Now()}
-		if a.Command == "replay" {
+		if a.Command == "replay" || step < opts.From {
 			ev.Status = StatusSkipped
 			if opts.Observer != nil {
 				opts.Observer.StepStarted(ev)
@@ -221,6 +227,9 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 			// The divergence screen is a capture too: bounded like a step.
 			dctx, dcancel := stepBound(ctx, opts.StepTimeout)
 			e = s.divergence(dctx, r.bound, file, step, total, e, res.Steps, red)
+			if opts.PlanDigest != "" && e.Code == CodeReplayDivergence {
+				addResume(e, step, total, opts.PlanDigest)
+			}
 			dcancel()
 		}
 		ev.Action, ev.Duration = r.text, r.dur
@@ -380,4 +389,19 @@ func rankDigest(obs *observation) []int {
 		}
 	}
 	return append(first, rest...)
+}
+
+// addResume puts the resume object into a divergence (spec §4.3.2): the
+// failed step and the digest that `replay --from N --plan-digest SHA`
+// continues from; the next step as the alternative when there is one.
+func addResume(e *ErrorInfo, step, total int, digest string) {
+	div, ok := e.Details["divergence"].(map[string]any)
+	if !ok {
+		return
+	}
+	resume := map[string]any{"allowed": true, "from": step, "planDigest": digest}
+	if step < total {
+		resume["alternateFrom"] = step + 1
+	}
+	div["resume"] = resume
 }

@@ -70,22 +70,9 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 	if req.SaveScript && r.srv.cfg.Recorders == nil {
 		return fail(failure(req, runner.CodeUnsupportedOperation, "recording_unavailable", "", "This daemon cannot record sessions"))
 	}
-	prov, err := r.provider(ctx, e.platform)
-	if err != nil {
-		return fail(&Response{Error: infraErr(err, e.platform)})
-	}
-	r.mu.Lock()
-	worker := r.workers
-	r.workers++
-	r.mu.Unlock()
-	drv, err := prov.NewSession(ctx, drivers.SessionOptions{Worker: worker, Device: req.Device})
-	if err != nil {
-		return fail(&Response{Error: infraErr(err, e.platform)})
-	}
-	cfg := r.srv.cfg.Session
-	cfg.Platform = e.platform
-	if filepath.IsAbs(req.Cwd) {
-		cfg.ArtifactsDir = req.Cwd
+	drv, cfg, ei := r.startDriver(ctx, e, req)
+	if ei != nil {
+		return fail(&Response{Error: ei})
 	}
 	if req.SaveScript {
 		rec := r.srv.cfg.Recorders(RecordingInfo{Session: e.name, Platform: e.platform, Device: req.Device, Created: e.created})
@@ -116,6 +103,29 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 		resp.Text = joinLines(resp.Text, "Recording to "+e.path)
 	}
 	return resp
+}
+
+// startDriver starts the driver of a new session entry and the session
+// configuration its runner.Session gets.
+func (r *registry) startDriver(ctx context.Context, e *entry, req *Request) (drivers.Driver, runner.SessionConfig, *runner.ErrorInfo) {
+	cfg := r.srv.cfg.Session
+	prov, err := r.provider(ctx, e.platform)
+	if err != nil {
+		return nil, cfg, infraErr(err, e.platform)
+	}
+	r.mu.Lock()
+	worker := r.workers
+	r.workers++
+	r.mu.Unlock()
+	drv, err := prov.NewSession(ctx, drivers.SessionOptions{Worker: worker, Device: req.Device})
+	if err != nil {
+		return nil, cfg, infraErr(err, e.platform)
+	}
+	cfg.Platform = e.platform
+	if filepath.IsAbs(req.Cwd) {
+		cfg.ArtifactsDir = req.Cwd
+	}
+	return drv, cfg, nil
 }
 
 func joinWarn(a, b string) string {

@@ -31,6 +31,7 @@ const (
 	OpStop       = "stop"        // close every session and exit
 	OpSessions   = "sessions"    // list sessions
 	OpSaveScript = "save-script" // publish a session's recording without closing it
+	OpReplay     = "replay"      // run a script in a session (adtest replay)
 )
 
 // Reasons of errors the daemon and the client produce (ErrorInfo.Reason).
@@ -76,6 +77,9 @@ type Request struct {
 	// relative paths of its commands (screenshot PATH) against the Cwd of
 	// its open, so that a recorded script keeps them as typed.
 	Cwd string `json:"cwd,omitempty"`
+
+	// Replay (op replay): the script's source and the resume point.
+	Replay *ReplayRequest `json:"replay,omitempty"`
 }
 
 // Response answers one request.

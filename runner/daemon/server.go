@@ -382,6 +382,14 @@ func (s *Server) serve(ctx context.Context, req *Request) *Response {
 		return &Response{OK: true, Text: "adtest daemon stopped"}
 	case OpSaveScript:
 		return s.reg.saveScript(ctx, req)
+	case OpReplay:
+		timeout := DefaultReplayTimeout
+		if req.TimeoutMs > 0 {
+			timeout = time.Duration(req.TimeoutMs) * time.Millisecond
+		}
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		return s.reg.replay(cctx, req)
 	case OpCommand:
 		timeout := DefaultCommandTimeout
 		if req.TimeoutMs > 0 {

@@ -1,0 +1,262 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/daemon"
+)
+
+// `adtest replay FILE`: agent-device's replay (spec §4.2-§4.4) run in a
+// session of the warm daemon, so that a failed replay leaves its session
+// open and `replay FILE --from N --plan-digest SHA` continues it. Its exit
+// codes are agent-device's: 0 on success, 1 on any error.
+
+var replayFlags = []adFlag{
+	{name: "session", kind: adValue},
+	{name: "platform", kind: adValue},
+	{name: "target", kind: adValue},
+	{name: "device", kind: adValue},
+	{name: "env", short: "e", kind: adValue},
+	{name: "from", kind: adValue},
+	{name: "plan-digest", kind: adValue},
+	{name: "keep-session", kind: adBool},
+	{name: "save-script", kind: adOptValue},
+	{name: "force", kind: adBool},
+	{name: "update", short: "u", kind: adBool},
+	{name: "timeout", kind: adValue},
+	{name: "maestro", kind: adBool},
+	{name: "json", kind: adBool},
+	{name: "debug", kind: adBool},
+	{name: "verbose", kind: adBool},
+	{name: "help", short: "h", kind: adBool},
+}
+
+func replayUsage(w io.Writer) {
+	fmt.Fprint(w, `usage: adtest replay FILE.ad [flags]
+
+Runs a script in a session of adtest's warm daemon, as agent-device replay
+does: the first open starts the session, a final close ends it; a failed
+replay leaves the session open and prints the plan digest to resume with.
+
+flags:
+  --session NAME        the session (default "default")
+  --platform P          web or android (else the script's open/context)
+  --device SERIAL       the Android device of a new session
+  -e KEY=VALUE          a script variable (repeatable; AD_VAR_KEY from the environment too)
+  --from N --plan-digest SHA
+                        resume at step N of the session a failed replay left open
+  --keep-session        leave the session open (a final close is not run)
+  --timeout MS          bound of the whole replay (default 90000)
+  --json                one object: {"success":true,"data":...} or {"success":false,"error":...}
+  -u, --update          accepted and ignored (agent-device 0.20+: a divergence lists suggestions)
+
+exit codes: 0 replayed, 1 any error (agent-device's codes)
+`)
+}
+
+// replayInvalid is an INVALID_ARGS error raised before anything runs.
+func replayInvalid(format string, a ...any) *runner.ErrorInfo {
+	return &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "invalid_args", Message: fmt.Sprintf(format, a...)}
+}
+
+func runReplay(ctx context.Context, env *Env) int {
+	args, err := parseADArgs("replay", env.Args, replayFlags)
+	asJSON := args != nil && args.has("json")
+	if err != nil {
+		return replayFail(env, asJSON, replayInvalid("%v", err))
+	}
+	if args.has("help") {
+		replayUsage(env.Stdout)
+		return ExitOK
+	}
+	req, ei := replayRequest(env, args)
+	if ei != nil {
+		return replayFail(env, asJSON, ei)
+	}
+	if args.has("update") && !asJSON {
+		fmt.Fprintln(env.Stderr, "adtest replay: note: --update is accepted and ignored (as in agent-device 0.20+): a failed step lists selector suggestions instead of rewriting the file")
+	}
+	c := daemonClient(env)
+	timeout := DefaultReplayEnvelope
+	if req.TimeoutMs > 0 {
+		timeout = time.Duration(req.TimeoutMs) * time.Millisecond
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout+30*time.Second)
+	defer cancel()
+	resp, err := c.Do(cctx, req)
+	if err != nil {
+		return replayFail(env, asJSON, clientError(cctx, c, err))
+	}
+	if resp.Error != nil {
+		if !asJSON {
+			defer printResume(env, req, resp.Error)
+		}
+		return replayFail(env, asJSON, resp.Error)
+	}
+	if asJSON {
+		writeJSONLine(env.Stdout, map[string]any{"success": true, "data": resp.Data})
+		return ExitOK
+	}
+	fmt.Fprintln(env.Stdout, resp.Text)
+	if resp.Warning != "" {
+		fmt.Fprintf(env.Stderr, "Warning: %s\n", resp.Warning)
+	}
+	return ExitOK
+}
+
+// DefaultReplayEnvelope is agent-device's whole-replay bound.
+const DefaultReplayEnvelope = daemon.DefaultReplayTimeout
+
+// replayRequest reads and parses the script, settles the effective platform,
+// checks a resume and builds the daemon request: every INVALID_ARGS of
+// spec §4.2-§4.4 is raised here, before any device is touched.
+func replayRequest(env *Env, args *adArgs) (*daemon.Request, *runner.ErrorInfo) {
+	if len(args.pos) != 1 {
+		return nil, replayInvalid("replay accepts exactly one input path: replay <path>")
+	}
+	if args.has("maestro") {
+		return nil, replayInvalid("adtest runs native .ad scripts only: --maestro (Maestro YAML) is not supported")
+	}
+	if args.has("save-script") {
+		return nil, replayInvalid("replay --save-script (a repair recording) is not supported by adtest: replay without it, then repair interactively with `adtest open TARGET --save-script PATH`")
+	}
+	input := args.pos[0]
+	path := expandHome(env, input)
+	path = abs(env.Cwd, path)
+	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
+		return nil, replayInvalid("Maestro YAML requires explicit --maestro routing: replay <path> --maestro")
+	}
+	src, err := env.FS.ReadFile(path)
+	if err != nil {
+		return nil, replayInvalid("replay script not found: %s", input)
+	}
+	if t := strings.TrimLeft(string(src), " \t\r\n"); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		return nil, replayInvalid("replay accepts .ad script files. JSON replay payloads are no longer supported.")
+	}
+	script, errs := lang.ParseAll(displayRel(env.Cwd, path), src)
+	if len(errs) > 0 {
+		ei := replayInvalid("%s", errs[0].Error())
+		ei.Hint = errs[0].Hint
+		return nil, ei
+	}
+	platform := args.last("platform")
+	if platform == "" {
+		platform = scriptPlatform(script)
+	}
+	target := args.last("target")
+	if target == "" {
+		target = script.Metadata.Target
+	}
+	digest := lang.PlanDigest(script, platform, target)
+	from := 0
+	if args.has("from") != args.has("plan-digest") {
+		return nil, replayInvalid("replay --from requires --plan-digest (and --plan-digest requires --from).")
+	}
+	if args.has("from") {
+		n, err := strconv.Atoi(args.last("from"))
+		if err != nil || n < 1 {
+			return nil, replayInvalid("replay --from must be an integer >= 1, got %q", args.last("from"))
+		}
+		if n > len(script.Actions) {
+			return nil, replayInvalid("replay --from %d is out of range for a %d-step plan.", n, len(script.Actions))
+		}
+		if args.last("plan-digest") != digest {
+			ei := replayInvalid("replay --plan-digest does not match the current plan digest; the script or its effective platform changed since the failure was reported.")
+			ei.Hint = "Run a fresh full replay to get a new digest."
+			return nil, ei
+		}
+		from = n
+	}
+	timeoutMs := 0
+	if args.has("timeout") {
+		n, err := strconv.Atoi(args.last("timeout"))
+		if err != nil || n < 1 {
+			return nil, replayInvalid("--timeout must be a positive number of milliseconds, got %q", args.last("timeout"))
+		}
+		timeoutMs = n
+	}
+	switch platform {
+	case "", "web", "android":
+	default:
+		return nil, replayInvalid("replay: adtest drives web and android, not %q (set --platform web or android)", platform)
+	}
+	cli, err := lang.ParseCLIVars(args.vals["env"])
+	if err != nil {
+		return nil, replayInvalid("%v", err)
+	}
+	var proc map[string]string
+	if env.Environ != nil {
+		proc = lang.ProcessVars(env.Environ())
+	}
+	session := args.last("session")
+	if session == "" {
+		session = "default"
+	}
+	return &daemon.Request{Op: daemon.OpReplay, Session: session, Platform: platform, Device: args.last("device"),
+		TimeoutMs: timeoutMs, Cwd: env.Cwd, Replay: &daemon.ReplayRequest{
+			Source: string(src), File: path, From: from, PlanDigest: digest,
+			Vars: cli, ProcessVars: proc, KeepSession: args.has("keep-session"),
+		}}, nil
+}
+
+// scriptPlatform is the platform a script selects itself (spec §4.2 step
+// 5): the --platform hint of the first open (or of a runtime line before
+// it), else `context platform=`.
+func scriptPlatform(s *lang.Script) string {
+	for _, a := range s.Actions {
+		if p, ok := a.Runtime.String("platform"); ok && p != "" {
+			return p
+		}
+		if a.Command == "open" {
+			break
+		}
+	}
+	return s.Metadata.Platform
+}
+
+func expandHome(env *Env, p string) string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		if home := getenv(env, "HOME"); home != "" {
+			return filepath.Join(home, strings.TrimPrefix(p, "~"))
+		}
+	}
+	return p
+}
+
+// replayFail prints an error as agent-device does and returns 1.
+func replayFail(env *Env, asJSON bool, e *runner.ErrorInfo) int {
+	if asJSON {
+		writeJSONLine(env.Stdout, map[string]any{"success": false, "error": e})
+		return ExitFailed
+	}
+	fmt.Fprintf(env.Stderr, "Error (%s): %s\n", e.Code, e.Message)
+	if e.Hint != "" {
+		fmt.Fprintf(env.Stderr, "Hint: %s\n", e.Hint)
+	}
+	return ExitFailed
+}
+
+// printResume prints the command that continues a failed replay (text
+// mode): the divergence's resume point and the plan digest.
+func printResume(env *Env, req *daemon.Request, e *runner.ErrorInfo) {
+	div, _ := e.Details["divergence"].(map[string]any)
+	resume, _ := div["resume"].(map[string]any)
+	if resume == nil {
+		return
+	}
+	if alt, ok := resume["alternateFrom"]; ok {
+		fmt.Fprintf(env.Stderr, "Plan digest: %v\nResume: fix the app state, then adtest replay %s --session %s --from %v --plan-digest %v (or --from %v to skip the failed step)\n",
+			resume["planDigest"], displayRel(env.Cwd, req.Replay.File), req.Session, resume["from"], resume["planDigest"], alt)
+		return
+	}
+	fmt.Fprintf(env.Stderr, "Plan digest: %v\nResume: fix the app state, then adtest replay %s --session %s --from %v --plan-digest %v\n",
+		resume["planDigest"], displayRel(env.Cwd, req.Replay.File), req.Session, resume["from"], resume["planDigest"])
+}
