@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -224,13 +223,7 @@ func (s *Session) pressGuard(ctx context.Context, op string, tg *drivers.Target)
 		return nil
 	}
 	var r pressResult
-	err := s.do(ctx, op, func(ctx context.Context, t *chromedp.Target) error {
-		str, err := libCall(ctx, t, "JSON.stringify(window.__adtestLib.disarm())")
-		if err != nil {
-			return err
-		}
-		return json.Unmarshal([]byte(str), &r)
-	})
+	err := s.evalOnce(ctx, op, "lib.disarm()", &r)
 	if err != nil {
 		if retryableEval(err) && ctx.Err() == nil {
 			return nil // the press navigated: the old document is gone
