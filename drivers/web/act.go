@@ -455,18 +455,58 @@ func (s *Session) scroll(ctx context.Context, a drivers.Action) error {
 	if err := s.refuseWithDialog("scroll"); err != nil {
 		return err
 	}
-	var r stateResult
-	if err := s.lib(ctx, "scroll", "scroll("+jsArgs(handle, dir, amount)+")", &r); err != nil {
+	// A user's mouse wheel over the container scrolls it: the page sees the
+	// wheel and scroll events of a user (and may take the wheel itself). A
+	// container no wheel reaches (covered, clipped away) is moved by script.
+	var plan struct {
+		State string  `json:"state"`
+		X     float64 `json:"x"`
+		Y     float64 `json:"y"`
+		DX    float64 `json:"dx"`
+		DY    float64 `json:"dy"`
+	}
+	if err := s.lib(ctx, "scroll", "scrollPlan("+jsArgs(handle, dir, amount)+")", &plan); err != nil {
 		return err
 	}
-	if r.State == "stale" {
+	switch plan.State {
+	case "stale":
 		return staleError(describeTarget(a.Target))
+	case "wheel":
+		err := s.input(ctx, "scroll", func(ctx context.Context, t *chromedp.Target) error {
+			_, err := cdp.Call(ctx, t, dispatchWheel, wheelParams{
+				Type: input.DispatchMouseEventTypeMouseWheel, X: plan.X, Y: plan.Y, DeltaX: plan.DX, DeltaY: plan.DY,
+			})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	default:
+		if err := s.lib(ctx, "scroll", "scrollScript()", nil); err != nil {
+			return err
+		}
+	}
+	var r stateResult
+	if err := s.lib(ctx, "scroll", "scrollResult()", &r); err != nil {
+		return err
 	}
 	s.mu.Lock()
 	s.lastScroll = drivers.ScrollReport{Container: r.Container, Distance: r.Distance, AtEnd: r.End}
 	s.mu.Unlock()
 	return nil
 }
+
+// wheelParams are Input.dispatchMouseEvent's for a wheel: both deltas are
+// required, and cdproto's parameters leave out a zero one.
+type wheelParams struct {
+	Type   input.DispatchMouseEventType `json:"type"`
+	X      float64                      `json:"x"`
+	Y      float64                      `json:"y"`
+	DeltaX float64                      `json:"deltaX"`
+	DeltaY float64                      `json:"deltaY"`
+}
+
+var dispatchWheel = cdp.Command[wheelParams, cdp.Empty]{Method: input.CommandDispatchMouseEvent}
 
 // LastScroll reports what the last scroll moved (drivers.ScrollReporter).
 func (s *Session) LastScroll() drivers.ScrollReport {

@@ -180,3 +180,18 @@ func TestKeysMoveTheCaret(t *testing.T) {
 		t.Errorf("the field shows %q, want Zaé!", got)
 	}
 }
+
+// TestScrollIsAUsersWheel: a scroll is a user's mouse wheel over the
+// container: the page sees a trusted wheel event, and the report says how
+// far the container moved.
+func TestScrollIsAUsersWheel(t *testing.T) {
+	t.Parallel()
+	s := session(t, "wheel.html")
+	act(t, s, drivers.Action{Kind: drivers.ActScroll, Direction: "down", Amount: 0.5, Target: &drivers.Target{Node: byID(t, s, "row")}})
+	if got := textByID(t, s, "log"); got != "wheel true 100" {
+		t.Errorf("the page saw %q, want a trusted wheel of 100 px", got)
+	}
+	if r := s.LastScroll(); r.Distance != 100 || r.Container != "div#box" || r.AtEnd {
+		t.Errorf("scroll report %+v, want 100 px of div#box", r)
+	}
+}

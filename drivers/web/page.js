@@ -745,11 +745,13 @@
     }
     return true;
   }
-  // scroll scrolls the container of the target (h), else what is under the
-  // centre of the viewport (the page when nothing there scrolls; then the
-  // largest container when the page itself cannot scroll that way). It
-  // reports the container, how far it moved and whether it reached its end.
-  function scroll(h, dir, amount) {
+  // scrollPlan picks what a scroll moves: the container of the target (h),
+  // else what is under the centre of the viewport (the page when nothing
+  // there scrolls; then the largest container when the page itself cannot
+  // scroll that way). It reports how far (dx, dy) and, when a user's mouse
+  // wheel at a point of the container's visible box would scroll exactly
+  // that container, the point (state 'wheel'); else scrollScript moves it.
+  function scrollPlan(h, dir, amount) {
     const vertical = dir === 'up' || dir === 'down' || dir === 'top' || dir === 'bottom';
     let s;
     if (h) {
@@ -757,12 +759,7 @@
       if (!el) return { state: 'stale' };
       s = scrollerFrom(el, vertical);
     } else {
-      let at = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
-      while (at && at.shadowRoot) {
-        const inner = at.shadowRoot.elementFromPoint(innerWidth / 2, innerHeight / 2);
-        if (!inner || inner === at) break;
-        at = inner;
-      }
+      const at = pointed(innerWidth / 2, innerHeight / 2);
       s = at ? scrollerFrom(at, vertical) : pageScroller();
       if (s === pageScroller() && !pageScrolls(vertical)) {
         // An app-like page scrolls a container, not the document: use the
@@ -776,20 +773,75 @@
         if (best) s = best;
       }
     }
+    measure();
     const page = s === pageScroller();
-    const w = page ? innerWidth : s.clientWidth, hh = page ? innerHeight : s.clientHeight;
-    const before = [s.scrollLeft, s.scrollTop];
-    const o = { behavior: 'instant' };
+    const w = page ? VW : s.clientWidth, hh = page ? VH : s.clientHeight;
+    let dx = 0, dy = 0;
     switch (dir) {
-      case 'up': o.top = -hh * amount; s.scrollBy(o); break;
-      case 'down': o.top = hh * amount; s.scrollBy(o); break;
-      case 'left': o.left = -w * amount; s.scrollBy(o); break;
-      case 'right': o.left = w * amount; s.scrollBy(o); break;
-      case 'top': o.top = 0; s.scrollTo(o); break;
-      case 'bottom': o.top = s.scrollHeight; s.scrollTo(o); break;
+      case 'up': dy = -hh * amount; break;
+      case 'down': dy = hh * amount; break;
+      case 'left': dx = -w * amount; break;
+      case 'right': dx = w * amount; break;
+      case 'top': dy = -s.scrollTop; break;
+      case 'bottom': dy = s.scrollHeight - s.scrollTop; break;
     }
-    const dist = Math.abs(s.scrollLeft - before[0]) + Math.abs(s.scrollTop - before[1]);
-    return { state: 'done', moved: dist > 0, distance: Math.round(dist), container: page ? 'the page' : nameOf(s), end: atEnd(s, dir) };
+    A.scrolling = { s, dir, page, dx, dy, before: [s.scrollLeft, s.scrollTop] };
+    let box = [0, 0, VW, VH];
+    if (!page) {
+      const r = s.getBoundingClientRect();
+      const x1 = r.left + s.clientLeft, y1 = r.top + s.clientTop;
+      box = clipBox(clipBox([x1, y1, x1 + s.clientWidth, y1 + s.clientHeight], [0, 0, VW, VH]), clipOf(s));
+    }
+    if (!box) return { state: 'script' };
+    const x = (box[0] + box[2]) / 2, y = (box[1] + box[3]) / 2;
+    const hit = pointed(x, y);
+    if (!hit || scrollerFrom(hit, vertical) !== s) return { state: 'script' };
+    return { state: 'wheel', x: x, y: y, dx: dx, dy: dy };
+  }
+  // pointed is the innermost element at (x, y), through open shadow roots.
+  function pointed(x, y) {
+    let at = document.elementFromPoint(x, y);
+    while (at && at.shadowRoot) {
+      const inner = at.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === at) break;
+      at = inner;
+    }
+    return at;
+  }
+  // scrollScript moves the planned container itself (no wheel reaches it).
+  function scrollScript() {
+    const p = A.scrolling;
+    if (!p) return { state: 'done' };
+    p.s.scrollBy({ left: p.dx, top: p.dy, behavior: 'instant' });
+    return { state: 'done' };
+  }
+  // scrollResult waits until the planned container stopped moving (a wheel
+  // scrolls in the frames after it) and reports how far it moved and
+  // whether it reached its end.
+  function scrollResult() {
+    const p = A.scrolling;
+    A.scrolling = null;
+    if (!p) return { state: 'done' };
+    const s = p.s;
+    const at = () => [s.scrollLeft, s.scrollTop];
+    const report = () => {
+      const dist = Math.abs(s.scrollLeft - p.before[0]) + Math.abs(s.scrollTop - p.before[1]);
+      return { state: 'done', moved: dist > 0, distance: Math.round(dist), container: p.page ? 'the page' : nameOf(s), end: atEnd(s, p.dir) };
+    };
+    return new Promise(resolve => {
+      let last = at(), still = 0, frames = 0;
+      const tick = () => {
+        const now = at();
+        frames++;
+        if (now[0] === last[0] && now[1] === last[1]) still++; else { still = 0; last = now; }
+        const moved = now[0] !== p.before[0] || now[1] !== p.before[1];
+        // Still for two frames once it moved, or for six if it does not
+        // (a page that takes the wheel itself); 90 frames at most.
+        if ((moved && still >= 2) || still >= 6 || frames >= 90) resolve(report());
+        else requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
   }
   function attrs(h) {
     const el = lookup(h);
@@ -808,5 +860,5 @@
     if (!el || el === document.body || el === document.documentElement) return { state: 'none' };
     return { state: 'ok', handle: handle(el) };
   }
-  return { snapshot, target, disarm, fillStart, fillEnd, focus, scroll, attrs, blur, active, token: () => A.tok };
+  return { snapshot, target, disarm, fillStart, fillEnd, focus, scrollPlan, scrollScript, scrollResult, attrs, blur, active, token: () => A.tok };
 })()
