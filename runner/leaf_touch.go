@@ -19,13 +19,22 @@ func (s *Session) readiness() time.Duration {
 	return s.cfg.ReadinessTimeout
 }
 
-// actionable lets m re-resolve a selector target (it) and retry until the
-// readiness window that began at start ends (a ref or a point: unchanged).
-func (s *Session) actionable(m mutation, it lang.Target, start time.Time) mutation {
+// actionable lets m re-resolve a selector target (it) and retry while the
+// target is not actionable yet (a ref or a point: unchanged). The retries
+// end WaitTimeout after start, or earlier, just before the step's own
+// bound (ctx's deadline), so the step fails with the target's reason
+// (covered, disabled, ...) rather than a bare timeout.
+func (s *Session) actionable(ctx context.Context, m mutation, it lang.Target, start time.Time) mutation {
 	if it.Kind != lang.TargetSelector || s.readiness() <= 0 {
 		return m
 	}
-	m.until = start.Add(s.readiness())
+	m.until = start.Add(s.cfg.WaitTimeout)
+	if d, ok := ctx.Deadline(); ok {
+		left := d.Sub(start)
+		if end := d.Add(-min(left/10, time.Second)); end.Before(m.until) {
+			m.until = end
+		}
+	}
 	m.retarget = func(ctx context.Context, within time.Duration) (*drivers.Target, *ErrorInfo) {
 		r, e := s.resolveTarget(ctx, it, true, within)
 		if e != nil {
@@ -55,7 +64,7 @@ func (s *Session) leafClick(ctx context.Context, a *lang.Action, args lang.Args)
 	}
 	// One logical command: resolved once above, expired once by mutate, the
 	// driver repeats the same physical point Count times.
-	return nil, s.actionable(does(da, &Output{Text: "Tapped " + r.target.Describe, Warning: r.warning}), it, start), nil
+	return nil, s.actionable(ctx, does(da, &Output{Text: "Tapped " + r.target.Describe, Warning: r.warning}), it, start), nil
 }
 
 func (s *Session) leafLongPress(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
@@ -66,7 +75,7 @@ func (s *Session) leafLongPress(ctx context.Context, a *lang.Action, args lang.A
 		return nil, mutation{}, e
 	}
 	dur := time.Duration(ta.DurationMs) * time.Millisecond
-	return nil, s.actionable(does(drivers.Action{Kind: drivers.ActLongPress, Target: r.target, Duration: dur}, &Output{Text: "Long-pressed " + r.target.Describe}), ta.Target, start), nil
+	return nil, s.actionable(ctx, does(drivers.Action{Kind: drivers.ActLongPress, Target: r.target, Duration: dur}, &Output{Text: "Long-pressed " + r.target.Describe}), ta.Target, start), nil
 }
 
 func (s *Session) leafFill(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
@@ -78,7 +87,7 @@ func (s *Session) leafFill(ctx context.Context, a *lang.Action, args lang.Args) 
 	}
 	da := drivers.Action{Kind: drivers.ActFill, Target: r.target, Text: ta.Text}
 	da.DelayMs, _ = a.Flags.Int("delayMs")
-	return nil, s.actionable(does(da, &Output{Text: "Filled " + r.target.Describe}), ta.Target, start), nil
+	return nil, s.actionable(ctx, does(da, &Output{Text: "Filled " + r.target.Describe}), ta.Target, start), nil
 }
 
 func (s *Session) leafType(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {

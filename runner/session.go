@@ -27,7 +27,10 @@ type SessionConfig struct {
 	// ReadinessTimeout bounds the wait of click/press/longpress/fill for a
 	// selector target that is not on screen yet (default 2s; negative = none).
 	ReadinessTimeout time.Duration
-	// WaitTimeout is the default timeout of polling waits (default 10s).
+	// WaitTimeout is the default timeout of polling waits (default 10s),
+	// and how long click/press/longpress/fill keep finding a selector target
+	// again while it is not actionable (re-rendered, hidden, covered,
+	// disabled, moving), within the step's bound.
 	WaitTimeout time.Duration
 	// ArtifactsDir receives screenshots with relative paths (else the cwd).
 	ArtifactsDir string

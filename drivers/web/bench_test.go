@@ -29,6 +29,29 @@ func BenchmarkClick(b *testing.B) {
 	}
 }
 
+// BenchmarkClickLive is a live click as the runner makes it once the
+// target is resolved: Preflight (before the seam), then Act (actionability
+// checks, the press, its guard, the settle frame) on a still page.
+func BenchmarkClickLive(b *testing.B) {
+	s := session(b, "basic.html")
+	n := find(b, snap(b, s, drivers.SnapshotOptions{}), "button", "Count")
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a := tap(n)
+		if err := s.Preflight(ctx, a); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Act(ctx, a); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if got, want := textByID(b, s, "clicks"), "Clicked "+strconv.Itoa(b.N); got != want {
+		b.Fatalf("%q, want %q", got, want)
+	}
+}
+
 func BenchmarkFill(b *testing.B) {
 	s := session(b, "basic.html")
 	n := find(b, snap(b, s, drivers.SnapshotOptions{}), "textbox", "Email")
