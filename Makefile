@@ -2,7 +2,7 @@
 GO ?= go
 FUZZTIME ?= 20s
 
-.PHONY: all build setup demo test unit fuzz bench docs vet
+.PHONY: all build setup demo test unit fuzz bench docs vet todomvc-compare
 
 all: build
 
@@ -41,3 +41,9 @@ bench:
 # Regenerate the checked-in command reference from the command table.
 docs:
 	$(GO) run ./cmd/adtest help commands --markdown > docs/commands.md
+
+# Not part of `make test`: the TodoMVC flows of examples/todomvc under adtest
+# and under Playwright Test (pinned, installed into the user cache), side by
+# side. TODOMVC_FLAGS="-j 1 --only backbone,react" narrows it.
+todomvc-compare: setup
+	bash scripts/todomvc-playwright.sh $(TODOMVC_FLAGS)

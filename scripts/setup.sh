@@ -37,4 +37,32 @@ if [ -z "$helper_sha" ] || ! echo "$helper_sha  $helper_apk" | sha256sum -c --st
   fi
   (cd "$(dirname "$0")/.." && go run ./cmd/adtest android setup >/dev/null)
 fi
-echo "setup: chromium $(command -v chromium || command -v chromium-browser || command -v google-chrome), adb $(command -v adb), android helper $helper_apk" >&2
+# The real-app corpus of examples/todomvc: npm's todomvc package, fetched
+# with npm pack into the per-user cache, checked against the sha256 pinned
+# in examples/todomvc/todomvc.go and extracted there (never committed).
+# Skipped when the extracted tree's stamp carries that sha256.
+todomvc_go="$(dirname "$0")/../examples/todomvc/todomvc.go"
+todo_pin() { sed -n "s/^[[:space:]]*$1[[:space:]]*= \"\(.*\)\"$/\1/p" "$todomvc_go"; }
+todo_pkg="$(todo_pin NPMPackage)"; todo_ver="$(todo_pin NPMVersion)"; todo_sha="$(todo_pin SHA256)"
+todo_dir="${ADTEST_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/adtest}/$todo_pkg/$todo_ver"
+if [ -z "$todo_sha" ] || [ "$(cat "$todo_dir/extracted.sha256" 2>/dev/null)" != "$todo_sha" ]; then
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "setup: installing npm (to fetch the TodoMVC corpus)" >&2
+    sudo=""; if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq npm >/dev/null
+  fi
+  echo "setup: fetching $todo_pkg@$todo_ver into $todo_dir" >&2
+  todo_tmp="$(mktemp -d)"
+  (cd "$todo_tmp" && npm pack --silent "$todo_pkg@$todo_ver" >/dev/null)
+  todo_tgz="$todo_tmp/$todo_pkg-$todo_ver.tgz"
+  if ! echo "$todo_sha  $todo_tgz" | sha256sum -c --status; then
+    echo "setup: $todo_pkg@$todo_ver has sha256 $(sha256sum <"$todo_tgz" | cut -d' ' -f1), want $todo_sha (pinned in examples/todomvc/todomvc.go)" >&2
+    rm -rf "$todo_tmp"; exit 1
+  fi
+  rm -rf "$todo_dir"; mkdir -p "$todo_dir"
+  tar -xzf "$todo_tgz" -C "$todo_dir"
+  mv "$todo_tgz" "$todo_dir/"; rm -rf "$todo_tmp"
+  echo "$todo_sha" >"$todo_dir/extracted.sha256"
+fi
+
+echo "setup: chromium $(command -v chromium || command -v chromium-browser || command -v google-chrome), adb $(command -v adb), android helper $helper_apk, todomvc $todo_dir/package" >&2

@@ -1,0 +1,169 @@
+// Command todomvc prepares and reads the TodoMVC comparison of
+// scripts/todomvc-playwright.sh:
+//
+//	todomvc root                     print the extracted package's directory
+//	todomvc suite -out DIR [-only a,b] write DIR/FRAMEWORK/FLOW.ad and DIR/frameworks.json
+//	todomvc serve [-addr A]          serve the package; prints its URL, serves until killed
+//	todomvc compare -adtest R.json -playwright P.json
+//	                                 print the matrix side by side and the totals
+//	todomvc expect -adtest R.json -file M.txt
+//	                                 merge adtest's cells into TestMatrix's expectations
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/adtest/adtest/examples/todomvc"
+	"github.com/adtest/adtest/reporters"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) }
+
+func run(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "usage: todomvc root | suite -out DIR [-only a,b] | serve [-addr HOST:PORT] | compare -adtest FILE -playwright FILE | expect -adtest FILE -file M.txt")
+		return 2
+	}
+	fs := flag.NewFlagSet("todomvc "+args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "suite: the `DIR` to write")
+	only := fs.String("only", "", "suite: only these comma-separated `FRAMEWORKS`")
+	addr := fs.String("addr", "127.0.0.1:0", "serve: listen on `HOST:PORT`")
+	adRes := fs.String("adtest", "", "compare: adtest's JSON result `FILE` (--reporter json=FILE)")
+	pwRes := fs.String("playwright", "", "compare: Playwright's JSON report `FILE`")
+	file := fs.String("file", "", "expect: the expectations `FILE` to update (examples/todomvc/testdata/matrix.txt)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	if err := do(args[0], stdout, getenv, *out, *only, *addr, *adRes, *pwRes, *file); err != nil {
+		fmt.Fprintf(stderr, "todomvc %s: %v\n", args[0], err)
+		return 1
+	}
+	return 0
+}
+
+func do(cmd string, stdout io.Writer, getenv func(string) string, out, only, addr, adRes, pwRes, file string) error {
+	switch cmd {
+	case "root":
+		root, err := todomvc.Root(getenv)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, root)
+		return nil
+	case "suite":
+		if out == "" {
+			return errors.New("-out DIR is required")
+		}
+		root, err := todomvc.Root(getenv)
+		if err != nil {
+			return err
+		}
+		fws, _, err := todomvc.Discover(root)
+		if err != nil {
+			return err
+		}
+		var names []string
+		if only != "" {
+			names = strings.Split(only, ",")
+		}
+		if fws, err = todomvc.Select(fws, names); err != nil {
+			return err
+		}
+		return todomvc.WriteSuite(out, fws)
+	case "serve":
+		root, err := todomvc.Root(getenv)
+		if err != nil {
+			return err
+		}
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "http://%s\n", ln.Addr())
+		return http.Serve(ln, todomvc.Handler(root))
+	case "expect":
+		if adRes == "" || file == "" {
+			return errors.New("-adtest FILE and -file testdata/matrix.txt are required")
+		}
+		return expect(getenv, adRes, file)
+	case "compare":
+		if adRes == "" || pwRes == "" {
+			return errors.New("-adtest FILE and -playwright FILE are required")
+		}
+		ad, err := readAdtest(adRes)
+		if err != nil {
+			return err
+		}
+		f, err := os.Open(pwRes)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		pw, err := todomvc.FromPlaywright(f)
+		if err != nil {
+			return err
+		}
+		flows, _, err := todomvc.Flows()
+		if err != nil {
+			return err
+		}
+		todomvc.Compare(stdout, pw, ad, flows)
+		return nil
+	}
+	return fmt.Errorf("unknown command (root, suite, serve, compare, expect)")
+}
+
+func readAdtest(path string) (todomvc.Matrix, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	res, err := reporters.ReadJSON(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not an adtest JSON result: %w", path, err)
+	}
+	return todomvc.FromResult(res), nil
+}
+
+// expect merges the cells of an adtest run of the suite into the
+// expectations file of TestMatrix, as -update-matrix does.
+func expect(getenv func(string) string, adRes, file string) error {
+	got, err := readAdtest(adRes)
+	if err != nil {
+		return err
+	}
+	root, err := todomvc.Root(getenv)
+	if err != nil {
+		return err
+	}
+	all, excluded, err := todomvc.Discover(root)
+	if err != nil {
+		return err
+	}
+	flows, _, err := todomvc.Flows()
+	if err != nil {
+		return err
+	}
+	old := todomvc.Matrix{}
+	if f, err := os.Open(file); err == nil {
+		old, _, err = todomvc.ReadExpectations(file, f)
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	var b strings.Builder
+	if err := todomvc.WriteExpectations(&b, todomvc.Merge(old, got, all, flows), excluded); err != nil {
+		return err
+	}
+	return os.WriteFile(file, []byte(b.String()), 0o644)
+}

@@ -1,0 +1,168 @@
+package todomvc_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+	webdrv "github.com/adtest/adtest/drivers/web"
+	"github.com/adtest/adtest/examples/todomvc"
+	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/suite"
+)
+
+var (
+	updateMatrix = flag.Bool("update-matrix", false, "rewrite testdata/matrix.txt from this run of TestMatrix")
+	matrixOnly   = flag.String("matrix-only", "", "run TestMatrix on these comma-separated frameworks only (and rewrite only their cells)")
+)
+
+const expectations = "testdata/matrix.txt"
+
+// runMatrix runs the suite in dir against the package at root, served on
+// loopback, with two workers as `adtest run -j 2` does.
+func runMatrix(t *testing.T, root, dir string) *runner.Result {
+	t.Helper()
+	srv := httptest.NewServer(todomvc.Handler(root))
+	defer srv.Close()
+	tests, err := suite.Discover([]string{dir}, suite.DiscoverOptions{
+		Cwd: dir,
+		Parse: func(file string, src []byte) (*lang.Script, error) {
+			s, errs := lang.ParseAll(file, src)
+			if len(errs) > 0 {
+				return nil, errs[0]
+			}
+			return s, nil
+		},
+		Check: func(s *lang.Script, src []byte) []error {
+			var errs []error
+			for _, d := range lang.Check(s, string(src), lang.CheckOptions{}) {
+				if d.Severity == lang.SeverityError {
+					errs = append(errs, errors.New(d.Format(s.File)))
+				}
+			}
+			return errs
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The run gets what is left of go test's -timeout, less a margin to
+	// report: an unfinished run fails with its counts, not a panic.
+	budget := 9 * time.Minute
+	if d, ok := t.Deadline(); ok {
+		budget = time.Until(d) - 20*time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	defer cancel()
+	res, err := suite.Run(ctx, suite.Config{
+		Workers: 2, RunDir: t.TempDir(), RunID: "todomvc", Cwd: dir, BaseURL: srv.URL,
+		Providers: func(ctx context.Context, platform string) (drivers.Provider, error) {
+			return webdrv.NewProvider(webdrv.Options{})
+		},
+		NewReplayer:    suite.RunnerReplayer,
+		FormatSnapshot: suite.FormatSnapshot,
+		Prefetch:       map[string]bool{drivers.PlatformWeb: true},
+	}, tests)
+	if err != nil {
+		t.Fatalf("the run did not start (is Chromium installed? make setup): %v", err)
+	}
+	if ctx.Err() != nil || res.Interrupted {
+		t.Fatalf("the matrix did not finish within %s (%d of %d tests ran): is the machine overloaded? give go test a longer -timeout", budget.Round(time.Second), res.Stats.Total-res.Stats.NotRun, res.Stats.Total)
+	}
+	return res
+}
+
+func readExpectations() (todomvc.Matrix, []todomvc.Excluded, error) {
+	f, err := os.Open(expectations)
+	if err != nil {
+		return todomvc.Matrix{}, nil, err
+	}
+	defer f.Close()
+	return todomvc.ReadExpectations(filepath.ToSlash(expectations), f)
+}
+
+// TestMatrix runs the nine flows on every complete TodoMVC app and compares
+// each cell's pass/fail with testdata/matrix.txt: a cell that starts
+// failing, or starts passing, fails the test with the cell's cause.
+func TestMatrix(t *testing.T) {
+	root, err := todomvc.Root(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, excluded, err := todomvc.Discover(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var only []string
+	if *matrixOnly != "" {
+		only = strings.Split(*matrixOnly, ",")
+	}
+	fws, err := todomvc.Select(all, only)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := todomvc.WriteSuite(dir, fws); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	got := todomvc.FromResult(runMatrix(t, root, dir))
+	t.Logf("%d frameworks x 9 flows: %d of %d cells passed in %s", len(fws), got.Passed(), len(got), time.Since(start).Round(time.Second))
+
+	want, wantExcluded, err := readExpectations()
+	if err != nil && !(*updateMatrix && errors.Is(err, fs.ErrNotExist)) {
+		t.Fatalf("%v: regenerate with go test ./examples/todomvc -run TestMatrix -update-matrix", err)
+	}
+	if *updateMatrix {
+		names, _, err := todomvc.Flows()
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := todomvc.Merge(want, got, all, names)
+		var b bytes.Buffer
+		if err := todomvc.WriteExpectations(&b, next, excluded); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(expectations, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", expectations)
+		return
+	}
+	if !slices.Equal(excluded, wantExcluded) {
+		t.Errorf("the apps left out changed:\n got %v\nwant %v", excluded, wantExcluded)
+	}
+	if only != nil { // compare the frameworks that ran
+		sub := todomvc.Matrix{}
+		for _, c := range want {
+			if slices.Contains(only, c.Framework) {
+				sub[c.Key()] = c
+			}
+		}
+		want = sub
+	}
+	for _, c := range got.Sorted() {
+		if w, ok := want[c.Key()]; ok && w.Unknown {
+			t.Logf("%s: not measured before (unknown), now %s", c.Key(), map[bool]string{true: "pass", false: "fail: " + c.Cause}[c.Pass])
+		}
+	}
+	diffs := todomvc.Diff(want, got)
+	for _, d := range diffs {
+		t.Error(d)
+	}
+	if len(diffs) > 0 {
+		t.Log(fmt.Sprintf("if the change is meant (a driver fix), regenerate: go test ./examples/todomvc -run TestMatrix -update-matrix (now %d of %d cells pass, expected %d)", got.Passed(), len(got), want.Passed()))
+	}
+}

@@ -1,0 +1,101 @@
+package todomvc
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+//go:embed flows/*.ad
+var flowFiles embed.FS
+
+// pathLine is the line of every flow that names the app it opens; as
+// checked in it names backbone, so a flow runs as it is with
+// `adtest run --serve <package> examples/todomvc/flows`.
+var pathLine = regexp.MustCompile(`(?m)^env TODO_PATH=.*$`)
+
+// Flows returns the nine flows: name (file name without .ad) to source,
+// names sorted.
+func Flows() ([]string, map[string][]byte, error) {
+	ents, err := fs.ReadDir(flowFiles, "flows")
+	if err != nil {
+		return nil, nil, err
+	}
+	var names []string
+	src := map[string][]byte{}
+	for _, e := range ents {
+		b, err := fs.ReadFile(flowFiles, path.Join("flows", e.Name()))
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(pathLine.FindAllIndex(b, -1)) != 1 {
+			return nil, nil, fmt.Errorf("flows/%s: want exactly one `env TODO_PATH=...` line", e.Name())
+		}
+		name := strings.TrimSuffix(e.Name(), ".ad")
+		names = append(names, name)
+		src[name] = b
+	}
+	sort.Strings(names)
+	return names, src, nil
+}
+
+// WriteSuite writes the matrix as a suite: DIR/FRAMEWORK/FLOW.ad, each flow
+// with its TODO_PATH set to the framework's page (same line numbers as the
+// flow), and DIR/frameworks.json (name and entry of each framework, in
+// order) for the Playwright specs.
+func WriteSuite(dir string, fws []Framework) error {
+	names, src, err := Flows()
+	if err != nil {
+		return err
+	}
+	for _, fw := range fws {
+		d := filepath.Join(dir, fw.Name)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+		for _, n := range names {
+			b := pathLine.ReplaceAll(src[n], []byte("env TODO_PATH="+fw.Entry))
+			if err := os.WriteFile(filepath.Join(d, n+".ad"), b, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	j, err := json.MarshalIndent(struct {
+		Flows      []string    `json:"flows"`
+		Frameworks []Framework `json:"frameworks"`
+	}{names, fws}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "frameworks.json"), append(j, '\n'), 0o644)
+}
+
+// Select keeps the frameworks named in only (all when only is empty); an
+// unknown name is an error that lists the known ones.
+func Select(fws []Framework, only []string) ([]Framework, error) {
+	if len(only) == 0 {
+		return fws, nil
+	}
+	by := map[string]Framework{}
+	var known []string
+	for _, f := range fws {
+		by[f.Name] = f
+		known = append(known, f.Name)
+	}
+	var out []Framework
+	for _, n := range only {
+		f, ok := by[n]
+		if !ok {
+			return nil, fmt.Errorf("no complete framework %q; complete ones: %s", n, strings.Join(known, ", "))
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
