@@ -465,7 +465,9 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 		if err := p.writeReport(env, s, res, streams[s]); err != nil {
 			fmt.Fprintf(env.Stderr, "adtest run: reporter %s: %v\n", s.Name, err)
 			failedReport = true
+			continue
 		}
+		printReportPath(env, reportPathWriter(env, p.specs), s, true)
 	}
 	return exitCode(res, f.failOnFlaky, failedReport)
 }
