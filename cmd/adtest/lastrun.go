@@ -70,6 +70,26 @@ func writeLastRun(fsys FS, path string, lr lastRun) error {
 // keepLastFailed keeps the tests the previous run (of the same shard) left
 // failed. It returns a usage error when there is no previous run.
 func keepLastFailed(fsys FS, cwd string, shard suite.ShardSpec, tests []*suite.Test) ([]*suite.Test, string, error) {
+	lr, shown, err := readLastRun(fsys, cwd, shard)
+	if err != nil {
+		return nil, shown, err
+	}
+	failed := map[string]bool{}
+	for _, f := range lr.FailedTests {
+		failed[f] = true
+	}
+	var out []*suite.Test
+	for _, t := range tests {
+		if failed[t.File] {
+			out = append(out, t)
+		}
+	}
+	return out, shown, nil
+}
+
+// readLastRun reads the last run's record (of the shard) and returns it with
+// its path as shown to the user.
+func readLastRun(fsys FS, cwd string, shard suite.ShardSpec) (*lastRun, string, error) {
 	path := lastRunPath(cwd, shard)
 	shown := displayRel(cwd, path)
 	b, err := fsys.ReadFile(path)
@@ -83,17 +103,7 @@ func keepLastFailed(fsys FS, cwd string, shard suite.ShardSpec, tests []*suite.T
 	if err := json.Unmarshal(b, &lr); err != nil {
 		return nil, shown, fmt.Errorf("--last-failed: %s: %v (delete it and run the suite again)", shown, err)
 	}
-	failed := map[string]bool{}
-	for _, f := range lr.FailedTests {
-		failed[f] = true
-	}
-	var out []*suite.Test
-	for _, t := range tests {
-		if failed[t.File] {
-			out = append(out, t)
-		}
-	}
-	return out, shown, nil
+	return &lr, shown, nil
 }
 
 // readTestList reads --test-list FILE: one path, directory or glob a line,
