@@ -319,7 +319,7 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 		},
 	})
 	if err != nil {
-		fmt.Fprintln(env.Stderr, err)
+		fmt.Fprintln(env.Stderr, reporters.EscapeText(err.Error()))
 		return nil, ExitUsage
 	}
 	if f.androidSnapshot != "helper" && f.androidSnapshot != "dump" {
