@@ -19,7 +19,7 @@ demo: setup
 	bin/adtest check examples/
 	bin/adtest run --serve-example -j 2 \
 	  --reporter console --reporter junit=.adtest/demo/junit.xml --reporter json=.adtest/demo/result.json \
-	  --reporter html=.adtest/demo/report \
+	  --reporter html \
 	  examples/web/suite
 	bash examples/android/demo.sh
 

@@ -134,7 +134,7 @@ func (c *Console) AttemptFinished(e runner.AttemptFinished) {
 			w.step, w.action, w.attempt = 0, "", e.Attempt+1
 		}
 	}
-	c.printf("      %s %s attempt %d/%d %s: %s\n", c.palette.dim.Sprint("retry"), e.Name, e.Attempt, e.Of, e.Result.Status, describe(e.Result.Error))
+	c.printf("      %s %s attempt %d/%d %s: %s\n", c.palette.dim.Sprint("retry"), EscapeControl(e.Name), e.Attempt, e.Of, e.Result.Status, EscapeText(describe(e.Result.Error)))
 }
 
 // TestFinished prints `[k/N] status name (file) duration`.
@@ -157,9 +157,9 @@ func (c *Console) TestFinished(e runner.TestFinished) {
 	case runner.StatusFlaky:
 		extra = fmt.Sprintf(" (passed on attempt %d)", len(t.Attempts))
 	case runner.StatusSkipped, runner.StatusNotRun:
-		extra = " (" + t.Reason + ")"
+		extra = " (" + EscapeText(t.Reason) + ")"
 	}
-	c.printf("[%d/%d] %s %s (%s) %s%s\n", e.Index, e.Total, c.palette.status(t.Status), t.Name, t.File, FormatDuration(t.DurationMs), extra)
+	c.printf("[%d/%d] %s %s (%s) %s%s\n", e.Index, e.Total, c.palette.status(t.Status), EscapeControl(t.Name), EscapeControl(t.File), FormatDuration(t.DurationMs), extra)
 }
 
 // Summary prints the final summary; it returns the first write error. The
@@ -195,25 +195,25 @@ func WriteSummary(w io.Writer, r *runner.Result, colorOn bool) error {
 		fmt.Fprintf(&b, "\n%s\n", p.bold.Sprint("Failures:"))
 		for i, t := range failed {
 			e, a := lastError(t)
-			fmt.Fprintf(&b, "  %d) %s %s\n", i+1, p.fail.Sprint(location(t.File, e)), t.Name)
+			fmt.Fprintf(&b, "  %d) %s %s\n", i+1, p.fail.Sprint(EscapeControl(location(t.File, e))), EscapeControl(t.Name))
 			if e != nil {
 				reason := e.Reason
 				if reason == "" {
 					reason = e.Code
 				}
-				fmt.Fprintf(&b, "     %s [%s]\n", describe(e), reason)
+				fmt.Fprintf(&b, "     %s [%s]\n", EscapeText(describe(e)), EscapeControl(reason))
 				if e.Hint != "" {
-					fmt.Fprintf(&b, "     hint: %s\n", e.Hint)
+					fmt.Fprintf(&b, "     hint: %s\n", EscapeText(e.Hint))
 				}
 			}
 			if len(t.Attempts) > 1 {
 				fmt.Fprintf(&b, "     attempts: %d\n", len(t.Attempts))
 			}
 			if a.ArtifactsDir != "" {
-				fmt.Fprintf(&b, "     artifacts: %s\n", a.ArtifactsDir)
+				fmt.Fprintf(&b, "     artifacts: %s\n", EscapeControl(a.ArtifactsDir))
 			}
 			if a.Screenshot != "" {
-				fmt.Fprintf(&b, "     screenshot: %s\n", a.Screenshot)
+				fmt.Fprintf(&b, "     screenshot: %s\n", EscapeControl(a.Screenshot))
 			}
 		}
 	}
@@ -222,7 +222,7 @@ func WriteSummary(w io.Writer, r *runner.Result, colorOn bool) error {
 		for _, t := range flaky {
 			e, _ := lastError(t)
 			fmt.Fprintf(&b, "  - %s %s: passed on attempt %d; first failure at %s: %s\n",
-				p.flaky.Sprint(t.File), t.Name, len(t.Attempts), location(t.File, e), describe(e))
+				p.flaky.Sprint(EscapeControl(t.File)), EscapeControl(t.Name), len(t.Attempts), EscapeControl(location(t.File, e)), EscapeText(describe(e)))
 		}
 	}
 	st := r.Stats
@@ -347,12 +347,12 @@ func (c *Console) redraw() {
 	}
 	for _, id := range ids {
 		w := l.workers[id]
-		line := fmt.Sprintf("  worker %d  %s", id, w.name)
+		line := fmt.Sprintf("  worker %d  %s", id, EscapeControl(w.name))
 		if w.attempt > 1 {
 			line += fmt.Sprintf(" (attempt %d)", w.attempt)
 		}
 		if w.step > 0 {
-			line += fmt.Sprintf("  step %d/%d %s", w.step, w.total, w.action)
+			line += fmt.Sprintf("  step %d/%d %s", w.step, w.total, EscapeControl(w.action))
 		}
 		lines = append(lines, fitLine(line, "  "+FormatDuration(now.Sub(w.since).Milliseconds()), width))
 	}

@@ -299,3 +299,22 @@ func TestFormatDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestEscapeControl(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, control, text string }{
+		{"suite/a.ad", "suite/a.ad", "suite/a.ad"},
+		{"évil ✓", "évil ✓", "évil ✓"},
+		{"e\x1b]0;x\a.ad", `e\x1b]0;x\x07.ad`, `e\x1b]0;x\x07.ad`},
+		{"a\nb\tc", `a\x0ab\x09c`, "a\nb\tc"},
+		{"c1 \u009b31m del \x7f", `c1 \u009b31m del \x7f`, `c1 \u009b31m del \x7f`},
+		{"bad \x9b byte", `bad \x9b byte`, `bad \x9b byte`},
+	} {
+		if got := EscapeControl(tc.in); got != tc.control {
+			t.Errorf("EscapeControl(%q) = %q, want %q", tc.in, got, tc.control)
+		}
+		if got := EscapeText(tc.in); got != tc.text {
+			t.Errorf("EscapeText(%q) = %q, want %q", tc.in, got, tc.text)
+		}
+	}
+}

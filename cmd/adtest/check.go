@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner/suite"
 )
 
@@ -123,7 +124,7 @@ func runCheck(ctx context.Context, env *Env) int {
 		if ctx.Err() != nil {
 			return ExitInterrupted
 		}
-		shown := displayPath(env.Cwd, f.Path)
+		shown := reporters.EscapeControl(displayPath(env.Cwd, f.Path)) // a name is never a terminal escape
 		src, err := env.FS.ReadScript(f.Path)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest check: %s: %v\n", shown, err)

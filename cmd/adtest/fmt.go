@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner/suite"
 	"github.com/pmezard/go-difflib/difflib"
 )
@@ -82,6 +83,7 @@ func runFmt(ctx context.Context, env *Env) int {
 		if ctx.Err() != nil {
 			return ExitInterrupted
 		}
+		f.Display = reporters.EscapeControl(f.Display) // a name is never a terminal escape
 		info, err := env.FS.Stat(f.Path)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "%s: %v\n", f.Display, fmtPathErr(err))

@@ -329,7 +329,8 @@ func clientError(ctx context.Context, c *daemon.Client, err error) *runner.Error
 	case errors.As(err, &ve):
 		return ve.Resp.Error
 	case ctx.Err() != nil:
-		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "cancelled", Message: "Interrupted before the daemon answered"}
+		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "cancelled", Message: "Interrupted before the daemon answered",
+			Hint: "The daemon cancels the command; it may have acted already: run `adtest snapshot` to see the screen before the next command."}
 	}
 	ei := &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: daemon.ReasonDaemonUnavailable, Message: err.Error(),
 		Hint: "Run `adtest daemon status`; the daemon's log is " + daemon.LogPath(c.Dir) + "."}

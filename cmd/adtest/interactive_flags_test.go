@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/daemon"
 )
 
 func TestParseSessionFlags(t *testing.T) {
@@ -98,5 +100,18 @@ func TestInteractiveCommandsFromTable(t *testing.T) {
 	code, out, _ := runMain(t, t.TempDir(), "help")
 	if code != 0 || !strings.Contains(out, "interactive session commands") || !strings.Contains(out, "\n  screenshot ") {
 		t.Fatalf("help does not list the interactive commands:\n%s", out)
+	}
+}
+
+// An interrupted client's error says what to do next, like every other.
+func TestClientErrorInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	e := clientError(ctx, &daemon.Client{Dir: t.TempDir()}, ctx.Err())
+	if e.Reason != "cancelled" || e.Hint == "" {
+		t.Fatalf("got %+v, want reason cancelled with a hint", e)
+	}
+	if got := exitForError(e); got != ExitInterrupted {
+		t.Fatalf("exit %d, want %d", got, ExitInterrupted)
 	}
 }

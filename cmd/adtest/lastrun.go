@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"strings"
 
+	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/suite"
 )
@@ -68,6 +70,26 @@ func writeLastRun(fsys FS, path string, lr lastRun) error {
 // keepLastFailed keeps the tests the previous run (of the same shard) left
 // failed. It returns a usage error when there is no previous run.
 func keepLastFailed(fsys FS, cwd string, shard suite.ShardSpec, tests []*suite.Test) ([]*suite.Test, string, error) {
+	lr, shown, err := readLastRun(fsys, cwd, shard)
+	if err != nil {
+		return nil, shown, err
+	}
+	failed := map[string]bool{}
+	for _, f := range lr.FailedTests {
+		failed[f] = true
+	}
+	var out []*suite.Test
+	for _, t := range tests {
+		if failed[t.File] {
+			out = append(out, t)
+		}
+	}
+	return out, shown, nil
+}
+
+// readLastRun reads the last run's record (of the shard) and returns it with
+// its path as shown to the user.
+func readLastRun(fsys FS, cwd string, shard suite.ShardSpec) (*lastRun, string, error) {
 	path := lastRunPath(cwd, shard)
 	shown := displayRel(cwd, path)
 	b, err := fsys.ReadFile(path)
@@ -81,17 +103,7 @@ func keepLastFailed(fsys FS, cwd string, shard suite.ShardSpec, tests []*suite.T
 	if err := json.Unmarshal(b, &lr); err != nil {
 		return nil, shown, fmt.Errorf("--last-failed: %s: %v (delete it and run the suite again)", shown, err)
 	}
-	failed := map[string]bool{}
-	for _, f := range lr.FailedTests {
-		failed[f] = true
-	}
-	var out []*suite.Test
-	for _, t := range tests {
-		if failed[t.File] {
-			out = append(out, t)
-		}
-	}
-	return out, shown, nil
+	return &lr, shown, nil
 }
 
 // readTestList reads --test-list FILE: one path, directory or glob a line,
@@ -167,4 +179,54 @@ func displayRel(cwd, path string) string {
 		return filepath.ToSlash(rel)
 	}
 	return path
+}
+
+// printReportPath tells where a report written to a file or a directory is
+// (console and stdout reports are seen already), on w: "html report:
+// .adtest/report/index.html (adtest show-report serves it)". dirsOnly limits
+// it to directory reports (html), the ones `run` names.
+func printReportPath(env *Env, w io.Writer, s reporters.Spec, dirsOnly bool) {
+	rep, ok := reporters.Lookup(s.Name)
+	if !ok || rep.OnlyWhen != "" || dirsOnly && rep.Dir == nil {
+		return
+	}
+	if rep.Dir == nil {
+		if s.Path != "" {
+			fmt.Fprintf(w, "%s report: %s\n", s.Name, displayRel(env.Cwd, abs(env.Cwd, s.Path)))
+		}
+		return
+	}
+	dir := s.Path
+	if dir == "" {
+		dir = rep.DefaultPath
+	}
+	shown := displayRel(env.Cwd, abs(env.Cwd, dir))
+	serve := "adtest show-report"
+	if filepath.Clean(dir) != filepath.Clean(rep.DefaultPath) {
+		serve += " " + shellWord(shown)
+	}
+	fmt.Fprintf(w, "%s report: %s (%s serves it)\n", s.Name, path.Join(shown, "index.html"), serve)
+}
+
+// shellWord quotes s for a shell when it holds anything but plain path
+// characters.
+func shellWord(s string) string {
+	for _, r := range s {
+		if !(r == '/' || r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
+}
+
+// reportPathWriter is where report paths go: stdout, unless a report other
+// than the console streams there (a JSON or JUnit document on stdout must
+// stay whole), then stderr.
+func reportPathWriter(env *Env, specs []reporters.Spec) io.Writer {
+	for _, s := range specs {
+		if s.Path == "" && s.Name != "console" && s.Name != "github" && s.Name != "html" {
+			return env.Stderr
+		}
+	}
+	return env.Stdout
 }

@@ -77,6 +77,7 @@ func TestScripts(t *testing.T) {
 			"jsonq":          cmdJSONQ,
 			"waitfile":       cmdWaitFile,
 			"artifacts":      cmdArtifacts,
+			"cpname":         cmdCpName,
 			"noleak":         cmdNoLeak,
 			"catglob":        cmdCatGlob,
 			"junitcheck":     cmdJUnitCheck,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner"
@@ -14,19 +15,23 @@ import (
 )
 
 // runMergeReports merges the JSON results of CI shards into one set of
-// reports: DIR/results.json, DIR/junit.xml and the console summary on
-// stdout. --reporter may add or replace outputs as in `adtest run`.
+// reports: DIR/result.json (the name `run` gives its own), DIR/junit.xml
+// and the console summary on stdout, then the paths it wrote. --reporter may
+// add or replace outputs as in `adtest run`. Shard results must make a
+// complete set (1/N..N/N): a lost shard's artifact would otherwise publish
+// green; --allow-missing-shards merges an incomplete set anyway.
 func runMergeReports(ctx context.Context, env *Env) int {
 	fs := flag.NewFlagSet("adtest merge-reports", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	out := fs.String("out", "", "write results.json and junit.xml into `DIR`")
+	out := fs.String("out", "", "write result.json and junit.xml into `DIR`")
+	allowMissing := fs.Bool("allow-missing-shards", false, "merge an incomplete set of shard results (exit by the tests only)")
 	var specs listFlag
 	fs.Var(&specs, "reporter", "`NAME[=PATH]` (repeatable): console, json, junit=PATH, github, html[=DIR]")
 	noColor := fs.Bool("no-color", false, "no colors in console output")
 	failOnFlaky := fs.Bool("fail-on-flaky", false, "exit 1 when a merged test is flaky")
 	files, err := parseInterleaved(fs, env.Args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(env.Stdout, "usage: adtest merge-reports [--out DIR] [--reporter NAME[=PATH]]... RESULT.json...")
+		fmt.Fprintln(env.Stdout, "usage: adtest merge-reports [--out DIR] [--reporter NAME[=PATH]]... [--allow-missing-shards] RESULT.json...")
 		return ExitOK
 	}
 	if err != nil {
@@ -50,11 +55,12 @@ func runMergeReports(ctx context.Context, env *Env) int {
 		list = []reporters.Spec{{Name: "console"}}
 		if *out != "" {
 			list = append(list,
-				reporters.Spec{Name: "json", Path: filepath.Join(*out, "results.json")},
+				reporters.Spec{Name: "json", Path: filepath.Join(*out, "result.json")},
 				reporters.Spec{Name: "junit", Path: filepath.Join(*out, "junit.xml")})
 		}
 	}
 	var results []*runner.Result
+	var missing []string
 	for _, name := range files {
 		fh, err := env.FS.Open(abs(env.Cwd, name))
 		if err != nil {
@@ -70,6 +76,9 @@ func runMergeReports(ctx context.Context, env *Env) int {
 		results = append(results, r)
 	}
 	merged, err := suite.Merge(results)
+	if err == nil {
+		missing, err = suite.MissingShards(results)
+	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "adtest merge-reports: %v\n", err)
 		return ExitUsage
@@ -81,6 +90,16 @@ func runMergeReports(ctx context.Context, env *Env) int {
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest merge-reports: reporter %s: %v\n", s.Name, err)
 			failedReport = true
+			continue
+		}
+		printReportPath(env, reportPathWriter(env, list), s, false)
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(env.Stderr, "adtest merge-reports: incomplete shard set: %s %s missing; the merged reports lack %s tests\n",
+			plural(len(missing), "shard", "shards"), strings.Join(missing, ", "), plural(len(missing), "its", "their"))
+		if !*allowMissing {
+			fmt.Fprintln(env.Stderr, "  hint: pass every shard's result, or --allow-missing-shards to accept the incomplete set")
+			return ExitFailed
 		}
 	}
 	return exitCode(merged, *failOnFlaky, failedReport)

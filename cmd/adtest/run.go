@@ -204,6 +204,27 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 		}
 		f.paths = append(f.paths, listed...)
 	}
+	fromLastRun := false // the inputs are one shard's failures already
+	if len(f.paths) == 0 && f.lastFailed {
+		// --last-failed alone: the files the last run (of this shard) left failed.
+		shard, err := suite.ParseShard(orDefault(f.shard, "1/1"))
+		if err != nil {
+			return usageErr(env, "%v", err)
+		}
+		if f.shard == "" {
+			shard = suite.ShardSpec{}
+		}
+		lr, shown, err := readLastRun(env.FS, env.Cwd, shard)
+		if err != nil {
+			return usageErr(env, "%v", err)
+		}
+		if len(lr.FailedTests) == 0 {
+			fmt.Fprintf(env.Stdout, "--last-failed: no test failed in the last run (%s); nothing to run\n", shown)
+			return nil, ExitOK
+		}
+		f.paths = lr.FailedTests
+		fromLastRun = true
+	}
 	if len(f.paths) == 0 {
 		return usageErr(env, "%v", suite.ErrNoInputs)
 	}
@@ -289,7 +310,8 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 		Check: func(s *lang.Script, src []byte) []error {
 			var errs []error
 			for _, d := range lang.Check(s, string(src), lang.CheckOptions{Vars: external, Platform: f.platform}) {
-				if d.Severity == lang.SeverityError {
+				// --list starts nothing: a secret it is not given is no error.
+				if d.Severity == lang.SeverityError && !(f.list && d.Rule == "unresolved-variable") {
 					errs = append(errs, errors.New(d.Format(s.File)))
 				}
 			}
@@ -297,7 +319,7 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 		},
 	})
 	if err != nil {
-		fmt.Fprintln(env.Stderr, err)
+		fmt.Fprintln(env.Stderr, reporters.EscapeText(err.Error()))
 		return nil, ExitUsage
 	}
 	if f.androidSnapshot != "helper" && f.androidSnapshot != "dump" {
@@ -306,7 +328,9 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	if len(tests) == 0 {
 		return usageErr(env, "no tests matched")
 	}
-	if f.shardWeights != "" {
+	if fromLastRun {
+		// Already this shard's tests: sharding them again would drop some.
+	} else if f.shardWeights != "" {
 		b, err := env.FS.ReadFile(abs(env.Cwd, f.shardWeights))
 		if err != nil {
 			return usageErr(env, "--shard-weights: %v", err)
@@ -466,7 +490,9 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 		if err := p.writeReport(env, s, res, streams[s]); err != nil {
 			fmt.Fprintf(env.Stderr, "adtest run: reporter %s: %v\n", s.Name, err)
 			failedReport = true
+			continue
 		}
+		printReportPath(env, reportPathWriter(env, p.specs), s, true)
 	}
 	return exitCode(res, f.failOnFlaky, failedReport)
 }
@@ -536,6 +562,13 @@ func infrastructureFailed(res *runner.Result) bool {
 		}
 	}
 	return false
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 func btoi(b bool) int {

@@ -21,6 +21,18 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 	}
 	r.mu.Lock()
 	e := r.sessions[req.Session]
+	platform := req.Platform
+	if e != nil {
+		platform = e.platform
+	} else if platform == "" {
+		platform = r.srv.cfg.DefaultPlatform
+	}
+	if platform == drivers.PlatformWeb && len(a.Positionals) == 0 {
+		// A usage error, not a failed command: nothing was tried.
+		r.mu.Unlock()
+		return failure(req, runner.CodeInvalidArgs, "invalid_args", "Give the page to open: adtest open http://127.0.0.1:8080/ (a URL, or a host:port).",
+			"open needs a URL on a web session")
+	}
 	fresh := e == nil
 	if fresh {
 		platform := req.Platform

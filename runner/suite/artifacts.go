@@ -56,7 +56,9 @@ type artifacts struct {
 }
 
 // newArtifacts creates <run>/[shard-k/]<slug>/attempt-<a>/. An existing
-// directory is never reused: a suffix -2, -3, ... is added instead.
+// directory is never reused (two files whose slugs clash, or a run dir used
+// twice): a suffix ~2, ~3, ... is added instead, "the second directory of
+// that name", which cannot read as "attempt 1 of 2" the way -2 did.
 func (s *scheduler) newArtifacts(t *Test, ai attemptInfo, mask *Masker) *artifacts {
 	a := &artifacts{mask: mask}
 	if s.cfg.RunDir == "" {
@@ -78,7 +80,7 @@ func (s *scheduler) newArtifacts(t *Test, ai attemptInfo, mask *Masker) *artifac
 	for k := 1; k < 1000; k++ {
 		d := filepath.Join(parent, name)
 		if k > 1 {
-			d = fmt.Sprintf("%s-%d", d, k)
+			d = fmt.Sprintf("%s~%d", d, k)
 		}
 		err := os.Mkdir(d, 0o755)
 		if err == nil {

@@ -155,7 +155,7 @@ func Discover(paths []string, opts DiscoverOptions) ([]*Test, error) {
 		t := &Test{
 			File:   rel,
 			Path:   abs,
-			Name:   strings.TrimSuffix(filepath.Base(abs), ".ad"),
+			Name:   testName(abs),
 			Source: src,
 			Script: script,
 		}
@@ -239,4 +239,14 @@ func displayPath(cwd, abs string) string {
 		}
 	}
 	return filepath.ToSlash(abs)
+}
+
+// testName is the file's base name without .ad; a file named just ".ad"
+// keeps its whole name rather than an empty one.
+func testName(path string) string {
+	base := filepath.Base(path)
+	if name := strings.TrimSuffix(base, ".ad"); name != "" {
+		return name
+	}
+	return base
 }

@@ -43,3 +43,36 @@ func Merge(results []*runner.Result) (*runner.Result, error) {
 	out.DurationMs = end.Sub(out.StartedAt).Milliseconds()
 	return out, nil
 }
+
+// MissingShards names the shards a set of results lacks: every result that
+// records a shard ("I/N") must agree on N, and together they must hold 1..N.
+// Results without a shard (whole runs) are not counted. An error says the
+// results disagree on N or repeat a shard.
+func MissingShards(results []*runner.Result) ([]string, error) {
+	count := 0
+	have := map[int]int{}
+	for k, r := range results {
+		if r.Shard == "" {
+			continue
+		}
+		s, err := ParseShard(r.Shard)
+		if err != nil {
+			return nil, fmt.Errorf("result %d: %v", k+1, err)
+		}
+		if count != 0 && s.Count != count {
+			return nil, fmt.Errorf("result %d is shard %s, another is of %d shards: merge the results of one sharded run", k+1, r.Shard, count)
+		}
+		count = s.Count
+		if prev, dup := have[s.Index]; dup {
+			return nil, fmt.Errorf("shard %s appears in result %d and result %d", r.Shard, prev, k+1)
+		}
+		have[s.Index] = k + 1
+	}
+	var missing []string
+	for i := 1; i <= count; i++ {
+		if _, ok := have[i]; !ok {
+			missing = append(missing, fmt.Sprintf("%d/%d", i, count))
+		}
+	}
+	return missing, nil
+}

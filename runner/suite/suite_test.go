@@ -730,7 +730,7 @@ func TestArtifacts(t *testing.T) {
 	})
 	sort.Strings(got)
 	var want []string
-	for _, a := range []string{"attempt-1", "attempt-1-2", "attempt-2", "attempt-2-2"} {
+	for _, a := range []string{"attempt-1", "attempt-1~2", "attempt-2", "attempt-2~2"} {
 		for _, f := range []string{"failure.png", "log.txt", "result.json", "script.ad", "snapshot.json", "snapshot.txt", "timing.ndjson"} {
 			want = append(want, "dir__login-flow.ad/"+a+"/"+f)
 		}
@@ -767,7 +767,7 @@ func TestArtifacts(t *testing.T) {
 	if got, want := strings.Join(events, " "), "attempt_start step_start step_stop attempt_stop"; got != want {
 		t.Errorf("timing events = %s, want %s", got, want)
 	}
-	if a.Screenshot == "" || !strings.HasSuffix(a.Screenshot, "attempt-1-2/failure.png") {
+	if a.Screenshot == "" || !strings.HasSuffix(a.Screenshot, "attempt-1~2/failure.png") {
 		t.Errorf("screenshot = %q", a.Screenshot)
 	}
 }
