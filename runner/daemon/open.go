@@ -70,6 +70,12 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 	if req.SaveScript && r.srv.cfg.Recorders == nil {
 		return fail(failure(req, runner.CodeUnsupportedOperation, "recording_unavailable", "", "This daemon cannot record sessions"))
 	}
+	if req.SaveScript && req.ScriptPath != "" {
+		// Up front, not at close after the work is done.
+		if ei := checkScriptTarget(req.ScriptPath); ei != nil {
+			return fail(&Response{Error: ei})
+		}
+	}
 	prov, err := r.provider(ctx, e.platform)
 	if err != nil {
 		return fail(&Response{Error: infraErr(err, e.platform)})
