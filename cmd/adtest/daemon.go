@@ -220,6 +220,7 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 			fmt.Fprintln(env.Stderr, msg)
 		},
 	}
+	cfg.ADBServer, cfg.ADBServerFrom = daemonADBServer(env, *adbServer)
 	err := daemon.Serve(ctx, cfg)
 	if errors.Is(err, daemon.ErrAlreadyRunning) {
 		fmt.Fprintf(env.Stderr, "adtest daemon serve: %v (%s)\n", err, d)

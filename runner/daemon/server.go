@@ -60,6 +60,10 @@ type Config struct {
 	IdleTimeout time.Duration
 	// Version is the adtest build; clients of another build are refused.
 	Version string
+	// ADBServer is the adb server HOST:PORT this daemon's Android sessions
+	// use and ADBServerFrom where that came from ("--adb-server",
+	// "ADB_SERVER_SOCKET=...", "the default"); see adb.go.
+	ADBServer, ADBServerFrom string
 	// Providers opens the helper of a platform.
 	Providers ProviderFunc
 	// DefaultPlatform is the platform of an open without --platform ("web").
