@@ -120,7 +120,9 @@ func daemonUsage(w io.Writer) {
 	fmt.Fprintln(w, "\nserve flags (run it in the foreground):")
 	fmt.Fprintln(w, "  --dir DIR             daemon directory (default $XDG_RUNTIME_DIR/adtest, else ~/.local/state/adtest)")
 	fmt.Fprintln(w, "  --listen HOST:PORT    also listen on TCP for remote clients; they need the token written to DIR/token")
-	fmt.Fprintln(w, "                        (clients: ADTEST_DAEMON_ADDR=HOST:PORT ADTEST_DAEMON_TOKEN=...)")
+	fmt.Fprintln(w, "                        (clients: ADTEST_DAEMON_ADDR=HOST:PORT ADTEST_DAEMON_TOKEN=...). Loopback only: the")
+	fmt.Fprintln(w, "                        traffic is not encrypted; from another machine use ssh -L PORT:127.0.0.1:PORT HOST")
+	fmt.Fprintln(w, "  --listen-remote-insecure  allow a non-loopback --listen (clear-text token and text; trusted networks only)")
 	fmt.Fprintln(w, "  --idle-timeout D      exit after D without sessions (default 15m, or ADTEST_DAEMON_IDLE_TIMEOUT; 0 = never)")
 	fmt.Fprintln(w, "  --browser PATH        Chromium binary (else ADTEST_CHROME, else PATH)")
 	fmt.Fprintln(w, "  --cdp-url URL         attach to a remote browser over CDP")
@@ -169,6 +171,7 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 	fs.SetOutput(io.Discard)
 	dir := fs.String("dir", "", "")
 	listen := fs.String("listen", "", "")
+	remote := fs.Bool("listen-remote-insecure", false, "")
 	idle := fs.String("idle-timeout", getenv(env, "ADTEST_DAEMON_IDLE_TIMEOUT"), "")
 	browser := fs.String("browser", "", "")
 	cdpURL := fs.String("cdp-url", "", "")
@@ -200,7 +203,7 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 		d = abs(env.Cwd, d)
 	}
 	cfg := daemon.Config{
-		Dir: d, Listen: *listen, IdleTimeout: idleTimeout, Version: version(),
+		Dir: d, Listen: *listen, AllowRemote: *remote, IdleTimeout: idleTimeout, Version: version(),
 		Providers:   daemonProviders(env, *browser, *cdpURL, *adbServer),
 		Session:     runner.SessionConfig{},
 		Recorders:   newRecording,
@@ -217,10 +220,15 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 			fmt.Fprintln(env.Stderr, msg)
 		},
 	}
+	cfg.ADBServer, cfg.ADBServerFrom = daemonADBServer(env, *adbServer)
 	err := daemon.Serve(ctx, cfg)
 	if errors.Is(err, daemon.ErrAlreadyRunning) {
 		fmt.Fprintf(env.Stderr, "adtest daemon serve: %v (%s)\n", err, d)
 		return ExitOK
+	}
+	if re := (*daemon.ErrRemoteListen)(nil); errors.As(err, &re) {
+		fmt.Fprintf(env.Stderr, "adtest daemon serve: %v\n", err)
+		return ExitUsage
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "adtest daemon serve: %v\n", err)

@@ -269,6 +269,9 @@ func runInteractive(ctx context.Context, env *Env, name string) int {
 	req := &daemon.Request{Op: daemon.OpCommand, Session: f.session, Command: command, Argv: argv,
 		Platform: f.platform, Device: f.device, SaveScript: f.saveScript && name == "open", ScriptPath: f.scriptPath,
 		Force: f.force, RecordAs: f.recordAs, JSON: f.json, Cwd: env.Cwd}
+	if name == "open" {
+		req.ADBServer, _ = adbServerFromEnv(env)
+	}
 	return respond(ctx, env, c, req, name, f.json)
 }
 

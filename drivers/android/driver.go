@@ -99,9 +99,19 @@ func NewProvider(ctx context.Context, opts Options) (*Provider, error) {
 	if err := c.EnsureServer(sctx); err != nil {
 		return nil, infra("%v", err)
 	}
+	// A server this call started and that serves no session is killed
+	// again: a failed attempt leaves no adb server behind.
+	fail := func(err error) (*Provider, error) {
+		if c.StartedServer() {
+			kctx, kcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			_ = c.KillServer(kctx)
+			kcancel()
+		}
+		return nil, err
+	}
 	list, err := c.Devices(sctx)
 	if err != nil {
-		return nil, infra("%v", err)
+		return fail(infra("%v", err))
 	}
 	p := &Provider{client: c, opts: opts, online: map[string]bool{}, helpers: map[string]*helper{}, sessions: map[*Session]bool{}, leases: map[string]chan struct{}{}, done: make(chan struct{})}
 	for _, d := range list {
@@ -120,14 +130,14 @@ func NewProvider(ctx context.Context, opts Options) (*Provider, error) {
 		if len(seen) > 0 {
 			hint = "the server lists " + strings.Join(seen, ", ") + "; an unauthorized device needs its USB debugging prompt accepted"
 		}
-		return nil, infra("%s at the adb server %s (%s)", want, c.Addr(), hint)
+		return fail(infra("%s at the adb server %s (%s)", want, c.Addr(), hint))
 	}
 	tctx, tcancel := context.WithCancel(context.Background())
 	p.cancel = tcancel
 	ch, err := c.TrackDevices(tctx)
 	if err != nil {
 		tcancel()
-		return nil, infra("%v", err)
+		return fail(infra("%v", err))
 	}
 	go p.track(ch)
 	return p, nil

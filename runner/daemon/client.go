@@ -143,6 +143,11 @@ func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
 	if resp.Error != nil && resp.Error.Reason == ReasonVersionMismatch {
 		return nil, &VersionError{Resp: &resp}
 	}
+	if resp.Error != nil && resp.Version == "" && resp.V == ProtocolVersion {
+		// A refusal before the token check (unauthorized, malformed):
+		// a TCP daemon names its build only to who has its token.
+		return &resp, nil
+	}
 	if resp.V != ProtocolVersion || (resp.Version != c.Version && req.Op != OpStop) {
 		return nil, &VersionError{Resp: versionMismatch(req, ProtocolVersion, c.Version, resp.V, resp.Version)}
 	}

@@ -82,6 +82,18 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 	if req.SaveScript && r.srv.cfg.Recorders == nil {
 		return fail(failure(req, runner.CodeUnsupportedOperation, "recording_unavailable", "", "This daemon cannot record sessions"))
 	}
+	if e.platform == drivers.PlatformAndroid {
+		// Before any adb server is looked for or started.
+		if ei := r.srv.adbMismatch(req.ADBServer); ei != nil {
+			return fail(&Response{Error: ei})
+		}
+	}
+	if req.SaveScript && req.ScriptPath != "" {
+		// Up front, not at close after the work is done.
+		if ei := checkScriptTarget(req.ScriptPath); ei != nil {
+			return fail(&Response{Error: ei})
+		}
+	}
 	drv, cfg, ei := r.startDriver(ctx, e, req)
 	if ei != nil {
 		return fail(&Response{Error: ei})
@@ -156,7 +168,7 @@ func joinLines(a, b string) string {
 
 func infraErr(err error, platform string) *runner.ErrorInfo {
 	return &runner.ErrorInfo{Code: runner.CodeDeviceNotFound, Reason: "infrastructure",
-		Message: fmt.Sprintf("Could not start a %s session: %v", platform, err), Hint: runner.DefaultHint(runner.CodeDeviceNotFound)}
+		Message: fmt.Sprintf("Could not start %s %s session: %v", article(platform), platform, err), Hint: runner.DefaultHint(runner.CodeDeviceNotFound)}
 }
 
 // defaultScriptPath is <dir>/<session>-<createdAt>.ad (spec §5.1, adtest's directory).

@@ -67,6 +67,11 @@ type Request struct {
 	// session save-script PATH); absolute, resolved by the client.
 	ScriptPath string `json:"scriptPath,omitempty"`
 	Force      bool   `json:"force,omitempty"`
+	// ADBServer is the adb server HOST:PORT the client's environment names
+	// (ADB_SERVER_SOCKET, ANDROID_ADB_SERVER_PORT; "" when it names none).
+	// An Android open is refused when the daemon's Android sessions use
+	// another server (adb.go).
+	ADBServer string `json:"adbServer,omitempty"`
 	// RecordAs is fill --record-as NAME: the recording gets ${NAME}.
 	RecordAs string `json:"recordAs,omitempty"`
 	// JSON asks for structured data (snapshot nodes) in the response.

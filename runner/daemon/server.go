@@ -50,13 +50,20 @@ type Config struct {
 	// Dir is the daemon directory (DefaultDir when empty).
 	Dir string
 	// Listen is an optional TCP HOST:PORT for remote clients; they must send
-	// the token the daemon writes to Dir/token.
+	// the token the daemon writes to Dir/token. It must be a loopback
+	// address unless AllowRemote (see remote.go).
 	Listen string
+	// AllowRemote accepts a non-loopback Listen (clear-text traffic).
+	AllowRemote bool
 	// IdleTimeout: exit after this long without sessions and requests
 	// (DefaultIdleTimeout when 0; negative: never).
 	IdleTimeout time.Duration
 	// Version is the adtest build; clients of another build are refused.
 	Version string
+	// ADBServer is the adb server HOST:PORT this daemon's Android sessions
+	// use and ADBServerFrom where that came from ("--adb-server",
+	// "ADB_SERVER_SOCKET=...", "the default"); see adb.go.
+	ADBServer, ADBServerFrom string
 	// Providers opens the helper of a platform.
 	Providers ProviderFunc
 	// DefaultPlatform is the platform of an open without --platform ("web").
@@ -128,6 +135,11 @@ func Serve(ctx context.Context, cfg Config) error {
 	}
 	if cfg.Providers == nil {
 		return errors.New("daemon: no providers configured")
+	}
+	if cfg.Listen != "" {
+		if err := checkListen(cfg.Listen, cfg.AllowRemote); err != nil {
+			return err
+		}
 	}
 	if err := ensureDir(cfg.Dir); err != nil {
 		return err
@@ -300,8 +312,14 @@ func (s *Server) handle(c net.Conn, tcp bool) {
 		s.mu.Unlock()
 		s.touch()
 	}()
+	// Until a TCP client has shown the token, nothing it is told names this
+	// build (stampAnon): an unauthenticated peer learns the protocol only.
+	pre := s.stamp
+	if tcp {
+		pre = s.stampAnon
+	}
 	if s.ctx.Err() != nil {
-		_ = writeMessage(c, s.stamp(failure(nil, runner.CodeCommandFailed, ReasonShuttingDown, "Retry the command: a new daemon starts.", "The adtest daemon is shutting down")))
+		_ = writeMessage(c, pre(failure(nil, runner.CodeCommandFailed, ReasonShuttingDown, "Retry the command: a new daemon starts.", "The adtest daemon is shutting down")))
 		return
 	}
 	_ = c.SetReadDeadline(time.Now().Add(requestReadTimeout))
@@ -309,17 +327,17 @@ func (s *Server) handle(c net.Conn, tcp bool) {
 	line, err := readLine(br, MaxRequestBytes)
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
-			_ = writeMessage(c, s.stamp(failure(nil, runner.CodeInvalidArgs, ReasonRequestTooLarge, "Send smaller requests.", "Request larger than %d bytes refused", MaxRequestBytes)))
+			_ = writeMessage(c, pre(failure(nil, runner.CodeInvalidArgs, ReasonRequestTooLarge, "Send smaller requests.", "Request larger than %d bytes refused", MaxRequestBytes)))
 		}
 		return
 	}
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
-		_ = writeMessage(c, s.stamp(failure(nil, runner.CodeInvalidArgs, ReasonBadRequest, "The request must be one JSON object per line.", "Malformed request: %v", err)))
+		_ = writeMessage(c, pre(failure(nil, runner.CodeInvalidArgs, ReasonBadRequest, "The request must be one JSON object per line.", "Malformed request: %v", err)))
 		return
 	}
 	if tcp && (s.token == "" || subtle.ConstantTimeCompare([]byte(req.Token), []byte(s.token)) != 1) {
-		_ = writeMessage(c, s.stamp(failure(&req, runner.CodeCommandFailed, ReasonUnauthorized, "Pass the token the daemon wrote to its token file (ADTEST_DAEMON_TOKEN).", "Unauthorized: missing or wrong daemon token")))
+		_ = writeMessage(c, pre(failure(&req, runner.CodeCommandFailed, ReasonUnauthorized, "Pass the token the daemon wrote to its token file (ADTEST_DAEMON_TOKEN).", "Unauthorized: missing or wrong daemon token")))
 		return
 	}
 	// A stop of the same protocol is honoured across builds, so that a
@@ -357,6 +375,16 @@ func quoteVersion(v string) string {
 		return `""`
 	}
 	return v
+}
+
+// stampAnon is stamp without the build: the answer to a TCP client that has
+// not shown the token yet.
+func (s *Server) stampAnon(r *Response) *Response {
+	r.V = ProtocolVersion
+	if r.Error != nil {
+		r.OK = false
+	}
+	return r
 }
 
 func (s *Server) stamp(r *Response) *Response {

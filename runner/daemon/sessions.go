@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -79,7 +80,8 @@ type entry struct {
 	rec      Recording
 	path     string // recording path
 	force    bool
-	aborted  string // guarded by registry.mu as well (read by list)
+	written  map[string]fs.FileInfo // what this session published where (scripttarget.go)
+	aborted  string                 // guarded by registry.mu as well (read by list)
 	commands atomic.Int64
 	closed   bool
 }
@@ -354,8 +356,16 @@ func (r *registry) close(ctx context.Context, e *entry, req *Request) *Response 
 		path = req.ScriptPath
 	}
 	publish := e.rec != nil && e.aborted == ""
-	if publish && !force {
-		if _, err := os.Lstat(path); err == nil {
+	if publish {
+		// Refuse what cannot be written before the session is closed: a
+		// refusal after would lose the recording.
+		if ei := checkScriptTarget(path); ei != nil {
+			return &Response{Error: ei}
+		}
+		if e.ownsScript(path) {
+			force = true // this session's own save-script: update it
+		}
+		if _, err := os.Lstat(path); err == nil && !force {
 			return &Response{Error: existsErr(path)}
 		}
 	}
@@ -376,7 +386,7 @@ func (r *registry) close(ctx context.Context, e *entry, req *Request) *Response 
 		return resp
 	}
 	if ei := r.publish(e, path, force); ei != nil {
-		return &Response{Error: ei}
+		return &Response{Error: keptErr(ei, path, r.rescueScript(e))}
 	}
 	resp.Data["script"] = path
 	resp.Text = joinLines(resp.Text, "Saved script "+path)
@@ -452,9 +462,13 @@ func (r *registry) saveScript(ctx context.Context, req *Request) *Response {
 		}
 		return failure(req, runner.CodeCommandFailed, "destination_guard_missing", "", "%v", err)
 	}
-	if ei := r.publish(e, path, req.Force || e.force); ei != nil {
+	if ei := checkScriptTarget(path); ei != nil {
 		return &Response{Error: ei}
 	}
+	if ei := r.publish(e, path, req.Force || e.force || e.ownsScript(path)); ei != nil {
+		return &Response{Error: ei}
+	}
+	e.noteScript(path)
 	return &Response{OK: true, Text: "Saved script " + path, Data: map[string]any{"script": path}}
 }
 

@@ -89,6 +89,8 @@ type Client struct {
 
 	mu    sync.Mutex
 	feats map[string][]string // features per serial, for the client's lifetime
+	// started: EnsureServer started the server (StartedServer).
+	started bool
 }
 
 // New returns a client of the server Options select: Server, else
@@ -333,8 +335,19 @@ func (c *Client) EnsureServer(ctx context.Context) error {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return &Error{Op: "start-server", Reason: ReasonServerUnavailable, Message: fmt.Sprintf("adb -P %s start-server: %v: %s", port, err, strings.TrimSpace(string(out))), Hint: "run `adb start-server` yourself and retry", Err: err}
 	}
+	c.mu.Lock()
+	c.started = true
+	c.mu.Unlock()
 	_, err = c.Version(ctx)
 	return err
+}
+
+// StartedServer reports whether EnsureServer started the server this client
+// talks to (whoever started it owns it: a failed attempt kills it again).
+func (c *Client) StartedServer() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.started
 }
 
 // KillServer asks the server to exit.
