@@ -94,6 +94,11 @@ func parseSessionFlags(name string, args []string, cwd string) (*sessionFlags, e
 					err = errors.New("--save-script= needs a path (or write --save-script alone for the default path)")
 				}
 				f.scriptPath = abs(cwd, v)
+			} else if i+1 < len(args) && unambiguousPath(args[i+1]) {
+				// agent-device reads a path after a space when it cannot be
+				// the app: ./x, ../x, /x, ~/x or x.ad.
+				i++
+				f.scriptPath = abs(cwd, args[i])
 			}
 		case (name == "open" || name == "close") && a == "--force":
 			f.force = true
@@ -113,6 +118,11 @@ func parseSessionFlags(name string, args []string, cwd string) (*sessionFlags, e
 			f.argv = append(f.argv, a)
 		}
 		if err != nil {
+			return nil, err
+		}
+	}
+	if name == "open" {
+		if err := checkOpenTargets(f.argv); err != nil {
 			return nil, err
 		}
 	}

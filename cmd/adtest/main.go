@@ -72,6 +72,7 @@ func commands() map[string]command {
 		"android":       {run: runAndroid, summary: "android setup: fetch and verify the on-device snapshot helper"},
 		"daemon":        {run: runDaemon, summary: "status or stop the warm daemon that holds interactive sessions"},
 		"session":       {run: runSession, summary: "list interactive sessions; save-script publishes a recording"},
+		"test":          {run: runTest, summary: "agent-device's test: run a suite with its flags (--retries, --report-junit, --shard-split ...)"},
 		"replay":        {run: runReplay, summary: "agent-device's replay: run one script in a session (--from/--plan-digest resume)"},
 	}
 	for name, c := range interactiveCommands() {

@@ -147,11 +147,15 @@ func replayRequest(env *Env, args *adArgs) (*daemon.Request, *runner.ErrorInfo) 
 		ei.Hint = errs[0].Hint
 		return nil, ei
 	}
-	platform := args.last("platform")
+	cfg, err := loadAgentDeviceConfig(env, args)
+	if err != nil {
+		return nil, replayInvalid("%v", err)
+	}
+	platform := cfg.str("platform")
 	if platform == "" {
 		platform = scriptPlatform(script)
 	}
-	target := args.last("target")
+	target := cfg.str("target")
 	if target == "" {
 		target = script.Metadata.Target
 	}
@@ -175,13 +179,9 @@ func replayRequest(env *Env, args *adArgs) (*daemon.Request, *runner.ErrorInfo) 
 		}
 		from = n
 	}
-	timeoutMs := 0
-	if args.has("timeout") {
-		n, err := strconv.Atoi(args.last("timeout"))
-		if err != nil || n < 1 {
-			return nil, replayInvalid("--timeout must be a positive number of milliseconds, got %q", args.last("timeout"))
-		}
-		timeoutMs = n
+	timeoutMs, ok := cfg.integer("timeoutMs")
+	if ok && timeoutMs < 1 {
+		return nil, replayInvalid("--timeout must be a positive number of milliseconds, got %d (from %s)", timeoutMs, cfg.from["timeoutMs"])
 	}
 	switch platform {
 	case "", "web", "android":
@@ -196,11 +196,11 @@ func replayRequest(env *Env, args *adArgs) (*daemon.Request, *runner.ErrorInfo) 
 	if env.Environ != nil {
 		proc = lang.ProcessVars(env.Environ())
 	}
-	session := args.last("session")
+	session := cfg.str("session")
 	if session == "" {
 		session = "default"
 	}
-	return &daemon.Request{Op: daemon.OpReplay, Session: session, Platform: platform, Device: args.last("device"),
+	return &daemon.Request{Op: daemon.OpReplay, Session: session, Platform: platform, Device: cfg.str("device"),
 		TimeoutMs: timeoutMs, Cwd: env.Cwd, Replay: &daemon.ReplayRequest{
 			Source: string(src), File: path, From: from, PlanDigest: digest,
 			Vars: cli, ProcessVars: proc, KeepSession: args.has("keep-session"),

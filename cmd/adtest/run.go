@@ -161,6 +161,10 @@ func runRun(ctx context.Context, env *Env) int {
 		return ExitUsage
 	}
 	f.paths = paths
+	if err := applyAgentDeviceConfig(env, &f, fs); err != nil {
+		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)
+		return ExitUsage
+	}
 	plan, code := planRun(env, &f)
 	if plan == nil {
 		return code
@@ -397,29 +401,11 @@ func providerFunc(env *Env, f *runFlags) suite.ProviderFunc {
 
 func (p *runPlan) execute(ctx context.Context, env *Env) int {
 	f := p.f
-	baseURL := ""
-	var server *suite.Server
-	var err error
-	switch {
-	case f.serve != "":
-		server, err = suite.ServeFS(env.FS.Sub(abs(env.Cwd, f.serve)))
-	case f.serveExample:
-		server, err = serveExample()
-	case f.webServer != "":
-		server, err = suite.StartCommand(ctx, suite.WebServer{Command: f.webServer, Dir: env.Cwd, URL: f.webServerURL,
-			Timeout: 60 * time.Second, Reuse: f.reuseWebServer})
+	baseURL, stop, code := p.startServer(ctx, env)
+	if code != ExitOK {
+		return code
 	}
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)
-		if ctx.Err() != nil {
-			return ExitInterrupted
-		}
-		return ExitInfra
-	}
-	if server != nil {
-		defer server.Close()
-		baseURL = server.URL
-	}
+	defer stop()
 
 	// Output of each reporter: console and github default to stdout.
 	var closers []io.Closer
@@ -455,20 +441,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 	}
 
 	markOutputDir(env, filepath.Dir(p.runDir))
-	res, err := suite.Run(ctx, suite.Config{
-		Workers: f.workers, Devices: f.devices,
-		FailFast: f.failFast, MaxFailures: f.maxFailures,
-		RunDir: p.runDir, RunID: p.runID, Shard: p.shard, Cwd: env.Cwd,
-		CLIVars: p.cliVars, ProcessVars: p.procVars, MaskNames: f.masks,
-		BaseURL:        baseURL,
-		Providers:      p.providers,
-		NewReplayer:    suite.RunnerReplayer,
-		FormatSnapshot: suite.FormatSnapshot,
-		Listener:       listeners,
-		Prefetch:       map[string]bool{drivers.PlatformWeb: f.fakeDevice == ""},
-		StepTimeout:    time.Duration(f.stepTimeout) * time.Millisecond,
-		RepeatEach:     f.repeatEach,
-	}, p.tests)
+	res, err := suite.Run(ctx, p.suiteConfig(env, p.shard, listeners, baseURL), p.tests)
 	if err != nil {
 		// The run could not start: a browser or device helper is missing.
 		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)
@@ -495,6 +468,53 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 		printReportPath(env, reportPathWriter(env, p.specs), s, true)
 	}
 	return exitCode(res, f.failOnFlaky, failedReport)
+}
+
+// startServer starts the app server the flags ask for (none: baseURL "");
+// stop ends it.
+func (p *runPlan) startServer(ctx context.Context, env *Env) (baseURL string, stop func(), code int) {
+	f := p.f
+	var server *suite.Server
+	var err error
+	switch {
+	case f.serve != "":
+		server, err = suite.ServeFS(env.FS.Sub(abs(env.Cwd, f.serve)))
+	case f.serveExample:
+		server, err = serveExample()
+	case f.webServer != "":
+		server, err = suite.StartCommand(ctx, suite.WebServer{Command: f.webServer, Dir: env.Cwd, URL: f.webServerURL,
+			Timeout: 60 * time.Second, Reuse: f.reuseWebServer})
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)
+		if ctx.Err() != nil {
+			return "", nil, ExitInterrupted
+		}
+		return "", nil, ExitInfra
+	}
+	if server == nil {
+		return "", func() {}, ExitOK
+	}
+	return server.URL, func() { server.Close() }, ExitOK
+}
+
+// suiteConfig is the suite configuration of the plan for one shard.
+func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.SuiteListener, baseURL string) suite.Config {
+	f := p.f
+	return suite.Config{
+		Workers: f.workers, Devices: f.devices,
+		FailFast: f.failFast, MaxFailures: f.maxFailures,
+		RunDir: p.runDir, RunID: p.runID, Shard: shard, Cwd: env.Cwd,
+		CLIVars: p.cliVars, ProcessVars: p.procVars, MaskNames: f.masks,
+		BaseURL:        baseURL,
+		Providers:      p.providers,
+		NewReplayer:    suite.RunnerReplayer,
+		FormatSnapshot: suite.FormatSnapshot,
+		Listener:       listener,
+		Prefetch:       map[string]bool{drivers.PlatformWeb: f.fakeDevice == ""},
+		StepTimeout:    time.Duration(f.stepTimeout) * time.Millisecond,
+		RepeatEach:     f.repeatEach,
+	}
 }
 
 func (p *runPlan) writeReport(env *Env, s reporters.Spec, res *runner.Result, stream reporters.Streamer) error {

@@ -1,0 +1,280 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/adtest/adtest/lang"
+)
+
+// agent-device's configuration, honoured by replay, test and run: the user
+// file ~/.agent-device/config.json (or $AGENT_DEVICE_HOME/config.json), the
+// project file ./agent-device.json, AGENT_DEVICE_* variables and the flags,
+// later ones winning (user < project < env < CLI). An explicit --config
+// FILE or AGENT_DEVICE_CONFIG replaces the two files. Keys are camelCase
+// flag names; an unknown key, a bad value or an operator-only key in the
+// project file fails before anything runs, naming the file and the key
+// (never its value).
+
+type configKind int
+
+const (
+	cfgString configKind = iota
+	cfgInt
+	cfgBool
+)
+
+type configKey struct {
+	kind configKind
+	// used: adtest reads the value; other keys are agent-device's and
+	// accepted (ignored) so that an existing file keeps working.
+	used bool
+	// userOnly: operator-controlled, refused in the project file.
+	userOnly bool
+}
+
+var configKeys = map[string]configKey{
+	"platform":     {kind: cfgString, used: true},
+	"device":       {kind: cfgString, used: true},
+	"session":      {kind: cfgString, used: true},
+	"target":       {kind: cfgString, used: true},
+	"retries":      {kind: cfgInt, used: true},
+	"timeoutMs":    {kind: cfgInt, used: true},
+	"failFast":     {kind: cfgBool, used: true},
+	"shardAll":     {kind: cfgInt, used: true},
+	"shardSplit":   {kind: cfgInt, used: true},
+	"artifactsDir": {kind: cfgString, used: true},
+	"reportJunit":  {kind: cfgString, used: true, userOnly: true},
+	// agent-device's own, accepted and ignored by adtest.
+	"snapshotDepth": {kind: cfgInt}, "snapshotScope": {kind: cfgString}, "screenshotScale": {kind: cfgString},
+	"activity": {kind: cfgString}, "relaunch": {kind: cfgBool}, "shutdown": {kind: cfgBool},
+	"fps": {kind: cfgInt}, "quality": {kind: cfgInt}, "sessionLock": {kind: cfgString},
+	"verbose": {kind: cfgBool}, "json": {kind: cfgBool}, "debug": {kind: cfgBool},
+	"serial": {kind: cfgString}, "udid": {kind: cfgString}, "testIme": {kind: cfgBool},
+	"stateDir": {kind: cfgString, userOnly: true}, "daemonBaseUrl": {kind: cfgString, userOnly: true},
+	"daemonAuthToken": {kind: cfgString, userOnly: true}, "daemonTransport": {kind: cfgString, userOnly: true},
+	"daemonServerMode": {kind: cfgString, userOnly: true}, "tenant": {kind: cfgString, userOnly: true},
+	"sessionIsolation": {kind: cfgString, userOnly: true}, "runId": {kind: cfgString, userOnly: true},
+	"leaseId": {kind: cfgString, userOnly: true}, "leaseBackend": {kind: cfgString, userOnly: true},
+	"metroHost": {kind: cfgString, userOnly: true}, "metroPort": {kind: cfgInt, userOnly: true},
+	"bundleUrl": {kind: cfgString, userOnly: true}, "reporter": {kind: cfgString, userOnly: true},
+	"saveScript": {kind: cfgString, userOnly: true},
+}
+
+// flagKeys maps the drop-in commands' flags to their config keys.
+var flagKeys = map[string]string{
+	"platform": "platform", "device": "device", "session": "session", "target": "target",
+	"retries": "retries", "timeout": "timeoutMs", "fail-fast": "failFast",
+	"shard-all": "shardAll", "shard-split": "shardSplit", "artifacts-dir": "artifactsDir",
+}
+
+// adConfig is the merged configuration.
+type adConfig struct {
+	vals map[string]any // string, int or bool
+	from map[string]string
+}
+
+func (c *adConfig) str(k string) string { s, _ := c.vals[k].(string); return s }
+func (c *adConfig) boolean(k string) bool {
+	b, _ := c.vals[k].(bool)
+	return b
+}
+func (c *adConfig) integer(k string) (int, bool) {
+	n, ok := c.vals[k].(int)
+	return n, ok
+}
+
+// loadAgentDeviceConfig merges the files, the environment and, when args
+// is not nil, the flags of a drop-in command line.
+func loadAgentDeviceConfig(env *Env, args *adArgs) (*adConfig, error) {
+	c := &adConfig{vals: map[string]any{}, from: map[string]string{}}
+	type source struct {
+		path     string
+		project  bool
+		required bool
+	}
+	var sources []source
+	if explicit := getenv(env, "AGENT_DEVICE_CONFIG"); explicit != "" {
+		sources = []source{{path: abs(env.Cwd, expandHome(env, explicit)), required: true}}
+	} else {
+		home := getenv(env, "AGENT_DEVICE_HOME")
+		if home == "" && getenv(env, "HOME") != "" {
+			home = filepath.Join(getenv(env, "HOME"), ".agent-device")
+		}
+		if home != "" {
+			sources = append(sources, source{path: filepath.Join(expandHome(env, home), "config.json")})
+		}
+		sources = append(sources, source{path: filepath.Join(env.Cwd, "agent-device.json"), project: true})
+	}
+	for _, s := range sources {
+		b, err := env.FS.ReadFile(s.path)
+		if errors.Is(err, fs.ErrNotExist) && !s.required {
+			continue
+		}
+		shown := displayRel(env.Cwd, s.path)
+		if err != nil {
+			return nil, fmt.Errorf("config %s: %v", shown, err)
+		}
+		if err := c.mergeFile(shown, b, s.project); err != nil {
+			return nil, err
+		}
+	}
+	for key, k := range configKeys {
+		name := "AGENT_DEVICE_" + upperSnake(key)
+		v := getenv(env, name)
+		if v == "" {
+			continue
+		}
+		val, err := parseConfigValue(k.kind, v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		c.vals[key], c.from[key] = val, name
+	}
+	if args != nil {
+		for flag, key := range flagKeys {
+			if !args.has(flag) {
+				continue
+			}
+			v := args.last(flag)
+			if configKeys[key].kind == cfgBool {
+				v = "true"
+			}
+			val, err := parseConfigValue(configKeys[key].kind, v)
+			if err != nil {
+				return nil, fmt.Errorf("--%s: %v", flag, err)
+			}
+			c.vals[key], c.from[key] = val, "--"+flag
+		}
+	}
+	return c, nil
+}
+
+func (c *adConfig) mergeFile(shown string, b []byte, project bool) error {
+	var raw map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&raw); err != nil || raw == nil {
+		return fmt.Errorf("config %s: not a JSON object", shown)
+	}
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		k, ok := configKeys[key]
+		if !ok {
+			return fmt.Errorf("config %s: unknown key %q%s", shown, key, suggestKey(key))
+		}
+		if project && k.userOnly {
+			return fmt.Errorf("config %s: key %q is operator-controlled and belongs in ~/.agent-device/config.json or AGENT_DEVICE_* variables, not the project file", shown, key)
+		}
+		var v any
+		var err error
+		switch k.kind {
+		case cfgString:
+			var s string
+			err = json.Unmarshal(raw[key], &s)
+			v = s
+		case cfgInt:
+			var n int
+			err = json.Unmarshal(raw[key], &n)
+			v = n
+		case cfgBool:
+			var x bool
+			err = json.Unmarshal(raw[key], &x)
+			v = x
+		}
+		if err != nil {
+			return fmt.Errorf("config %s: key %q has a value of the wrong type (want %s)", shown, key, kindName(k.kind))
+		}
+		c.vals[key], c.from[key] = v, shown
+	}
+	return nil
+}
+
+func kindName(k configKind) string {
+	return [...]string{"a string", "an integer", "true or false"}[k]
+}
+
+func parseConfigValue(kind configKind, v string) (any, error) {
+	switch kind {
+	case cfgInt:
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, fmt.Errorf("not an integer: %q", v)
+		}
+		return n, nil
+	case cfgBool:
+		switch v {
+		case "1", "true":
+			return true, nil
+		case "0", "false":
+			return false, nil
+		}
+		return nil, fmt.Errorf("not true or false: %q", v)
+	}
+	return v, nil
+}
+
+// upperSnake is timeoutMs -> TIMEOUT_MS.
+func upperSnake(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if unicode.IsUpper(r) && i > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToUpper(r))
+	}
+	return b.String()
+}
+
+// suggestKey offers the nearest known key of a misspelt one.
+func suggestKey(key string) string {
+	names := make([]string, 0, len(configKeys))
+	for k := range configKeys {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	if best, ok := lang.Closest(key, names, lang.SuggestionDistance(key)); ok {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	return ""
+}
+
+// applyAgentDeviceConfig gives `adtest run` the configuration's values for
+// the flags the command line left unset (platform, retries, timeoutMs,
+// failFast, device).
+func applyAgentDeviceConfig(env *Env, f *runFlags, set *flag.FlagSet) error {
+	c, err := loadAgentDeviceConfig(env, nil)
+	if err != nil {
+		return err
+	}
+	given := map[string]bool{}
+	set.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	if v := c.str("platform"); v != "" && !given["platform"] {
+		f.platform = v
+	}
+	if v, ok := c.integer("retries"); ok && !given["retries"] {
+		f.retries.v = &v
+	}
+	if v, ok := c.integer("timeoutMs"); ok && !given["timeout"] {
+		f.timeout.v = &v
+	}
+	if c.boolean("failFast") && !given["fail-fast"] {
+		f.failFast = true
+	}
+	if v := c.str("device"); v != "" && !given["device"] {
+		f.devices = strings.Split(v, ",")
+	}
+	return nil
+}

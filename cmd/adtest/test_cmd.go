@@ -1,0 +1,326 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/reporters"
+	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/suite"
+)
+
+// `adtest test PATH...`: agent-device's suite runner (spec §4.6) with its
+// flags, on adtest's run machinery (discovery, retries, timeouts, artifacts,
+// reports). A CI line `agent-device test suite/ --platform web --retries 2
+// --report-junit out.xml` runs unchanged with adtest in its place. Exit
+// codes are agent-device's: 1 when a test failed or the suite could not
+// start, else 0.
+
+var testFlags = []adFlag{
+	{name: "platform", kind: adValue},
+	{name: "device", kind: adValue},
+	{name: "session", kind: adValue},
+	{name: "env", short: "e", kind: adValue},
+	{name: "retries", kind: adValue},
+	{name: "timeout", kind: adValue},
+	{name: "fail-fast", kind: adBool},
+	{name: "artifacts-dir", kind: adValue},
+	{name: "reporter", kind: adValue},
+	{name: "report-junit", kind: adValue},
+	{name: "record-video", kind: adBool},
+	{name: "shard-all", kind: adValue},
+	{name: "shard-split", kind: adValue},
+	{name: "json", kind: adBool},
+	{name: "verbose", kind: adBool},
+	{name: "debug", kind: adBool},
+	{name: "maestro", kind: adBool},
+	// Replay-only flags, refused with a message.
+	{name: "keep-session", kind: adBool},
+	{name: "from", kind: adValue},
+	{name: "plan-digest", kind: adValue},
+	{name: "save-script", kind: adOptValue},
+	{name: "force", kind: adBool},
+	// adtest's own additions.
+	{name: "serve-example", kind: adBool},
+	{name: "serve", kind: adValue},
+	{name: "help", short: "h", kind: adBool},
+}
+
+func testUsage(w io.Writer) {
+	fmt.Fprint(w, `usage: adtest test PATH... [flags]   (files, directories searched for *.ad, globs)
+
+agent-device's test command on adtest's runner: tests run in discovery order,
+each attempt in a fresh session.
+
+flags:
+  --platform P            run only files declaring platform P
+  -e KEY=VALUE            a script variable (repeatable; AD_VAR_KEY from the environment too)
+  --retries N             retry a failed test up to N times (0-3; else context retries=)
+  --timeout MS            deadline of each attempt (else context timeout=)
+  --fail-fast             stop after the first failed test; the rest are notRun
+  --artifacts-dir DIR     artifacts root (default .agent-device/test-artifacts)
+  --reporter R            default or junit:PATH (repeatable; a list replaces the default)
+  --report-junit PATH     write a JUnit report (same as --reporter junit:PATH)
+  --shard-split N         deal the tests round-robin over N parallel shards
+  --shard-all N           run every test on each of N parallel shards
+                          (scripts see AD_SHARD_INDEX, zero-based)
+  --json                  print {"success":true,"data":<result>} after the reporters
+  --serve-example         serve the bundled example app as AD_BASE_URL (adtest)
+  --serve DIR             serve DIR as AD_BASE_URL (adtest)
+  --record-video          refused: adtest's drivers do not record video
+
+Configuration: agent-device.json, ~/.agent-device/config.json and AGENT_DEVICE_*
+are read as agent-device reads them (flags win).
+
+exit codes: 0 all passed (flaky counts as passed), 1 a test failed or the suite could not run
+`)
+}
+
+func testInvalid(env *Env, format string, a ...any) int {
+	fmt.Fprintf(env.Stderr, "Error (INVALID_ARGS): "+format+"\n", a...)
+	return ExitFailed
+}
+
+func runTest(ctx context.Context, env *Env) int {
+	args, err := parseADArgs("test", env.Args, testFlags)
+	if err != nil {
+		return testInvalid(env, "%v", err)
+	}
+	if args.has("help") {
+		testUsage(env.Stdout)
+		return ExitOK
+	}
+	for _, name := range []string{"keep-session", "from", "plan-digest", "save-script", "force"} {
+		if args.has(name) {
+			return testInvalid(env, "--%s is replay-only: test runs every file from its first step in a fresh session (use adtest replay FILE --%s)", name, name)
+		}
+	}
+	if args.has("maestro") {
+		return testInvalid(env, "adtest runs native .ad scripts only: --maestro (Maestro YAML) is not supported")
+	}
+	if args.has("record-video") {
+		return testInvalid(env, "--record-video: adtest's web and android drivers cannot record video; drop the flag (a failed attempt keeps its screenshot, snapshot and timing in the artifacts dir)")
+	}
+	if len(args.pos) == 0 {
+		return testInvalid(env, "test requires at least one path or glob")
+	}
+	cfg, err := loadAgentDeviceConfig(env, args)
+	if err != nil {
+		return testInvalid(env, "%v", err)
+	}
+	f := runFlags{paths: args.pos, artifactsDir: ".agent-device/test-artifacts", workers: 1, repeatEach: 1,
+		stepTimeout: int(suite.DefaultStepTimeout.Milliseconds()), androidSnapshot: "helper"}
+	f.vars = listFlag(args.vals["env"])
+	f.platform = cfg.str("platform")
+	f.failFast = cfg.boolean("failFast")
+	if d := cfg.str("device"); d != "" {
+		f.devices = strings.Split(d, ",")
+	}
+	if v, ok := cfg.integer("retries"); ok {
+		if v < 0 || v > 3 {
+			return testInvalid(env, "--retries must be an integer from 0 to 3, got %d", v)
+		}
+		f.retries.v = &v
+	}
+	if v, ok := cfg.integer("timeoutMs"); ok {
+		if v < 1 {
+			return testInvalid(env, "--timeout must be a positive number of milliseconds, got %d", v)
+		}
+		f.timeout.v = &v
+	}
+	if d := cfg.str("artifactsDir"); d != "" {
+		f.artifactsDir = d
+	}
+	f.serveExample = args.has("serve-example")
+	f.serve = args.last("serve")
+	for _, r := range args.vals["reporter"] {
+		switch {
+		case r == "default":
+			f.reporters = append(f.reporters, "console")
+		case strings.HasPrefix(r, "junit:") && len(r) > len("junit:"):
+			f.reporters = append(f.reporters, "junit="+strings.TrimPrefix(r, "junit:"))
+		default:
+			return testInvalid(env, "--reporter %q: adtest test takes default or junit:<path> (custom ES module reporters are agent-device's; use adtest run --reporter for adtest's json, github and html reports)", r)
+		}
+	}
+	if p := args.last("report-junit"); p != "" {
+		if len(f.reporters) == 0 {
+			f.reporters = append(f.reporters, "console")
+		}
+		f.reporters = append(f.reporters, "junit="+p)
+	}
+	shardAll, okAll := cfg.integer("shardAll")
+	shardSplit, okSplit := cfg.integer("shardSplit")
+	if okAll && okSplit {
+		return testInvalid(env, "use only one of --shard-all and --shard-split")
+	}
+	plan, code := planRun(env, &f)
+	if plan == nil {
+		return agentDeviceExit(code)
+	}
+	asJSON := args.has("json")
+	if !okAll && !okSplit {
+		if asJSON {
+			return agentDeviceExit(plan.executeJSON(ctx, env))
+		}
+		return agentDeviceExit(plan.execute(ctx, env))
+	}
+	n := shardAll + shardSplit
+	if n < 1 {
+		return testInvalid(env, "shard count must be at least 1, got %d", n)
+	}
+	return agentDeviceExit(plan.executeShards(ctx, env, n, okAll, asJSON))
+}
+
+// agentDeviceExit maps adtest's exit codes to agent-device's 0/1 (an
+// interrupt stays 130).
+func agentDeviceExit(code int) int {
+	switch code {
+	case ExitOK, ExitInterrupted:
+		return code
+	}
+	return ExitFailed
+}
+
+// executeJSON runs the plan with its reporters (their terminal output on
+// stderr), then prints agent-device's {"success":true,"data":...} envelope
+// around adtest's result on stdout.
+func (p *runPlan) executeJSON(ctx context.Context, env *Env) int {
+	out := env.Stdout
+	env.Stdout = env.Stderr // stdout holds the one JSON object; reporters write to stderr
+	code := p.execute(ctx, env)
+	env.Stdout = out
+	res, err := reporters.ReadJSON(strings.NewReader(readResult(env, p)))
+	if err != nil {
+		writeJSONLine(out, map[string]any{"success": false, "error": map[string]any{"code": runner.CodeCommandFailed, "message": err.Error()}})
+		return ExitFailed
+	}
+	writeJSONLine(out, map[string]any{"success": true, "data": res})
+	return code
+}
+
+func readResult(env *Env, p *runPlan) string {
+	b, _ := env.FS.ReadFile(p.runDir + "/result.json")
+	return string(b)
+}
+
+// executeShards runs n shards in parallel, one suite run each (one browser
+// or device each), as agent-device's --shard-split / --shard-all: split deals
+// the tests round-robin, all gives every shard every test (named "[k/n]").
+// Scripts see AD_SHARD_INDEX (zero-based) and AD_SHARD_COUNT. The reports
+// are written once, from the merged result.
+func (p *runPlan) executeShards(ctx context.Context, env *Env, n int, all, asJSON bool) int {
+	baseURL, stop, code := p.startServer(ctx, env)
+	if code != ExitOK {
+		return code
+	}
+	defer stop()
+	shared := &sharedProviders{open: p.providers, provs: map[string]drivers.Provider{}}
+	defer shared.closeAll()
+	results := make([]*runner.Result, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for k := 0; k < n; k++ {
+		spec := suite.ShardSpec{Index: k + 1, Count: n}
+		tests := suite.Shard(p.tests, spec, nil)
+		if all {
+			tests = make([]*suite.Test, len(p.tests))
+			for i, t := range p.tests {
+				c := *t
+				c.File = t.File + " [" + strconv.Itoa(k+1) + "/" + strconv.Itoa(n) + "]"
+				c.Name = t.Name + " [" + strconv.Itoa(k+1) + "/" + strconv.Itoa(n) + "]"
+				tests[i] = &c
+			}
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cfg := p.suiteConfig(env, spec, nil, baseURL)
+			cfg.Providers = shared.forShard(k)
+			results[k], errs[k] = suite.Run(ctx, cfg, tests)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "adtest test: %v\n", err)
+			return ExitInfra
+		}
+	}
+	res, err := suite.Merge(results)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest test: %v\n", err)
+		return ExitFailed
+	}
+	failed := false
+	out := env.Stdout
+	if asJSON {
+		env.Stdout = env.Stderr
+	}
+	defer func() { env.Stdout = out }()
+	for _, s := range p.specs {
+		if err := writeFinalReport(env, s, res, p.color && s.Path == ""); err != nil {
+			fmt.Fprintf(env.Stderr, "adtest test: reporter %s: %v\n", s.Name, err)
+			failed = true
+		}
+	}
+	if asJSON {
+		writeJSONLine(out, map[string]any{"success": true, "data": res})
+	}
+	return exitCode(res, false, failed)
+}
+
+// sharedProviders gives every shard the same provider per platform (one
+// browser, a context per session; one adb server): providers started side
+// by side in one process would race over the browser's start. Each shard's
+// sessions get worker numbers of their own, and a shard's Close leaves the
+// provider to the others; closeAll ends them.
+type sharedProviders struct {
+	open  suite.ProviderFunc
+	mu    sync.Mutex
+	provs map[string]drivers.Provider
+}
+
+func (s *sharedProviders) forShard(k int) suite.ProviderFunc {
+	return func(ctx context.Context, platform string) (drivers.Provider, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		prov, ok := s.provs[platform]
+		if !ok {
+			var err error
+			if prov, err = s.open(ctx, platform); err != nil {
+				return nil, err
+			}
+			s.provs[platform] = prov
+		}
+		return shardProvider{Provider: prov, offset: k * shardWorkerStride}, nil
+	}
+}
+
+func (s *sharedProviders) closeAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.provs {
+		p.Close()
+	}
+}
+
+// shardWorkerStride separates the worker numbers of shards.
+const shardWorkerStride = 1000
+
+type shardProvider struct {
+	drivers.Provider
+	offset int
+}
+
+func (p shardProvider) NewSession(ctx context.Context, opts drivers.SessionOptions) (drivers.Driver, error) {
+	opts.Worker += p.offset
+	return p.Provider.NewSession(ctx, opts)
+}
+
+func (shardProvider) Close() error { return nil }
