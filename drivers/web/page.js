@@ -121,8 +121,12 @@
   }
   // textIn is textOf of n whose own text shows when shows is set.
   function textIn(n, skip, shows) {
+    // Only text inside (most leaves): the text as it is.
+    if (!n.firstElementChild && !n.shadowRoot && n.localName !== 'slot') return shows ? n.textContent : '';
     let s = '';
-    for (const c of kids(n)) {
+    const ks = kids(n);
+    for (let i = 0; i < ks.length; i++) {
+      const c = ks[i];
       if (c.nodeType === 3) { if (shows) s += c.data; continue; }
       if (c.nodeType !== 1 || c === skip) continue;
       const t = c.localName;
@@ -156,8 +160,17 @@
   // runOf classifies el's content: a run is what a person reads as one
   // piece of text, like <span><strong>2</strong> <span>items left</span></span>.
   function runOf(el) {
+    const ks = kids(el);
+    // Roles first: they cost no style, and most containers fail here.
+    for (let i = 0; i < ks.length; i++) {
+      const c = ks[i];
+      if (c.nodeType !== 1) continue;
+      const r = roleOf(c);
+      if ((r !== '' && r !== 'none') || isInteractive(c, r)) return RUN_NONE;
+    }
     let res = RUN_EMPTY;
-    for (const c of kids(el)) {
+    for (let i = 0; i < ks.length; i++) {
+      const c = ks[i];
       if (c.nodeType === 3) { if (/\S/.test(c.data)) res = RUN_TEXT; continue; }
       if (c.nodeType !== 1) continue;
       const t = c.localName;
@@ -165,8 +178,6 @@
       const d = styleOf(c).display;
       if (d === 'none') continue;
       if (!inlineDisplay(d)) return RUN_NONE;
-      const r = roleOf(c);
-      if ((r !== '' && r !== 'none') || isInteractive(c, r)) return RUN_NONE;
       const sub = runOf(c);
       if (sub === RUN_NONE) return RUN_NONE;
       if (sub === RUN_TEXT) res = RUN_TEXT;
@@ -427,7 +438,7 @@
       const n = { r: role, p: parent, d: depth, k: handle(el), x: r.left, y: r.top, w: r.width, h: r.height };
       let f = 0;
       if (role === 'text') {
-        const s = norm(textOf(el));
+        const s = norm(textIn(el, null, true)); // walk emits no visibility hidden element
         n.t = s; n.l = s;
       } else {
         // Name-from-content roles show their whole text; other roles
@@ -435,7 +446,7 @@
         const byContent = named(el, role);
         // A generic node is there for its id (or --raw): its text is read
         // by the text nodes inside it (a label's by its control's name).
-        const content = byContent || (hasDirectText(el) && (raw || role !== 'generic')) ? norm(textOf(el)) : null;
+        const content = byContent || (hasDirectText(el) && (raw || role !== 'generic')) ? norm(textIn(el, null, !contents)) : null;
         if (content) n.t = content;
         const name = accName(el, role, byContent ? content : null);
         if (name) n.l = name;
@@ -469,7 +480,10 @@
       if (t === 'iframe' || t === 'frame') { walkFrame(el, parent, depth, inNamed); return; }
       if (SKIP.has(t)) return;
       if (el.getAttribute('aria-hidden') === 'true') return;
-      if (!el.checkVisibility()) {
+      // One call answers for the common case (rendered, not visibility
+      // hidden); a second tells visibility hidden from no box.
+      const seen = el.checkVisibility({ visibilityProperty: true });
+      if (!seen && !el.checkVisibility()) {
         // display: contents (a slot, a wrapper) has no box, its children
         // do; with an id it keeps a node, as big as its content.
         if (styleOf(el).display !== 'contents') return;
@@ -480,7 +494,7 @@
       }
       const role = roleOf(el);
       let as = role;
-      if (!el.checkVisibility({ visibilityProperty: true })) as = '';
+      if (!seen) as = '';
       else if (role === '' || role === 'none') {
         as = '';
         // Labels of controls and legends of fieldsets are the names of
