@@ -64,7 +64,9 @@ type actionEnv struct {
 
 func newActionEnv(t *testing.T, prov *webdrv.Provider, base string) *actionEnv {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	// The first session starts the browser: on a loaded machine that alone
+	// has taken over a minute.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	d, err := prov.NewSession(ctx, drivers.SessionOptions{})
 	if err != nil {
