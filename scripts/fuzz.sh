@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every Fuzz target of the module for FUZZTIME (default 20s) each.
+# Runs every Fuzz target of the module for FUZZTIME (default 20s) each, prints
+# each target's final exec count, and fails a target that stalled.
 #
 # A target fails the run when go test -fuzz fails, except for one known false
 # failure: Go 1.26's fuzz coordinator can report "context deadline exceeded"
@@ -7,10 +8,68 @@
 # fixed in Go 1.27). That case writes no reproducer; a real crash always writes
 # one under testdata/fuzz/<Target>/. So: nonzero exit + the deadline message +
 # no new reproducer = reported as that race and not counted as a failure.
+#
+# Minimizing: when a worker finds an input that widens coverage, the
+# coordinator sends it back to a worker to be minimized, and that worker
+# reports its executions only when the minimization ends: -fuzzminimizetime,
+# 60s by default. Two such inputs take both workers of a 2-core machine, and
+# the progress lines then say "execs: N (0/sec)" to the end of a 20s budget
+# (goroutine dumps of the stalled workers: one in minimizeInput, one idle or
+# in mutate). FUZZMINIMIZETIME (default 2s) bounds it well under a third of
+# the budget.
+#
+# Stall check: from the progress lines ("fuzz: elapsed: Ns, execs: N
+# (X/sec)") the exec count is interpolated at a third and two thirds of the
+# fuzzing time (after the seed corpus or baseline coverage run). A target
+# fails when a third executed nothing, or when its last third executed ten
+# times fewer inputs than its first: a loaded machine halves or thirds a
+# rate, a stall drops it to zero. A fuzzing phase shorter than 6s (two progress lines) is too short to
+# judge and says so.
 set -uo pipefail
 fuzztime=${FUZZTIME:-20s}
+minimizetime=${FUZZMINIMIZETIME:-2s}
 go=${GO:-go}
 failed=0
+
+# stallcheck TARGET LOGFILE: prints the final exec count and the per-third
+# counts; exits 1 on a stall.
+stallcheck() {
+  awk -v target="$1" '
+    /^fuzz: elapsed: [0-9]+s, .*completed, now fuzzing/ {
+      match($0, /elapsed: [0-9]+s/); t0 = substr($0, RSTART + 9, RLENGTH - 10) + 0
+      match($0, /: [0-9]+\/[0-9]+ completed/); s = substr($0, RSTART + 2, RLENGTH - 12)
+      split(s, f, "/"); n0 = f[1] + 0; started = 1; k = 0
+      t[k] = t0; n[k] = n0; k++
+      next
+    }
+    started && /^fuzz: elapsed: [0-9]+s, execs: [0-9]+ / {
+      match($0, /elapsed: [0-9]+s/); tt = substr($0, RSTART + 9, RLENGTH - 10) + 0
+      match($0, /execs: [0-9]+/); nn = substr($0, RSTART + 7, RLENGTH - 7) + 0
+      t[k] = tt; n[k] = nn; k++
+    }
+    # at(x): the exec count at elapsed x, linear between progress lines.
+    function at(x,   i) {
+      for (i = 1; i < k; i++)
+        if (t[i] >= x) {
+          if (t[i] == t[i-1]) return n[i]
+          return n[i-1] + (n[i] - n[i-1]) * (x - t[i-1]) / (t[i] - t[i-1])
+        }
+      return n[k-1]
+    }
+    END {
+      if (!started || k < 2) { printf "fuzz %s: no progress lines: cannot check for a stall\n", target; exit 1 }
+      span = t[k-1] - t[0]
+      a = at(t[0] + span / 3); b = at(t[0] + 2 * span / 3)
+      first = a - n[0]; mid = b - a; last = n[k-1] - b
+      printf "fuzz %s: %d execs in %ds of fuzzing; by thirds %d, %d, %d\n", target, n[k-1], span, first, mid, last
+      if (span < 6) { printf "fuzz %s: %ds of fuzzing is too short to judge a stall (raise FUZZTIME)\n", target, span; exit 0 }
+      if (first < 1 || mid < 1 || last < 1 || last * 10 < first) {
+        printf "fuzz %s: STALLED: a third of the fuzzing time ran no input, or the last ran ten times fewer than the first\n", target
+        exit 1
+      }
+    }' "$2"
+}
+
 for pkg in $($go list ./...); do
   dir=$($go list -f '{{.Dir}}' "$pkg")
   for target in $($go test -list '^Fuzz' "$pkg" 2>/dev/null | grep '^Fuzz'); do
@@ -18,7 +77,7 @@ for pkg in $($go list ./...); do
     corpus="$dir/testdata/fuzz/$target"
     before=$(ls "$corpus" 2>/dev/null | sort)
     out=$(mktemp)
-    $go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg" 2>&1 | tee "$out"
+    $go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" -fuzzminimizetime "$minimizetime" "$pkg" 2>&1 | tee "$out"
     rc=${PIPESTATUS[0]}
     after=$(ls "$corpus" 2>/dev/null | sort)
     if [ "$rc" -ne 0 ]; then
@@ -28,6 +87,9 @@ for pkg in $($go list ./...); do
         echo "fuzz $target: FAILED (see the reproducer under $corpus)"
         failed=1
       fi
+    fi
+    if ! stallcheck "$target" "$out"; then
+      failed=1
     fi
     rm -f "$out"
   done

@@ -224,9 +224,9 @@ func TestSocketIsPrivate(t *testing.T) {
 	p := exec.CommandContext(ctx, bin, "-test.run=^TestHelperDial$")
 	p.Env = []string{"ADTEST_HELPER_SOCKET=" + td.sock}
 	p.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	out, _ := p.CombinedOutput()
+	out, err := p.CombinedOutput()
 	if !strings.Contains(string(out), "DIAL: permission denied") {
-		t.Fatalf("another user's dial should be denied, got:\n%s", out)
+		t.Fatalf("another user's dial should be denied, got (%v):\n%s", err, out)
 	}
 }
 
