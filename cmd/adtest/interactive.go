@@ -201,6 +201,8 @@ func interactiveUsage(w io.Writer, name string) {
 	case "snapshot":
 		fmt.Fprintln(w, "  --diff           only what changed since the last capture; its refs are pinned (diff snapshot)")
 	}
+	fmt.Fprintln(w, "  --               the rest is passed as typed: text that starts with -- goes after it")
+	fmt.Fprintln(w, "\nAn unknown --flag is an error (with the nearest flag), never text for the session.")
 	fmt.Fprintf(w, "\nThe script form and its flags: adtest help %s\n", name)
 }
 

@@ -155,7 +155,7 @@ func TestREADME(t *testing.T) {
 		"html report: .adtest/report/index.html",
 		"--last-failed: no test failed in the last run",
 		"Found text \"Hello Ada\"",
-		"Saved script flows/login.ad",
+		"Saved script ",
 		"1 passed, 0 failed",
 		"failed, as it should",
 	} {
