@@ -172,6 +172,12 @@ type Action struct {
 // ScreenshotOptions controls a screenshot.
 type ScreenshotOptions struct {
 	FullPage bool
+	// Mask are secret values the picture must not show: a driver that can
+	// find where the screen renders them (web: form fields holding one, text
+	// containing one) paints those areas over in the PNG it returns, and
+	// fails rather than return a picture it could not mask. A value shorter
+	// than ShortSecretLen is matched only as a whole token (SecretAt).
+	Mask []string
 }
 
 // Driver is one device session: the core every platform implements.

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
@@ -75,7 +76,10 @@ func stepTimeoutError(a *lang.Action, step int, d time.Duration) *ErrorInfo {
 }
 
 // redactor replaces variable values with <var:NAME> and secrets with ***,
-// longest values first.
+// longest values first, in one pass: a marker it wrote is never rewritten by
+// another value (a secret "v" does not turn <var:A> into <***ar:A>). A value
+// shorter than drivers.ShortSecretLen is replaced only as a whole token
+// (drivers.SecretAt): a one-letter secret leaves "Replay failed" alone.
 type redactor struct {
 	pairs []struct{ value, repl string }
 }
@@ -102,10 +106,32 @@ func newRedactor(scope *lang.Scope, secrets []string) *redactor {
 }
 
 func (r *redactor) apply(s string) string {
-	for _, p := range r.pairs {
-		s = strings.ReplaceAll(s, p.value, p.repl)
+	if len(r.pairs) == 0 {
+		return s
 	}
-	return s
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); {
+		hit := false
+		for _, p := range r.pairs {
+			if strings.HasPrefix(s[i:], p.value) && drivers.SecretAt(s, i, p.value) {
+				b.WriteString(s[last:i])
+				b.WriteString(p.repl)
+				i += len(p.value)
+				last, hit = i, true
+				break
+			}
+		}
+		if !hit {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 func (r *redactor) all(ss []string) []string {

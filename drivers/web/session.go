@@ -408,7 +408,13 @@ func (s *Session) refuseWithDialog(op string) error {
 func (s *Session) Screenshot(ctx context.Context, opts drivers.ScreenshotOptions) ([]byte, error) {
 	var buf []byte
 	err := s.do(ctx, "screenshot", func(ctx context.Context, t *chromedp.Target) error {
+		var before, after *secretAreas
 		var err error
+		if len(opts.Mask) > 0 {
+			if before, err = measureSecrets(ctx, t, opts.Mask); err != nil {
+				return fmt.Errorf("finding the secrets to mask: %w", err)
+			}
+		}
 		if opts.FullPage {
 			buf, err = chromedp.FullScreenshot(100)(ctx, t)
 		} else {
@@ -416,9 +422,20 @@ func (s *Session) Screenshot(ctx context.Context, opts drivers.ScreenshotOptions
 			r, err = cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
 			buf = r.Data
 		}
+		if err != nil || before == nil {
+			return err
+		}
+		if after, err = measureSecrets(ctx, t, opts.Mask); err != nil {
+			buf = nil
+			return fmt.Errorf("finding the secrets to mask: %w", err)
+		}
+		buf, err = paintSecrets(buf, opts.FullPage, before, after)
 		return err
 	})
-	return buf, err
+	if err != nil {
+		return nil, err
+	}
+	return buf, nil
 }
 
 // AlertText returns the message of the open JS dialog.

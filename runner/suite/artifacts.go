@@ -121,7 +121,8 @@ func (a *artifacts) evidence(ctx context.Context, drv drivers.Driver, rep Replay
 	if a.dir == "" {
 		return
 	}
-	if png, err := drv.Screenshot(ctx, drivers.ScreenshotOptions{}); err == nil && len(png) > 0 {
+	// Secrets typed into the page are painted over in the picture too.
+	if png, err := drv.Screenshot(ctx, drivers.ScreenshotOptions{Mask: a.mask.Values()}); err == nil && len(png) > 0 {
 		ar.Screenshot = a.write("failure.png", png)
 	} else if err != nil {
 		ar.Warnings = append(ar.Warnings, "failure screenshot: "+err.Error())

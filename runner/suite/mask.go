@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
@@ -18,16 +19,23 @@ const Mask = "***"
 // SECRET, TOKEN, PASSWORD or KEY (case-insensitive).
 func IsSecretName(name string) bool { return lang.IsSecretName(name) }
 
-// Masker replaces secret values with Mask.
+// Masker replaces secret values with Mask. A value of drivers.ShortSecretLen
+// characters or more is masked wherever it occurs; a shorter one only where
+// it stands as a whole token (drivers.SecretAt), so that a one-letter secret
+// does not turn "Replay failed" into "R***play fail***d", and a mask is never
+// masked again into a longer run of stars.
 type Masker struct {
-	r *strings.Replacer
+	r      *strings.Replacer
+	short  []string // values shorter than drivers.ShortSecretLen, longest first
+	values []string
 }
 
 // NewMasker masks every non-empty value, longest first so that a secret that
 // contains another is masked whole.
 func NewMasker(values []string) *Masker {
 	vs := append([]string(nil), values...)
-	sort.Slice(vs, func(i, j int) bool { return len(vs[i]) > len(vs[j]) })
+	sort.SliceStable(vs, func(i, j int) bool { return len(vs[i]) > len(vs[j]) })
+	m := &Masker{}
 	var pairs []string
 	seen := map[string]bool{}
 	for _, v := range vs {
@@ -35,33 +43,82 @@ func NewMasker(values []string) *Masker {
 			continue
 		}
 		seen[v] = true
+		m.values = append(m.values, v)
+		if utf8.RuneCountInString(v) < drivers.ShortSecretLen {
+			m.short = append(m.short, v)
+			continue
+		}
 		pairs = append(pairs, v, Mask)
 	}
-	if len(pairs) == 0 {
-		return &Masker{}
+	if len(pairs) > 0 {
+		m.r = strings.NewReplacer(pairs...)
 	}
-	return &Masker{r: strings.NewReplacer(pairs...)}
+	return m
 }
+
+// Values are the secret values, longest first (what a screenshot must not
+// show: drivers.ScreenshotOptions.Mask).
+func (m *Masker) Values() []string {
+	if m == nil {
+		return nil
+	}
+	return m.values
+}
+
+func (m *Masker) empty() bool { return m == nil || (m.r == nil && len(m.short) == 0) }
 
 // String masks s.
 func (m *Masker) String(s string) string {
-	if m == nil || m.r == nil {
+	if m.empty() {
 		return s
 	}
-	return m.r.Replace(s)
+	if m.r != nil {
+		s = m.r.Replace(s)
+	}
+	for _, v := range m.short {
+		s = maskTokens(s, v)
+	}
+	return s
+}
+
+// maskTokens replaces the whole-token occurrences of the short secret v.
+func maskTokens(s, v string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i+len(v) <= len(s); {
+		k := strings.Index(s[i:], v)
+		if k < 0 {
+			break
+		}
+		at := i + k
+		if drivers.SecretAt(s, at, v) {
+			b.WriteString(s[last:at])
+			b.WriteString(Mask)
+			last = at + len(v)
+			i = last
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(s[at:])
+		i = at + size
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // Bytes masks b.
 func (m *Masker) Bytes(b []byte) []byte {
-	if m == nil || m.r == nil {
+	if m.empty() {
 		return b
 	}
-	return []byte(m.r.Replace(string(b)))
+	return []byte(m.String(string(b)))
 }
 
 // Snapshot returns a copy of snap with its texts masked.
 func (m *Masker) Snapshot(snap *drivers.Snapshot) *drivers.Snapshot {
-	if m == nil || m.r == nil || snap == nil {
+	if m.empty() || snap == nil {
 		return snap
 	}
 	c := *snap
@@ -76,7 +133,7 @@ func (m *Masker) Snapshot(snap *drivers.Snapshot) *drivers.Snapshot {
 
 // Attempt masks every text field of an attempt result in place.
 func (m *Masker) Attempt(a *runner.AttemptResult) {
-	if m == nil || m.r == nil {
+	if m.empty() {
 		return
 	}
 	for i := range a.Warnings {

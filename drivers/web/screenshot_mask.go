@@ -1,0 +1,125 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"math"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/adtest/adtest/drivers"
+)
+
+// Secrets in pixels. A screenshot taken with ScreenshotOptions.Mask has the
+// areas where the page renders a secret painted over in the PNG: every form
+// field (input, textarea) whose value holds one, and every stretch of text
+// that shows one. The page is only measured, never changed (no style, no
+// overlay its scripts could see); the areas are measured before and after
+// the capture and both are painted, so a page that moves meanwhile still
+// leaves nothing readable. A page that cannot be measured gives no picture.
+
+// maskColor is the paint of a masked area.
+var maskColor = color.RGBA{R: 0x33, G: 0x33, B: 0x33, A: 0xff}
+
+// secretAreas is what the page reports: rectangles in CSS pixels relative
+// to the viewport, the viewport width and the scroll offset and width of the
+// document (for a full-page capture).
+type secretAreas struct {
+	Rects   [][4]float64 `json:"rects"`
+	Width   float64      `json:"w"`
+	ScrollX float64      `json:"sx"`
+	ScrollY float64      `json:"sy"`
+	DocW    float64      `json:"dw"`
+}
+
+// secretAreasJS measures the secret areas; %s is the JSON list of secrets
+// and %d drivers.ShortSecretLen (a shorter secret counts only as a whole
+// token, as drivers.SecretAt decides).
+const secretAreasJS = `(() => {
+const secrets = %s, short = %d;
+const word = c => c !== undefined && /[\p{L}\p{N}_*]/u.test(c);
+const at = (s, i, v) => [...v].length >= short || (!word(s[i - 1]) && !word(s[i + v.length]));
+const find = s => { const hits = []; for (const v of secrets) { for (let i = s.indexOf(v); i >= 0; i = s.indexOf(v, i + 1)) if (at(s, i, v)) hits.push([i, v.length]); } return hits; };
+const rects = [];
+const add = r => { if (r.width > 0 && r.height > 0) rects.push([r.left, r.top, r.width, r.height]); };
+const roots = [document];
+for (let k = 0; k < roots.length; k++) {
+  const root = roots[k];
+  for (const el of root.querySelectorAll('*')) {
+    if (el.shadowRoot) roots.push(el.shadowRoot);
+    if ((el instanceof HTMLInputElement && el.type !== 'hidden') || el instanceof HTMLTextAreaElement) {
+      if (find(String(el.value)).length) add(el.getBoundingClientRect());
+    }
+  }
+  const tw = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let n; (n = tw.nextNode()); ) {
+    for (const [i, len] of find(n.data)) {
+      const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + len);
+      for (const c of r.getClientRects()) add(c);
+    }
+  }
+}
+const de = document.documentElement;
+return JSON.stringify({rects, w: innerWidth, sx: scrollX, sy: scrollY, dw: Math.max(de.scrollWidth, innerWidth)});
+})()`
+
+func measureSecrets(ctx context.Context, t *chromedp.Target, secrets []string) (*secretAreas, error) {
+	js, _ := json.Marshal(secrets)
+	str, err := chromedp.Evaluate[string](fmt.Sprintf(secretAreasJS, js, drivers.ShortSecretLen))(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	var a secretAreas
+	if err := json.Unmarshal([]byte(str), &a); err != nil {
+		return nil, err
+	}
+	if a.Width <= 0 || a.DocW <= 0 {
+		return nil, fmt.Errorf("the page reports a viewport %gpx wide", a.Width)
+	}
+	return &a, nil
+}
+
+// paintSecrets paints the areas of every measurement over in the PNG buf.
+// A viewport capture maps the viewport's CSS width to the image width; a
+// full-page capture the document's width, with the areas moved by the
+// scroll offset.
+func paintSecrets(buf []byte, fullPage bool, measured ...*secretAreas) ([]byte, error) {
+	n := 0
+	for _, a := range measured {
+		n += len(a.Rects)
+	}
+	if n == 0 {
+		return buf, nil
+	}
+	src, err := png.Decode(bytes.NewReader(buf))
+	if err != nil {
+		return nil, fmt.Errorf("masking the screenshot: %w", err)
+	}
+	img := image.NewRGBA(src.Bounds())
+	draw.Draw(img, img.Bounds(), src, src.Bounds().Min, draw.Src)
+	for _, a := range measured {
+		scale, dx, dy := float64(img.Bounds().Dx())/a.Width, 0.0, 0.0
+		if fullPage {
+			scale, dx, dy = float64(img.Bounds().Dx())/a.DocW, a.ScrollX, a.ScrollY
+		}
+		for _, r := range a.Rects {
+			// One CSS pixel more on every side: anti-aliased glyph edges.
+			x0 := int(math.Floor((r[0] + dx - 1) * scale))
+			y0 := int(math.Floor((r[1] + dy - 1) * scale))
+			x1 := int(math.Ceil((r[0] + dx + r[2] + 1) * scale))
+			y1 := int(math.Ceil((r[1] + dy + r[3] + 1) * scale))
+			draw.Draw(img, image.Rect(x0, y0, x1, y1).Intersect(img.Bounds()), image.NewUniform(maskColor), image.Point{}, draw.Src)
+		}
+	}
+	var out bytes.Buffer
+	if err := png.Encode(&out, img); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}

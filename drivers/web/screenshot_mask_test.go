@@ -1,0 +1,94 @@
+package web
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"testing"
+
+	"github.com/adtest/adtest/drivers"
+)
+
+// TestScreenshotMasksSecrets (real Chromium): a secret typed into a field
+// and one shown in text are painted over in a screenshot taken with Mask,
+// and nothing else changes; a one-letter secret is not painted inside words.
+func TestScreenshotMasksSecrets(t *testing.T) {
+	t.Parallel()
+	s := session(t, "secret_pixels.html")
+	ctx := testCtx(t)
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActViewport, Size: drivers.Point{X: 800, Y: 300}}); err != nil {
+		t.Fatal(err)
+	}
+	field := find(t, snap(t, s, drivers.SnapshotOptions{}), "textbox", "Token")
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActFill, Target: &drivers.Target{Node: field}, Text: "hunter2x"}); err != nil {
+		t.Fatal(err)
+	}
+	shot := func(mask []string) *image.RGBA {
+		t.Helper()
+		b, err := s.Screenshot(ctx, drivers.ScreenshotOptions{Mask: mask})
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rgba := image.NewRGBA(img.Bounds())
+		for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+			for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+				rgba.Set(x, y, img.At(x, y))
+			}
+		}
+		return rgba
+	}
+	plain := shot(nil)
+	masked := shot([]string{"hunter2x", "e"})
+	scale := float64(plain.Bounds().Dx()) / 800
+	region := func(x0, y0, x1, y1 float64) image.Rectangle {
+		return image.Rect(int(x0*scale), int(y0*scale), int(x1*scale), int(y1*scale))
+	}
+	colors := func(img *image.RGBA, r image.Rectangle) map[[4]uint8]int {
+		m := map[[4]uint8]int{}
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				c := img.RGBAAt(x, y)
+				m[[4]uint8{c.R, c.G, c.B, c.A}]++
+			}
+		}
+		return m
+	}
+	same := func(r image.Rectangle) bool {
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				if plain.RGBAAt(x, y) != masked.RGBAAt(x, y) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	mask := [4]uint8{maskColor.R, maskColor.G, maskColor.B, maskColor.A}
+
+	// The field: text in the plain picture, one flat paint in the masked.
+	pw := region(24, 24, 416, 66)
+	if n := len(colors(plain, pw)); n < 2 {
+		t.Fatalf("the plain capture shows no text in the field (%d colours): the test sees nothing", n)
+	}
+	if c := colors(masked, pw); len(c) != 1 || c[mask] == 0 {
+		t.Errorf("the field is not painted over: %d colours", len(c))
+	}
+	// The text line: the secret's stretch is painted, so the line differs.
+	line := region(20, 120, 420, 160)
+	if same(line) || colors(masked, line)[mask] == 0 {
+		t.Error("the secret shown as text is not painted over")
+	}
+	// "Replay failed" holds the one-letter secret "e" only inside words:
+	// untouched, and so is a line without any secret.
+	if r := region(0, 195, 800, 245); !same(r) {
+		t.Error(`"Replay failed" was painted for the one-letter secret "e"`)
+	}
+	// No secret: the same picture as without Mask.
+	if again := shot([]string{"not-on-the-page"}); !bytes.Equal(again.Pix, plain.Pix) {
+		t.Error("a screenshot with secrets absent from the page differs from the plain one")
+	}
+}
