@@ -96,13 +96,18 @@ func (c *checker) contextLine(l *Line) {
 			continue
 		}
 		full := text[off:tokEnd]
+		if v2, off2, again := chkContextRead(text[tokEnd:], key); again {
+			c.add(chkAt(l, tokEnd+off2-len(key)-1), SeverityWarning, "context-repeated",
+				fmt.Sprintf("agent-device reads only the first %s= of a context line (%s); %s=%s is ignored", key, val, key, v2),
+				"write each key once; a second context line with the key is an error (Duplicate or Conflicting replay test metadata)")
+		}
 		switch key {
 		case "platform":
 			switch {
 			case val == "web":
 				c.webDeclared = true
 				c.add(chkAt(l, off), SeverityWarning, "context-platform",
-					"agent-device ignores context platform=web (it accepts ios, android, macos, linux, apple, vega); adtest runs the script on web",
+					"agent-device ignores context platform=web (it accepts "+strings.Join(ContextPlatforms, ", ")+"); adtest runs the script on web",
 					"")
 			case !selContains(ContextPlatforms, val):
 				c.add(chkAt(l, off), SeverityWarning, "context-value-dropped",

@@ -98,6 +98,22 @@
 //	|                                                |         | error ("requires a positive integer"); 0.21.5 rejects  |
 //	|                                                |         | the flag, adtest check warns with its message          |
 //
+// Rules of the newest script parser (packages/ad-script script.ts) checked
+// against adtest by testdata/check/context_newest.ad and context_values.ad:
+//
+//	| Rule                                           | adtest                                                 |
+//	|------------------------------------------------|--------------------------------------------------------|
+//	| a context key on two context lines             | error, agent-device's text: Duplicate replay test      |
+//	|                                                | metadata "k" in context header. / Conflicting ... a vs |
+//	|                                                | b. (both releases and the newest refuse it)            |
+//	| a key twice on one context line                | parses as the newest does (the first key= wins, no     |
+//	| (retries=1 retries=2)                          | error: its regexes take the first match); check warns  |
+//	| snapshot --actions                             | accepted without a diagnostic (the newest CLI's        |
+//	|                                                | custom-actions snapshot; every parser drops the token) |
+//	| context platform=web                           | dropped by agent-device, whose header platforms are    |
+//	|                                                | ios android macos linux apple vega harmonyos; check    |
+//	|                                                | says so, adtest runs the script on web                 |
+//
 // Outside the corpus, adtest also follows the newest source where 0.21.5 has
 // no such grammar (wait --raw/--depth/--scope, scroll --until, fold
 // --keyframes are flags, not positionals); lone UTF-16 surrogates in
