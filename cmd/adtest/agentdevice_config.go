@@ -31,43 +31,78 @@ const (
 	cfgString configKind = iota
 	cfgInt
 	cfgBool
+	cfgAny // an agent-device key adtest does not read: any value
 )
 
 type configKey struct {
 	kind configKind
-	// used: adtest reads the value; other keys are agent-device's and
-	// accepted (ignored) so that an existing file keeps working.
-	used bool
 	// userOnly: operator-controlled, refused in the project file.
 	userOnly bool
 }
 
-var configKeys = map[string]configKey{
-	"platform":     {kind: cfgString, used: true},
-	"device":       {kind: cfgString, used: true},
-	"session":      {kind: cfgString, used: true},
-	"target":       {kind: cfgString, used: true},
-	"retries":      {kind: cfgInt, used: true},
-	"timeoutMs":    {kind: cfgInt, used: true},
-	"failFast":     {kind: cfgBool, used: true},
-	"shardAll":     {kind: cfgInt, used: true},
-	"shardSplit":   {kind: cfgInt, used: true},
-	"artifactsDir": {kind: cfgString, used: true},
-	"reportJunit":  {kind: cfgString, used: true, userOnly: true},
-	// agent-device's own, accepted and ignored by adtest.
-	"snapshotDepth": {kind: cfgInt}, "snapshotScope": {kind: cfgString}, "screenshotScale": {kind: cfgString},
-	"activity": {kind: cfgString}, "relaunch": {kind: cfgBool}, "shutdown": {kind: cfgBool},
-	"fps": {kind: cfgInt}, "quality": {kind: cfgInt}, "sessionLock": {kind: cfgString},
-	"verbose": {kind: cfgBool}, "json": {kind: cfgBool}, "debug": {kind: cfgBool},
-	"serial": {kind: cfgString}, "udid": {kind: cfgString}, "testIme": {kind: cfgBool},
-	"stateDir": {kind: cfgString, userOnly: true}, "daemonBaseUrl": {kind: cfgString, userOnly: true},
-	"daemonAuthToken": {kind: cfgString, userOnly: true}, "daemonTransport": {kind: cfgString, userOnly: true},
-	"daemonServerMode": {kind: cfgString, userOnly: true}, "tenant": {kind: cfgString, userOnly: true},
-	"sessionIsolation": {kind: cfgString, userOnly: true}, "runId": {kind: cfgString, userOnly: true},
-	"leaseId": {kind: cfgString, userOnly: true}, "leaseBackend": {kind: cfgString, userOnly: true},
-	"metroHost": {kind: cfgString, userOnly: true}, "metroPort": {kind: cfgInt, userOnly: true},
-	"bundleUrl": {kind: cfgString, userOnly: true}, "reporter": {kind: cfgString, userOnly: true},
-	"saveScript": {kind: cfgString, userOnly: true},
+// usedKeys are the keys adtest reads.
+var usedKeys = map[string]configKey{
+	"platform": {kind: cfgString}, "device": {kind: cfgString}, "session": {kind: cfgString},
+	"target": {kind: cfgString}, "retries": {kind: cfgInt}, "timeoutMs": {kind: cfgInt},
+	"failFast": {kind: cfgBool}, "shardAll": {kind: cfgInt}, "shardSplit": {kind: cfgInt},
+	"artifactsDir": {kind: cfgString},
+}
+
+// ignoredKeys are agent-device's other flag keys (its CLI flag definitions:
+// target, connection, workflow and action flags): accepted so that an
+// existing file keeps working, and not read.
+var ignoredKeys = strings.Fields(`
+	udid serial stale surface headless targetApp metroHost metroPort metroProjectRoot kind
+	perfTemplate metroKind metroPublicBaseUrl metroProxyBaseUrl metroBearerToken metroPreparePort
+	metroListenHost metroStatusHost metroStartupTimeoutMs metroProbeTimeoutMs metroRuntimeFile
+	metroNoReuseExisting metroNoInstallDeps bundleUrl launchUrl iosSimulatorDeviceSet
+	iosXctestrunFile iosXctestDerivedDataPath iosXctestEnvDir deviceHub testIme
+	androidDeviceAllowlist remote activity launchConsole launchArgs header githubActionsArtifact
+	installSource remoteConfig stateDir daemonBaseUrl daemonAuthToken daemonTransport
+	daemonServerMode proxyHost proxyPort tenant sessionIsolation runId leaseId leaseBackend
+	provider providerSessionId providerApp providerOsVersion providerProject providerBuild
+	providerSessionName providerDeviceOrientation providerGeoLocation providerTimezone
+	providerLanguage providerLocale providerNetworkProfile providerCustomNetwork
+	providerNoResignApp awsProjectArn awsDeviceArn awsAppArn awsRegion awsInteractionMode force
+	clean noLogin sessionLock replayUpdate replayFrom replayPlanDigest replayKeepSession
+	replayMaestro replayEnv recordVideo reporter reportJunit steps stepsFile batchOnError
+	batchMaxSteps appsFilter snapshotInteractiveOnly snapshotDepth snapshotScope snapshotRaw
+	snapshotForceFull findFirst findLast out artifact dsym searchPath overlayRefs baseline
+	threshold screenshotScale screenshotFullscreen count pointerCount fps quality hideTouches
+	recordingScope intervalMs delayMs recordAs durationMs holdMs jitterPx pixels doubleTap verify
+	settle settleQuietMs clickButton backMode pauseMs pattern verbose cost responseLevel json
+	snapshotDiff saveScript networkInclude shutdown relaunch restart retainPaths retentionMs
+	noRecord record`)
+
+// operatorKey reports a key agent-device allows only in the user file, an
+// explicit --config file or the environment: endpoints, credentials, daemon
+// and provider settings, local code and write destinations.
+func operatorKey(k string) bool {
+	for _, p := range []string{"daemon", "provider", "aws", "metro", "lease"} {
+		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	switch k {
+	case "stateDir", "tenant", "sessionIsolation", "runId", "bundleUrl", "header", "installSource",
+		"githubActionsArtifact", "remoteConfig", "reporter", "reportJunit", "saveScript",
+		"launchConsole", "stepsFile", "proxyHost", "proxyPort":
+		return true
+	}
+	return false
+}
+
+func lookupKey(k string) (configKey, bool) {
+	if c, ok := usedKeys[k]; ok {
+		c.userOnly = operatorKey(k)
+		return c, true
+	}
+	for _, n := range ignoredKeys {
+		if n == k {
+			return configKey{kind: cfgAny, userOnly: operatorKey(k)}, true
+		}
+	}
+	return configKey{}, false
 }
 
 // flagKeys maps the drop-in commands' flags to their config keys.
@@ -128,7 +163,7 @@ func loadAgentDeviceConfig(env *Env, args *adArgs) (*adConfig, error) {
 			return nil, err
 		}
 	}
-	for key, k := range configKeys {
+	for key, k := range usedKeys {
 		name := "AGENT_DEVICE_" + upperSnake(key)
 		v := getenv(env, name)
 		if v == "" {
@@ -146,10 +181,10 @@ func loadAgentDeviceConfig(env *Env, args *adArgs) (*adConfig, error) {
 				continue
 			}
 			v := args.last(flag)
-			if configKeys[key].kind == cfgBool {
+			if usedKeys[key].kind == cfgBool {
 				v = "true"
 			}
-			val, err := parseConfigValue(configKeys[key].kind, v)
+			val, err := parseConfigValue(usedKeys[key].kind, v)
 			if err != nil {
 				return nil, fmt.Errorf("--%s: %v", flag, err)
 			}
@@ -163,24 +198,30 @@ func (c *adConfig) mergeFile(shown string, b []byte, project bool) error {
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&raw); err != nil || raw == nil {
-		return fmt.Errorf("config %s: not a JSON object", shown)
+		return fmt.Errorf("Config file must contain a JSON object: %s", shown)
 	}
 	keys := make([]string, 0, len(raw))
 	for k := range raw {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	label := "config file " + shown
+	if project {
+		label = "project " + label
+	}
 	for _, key := range keys {
-		k, ok := configKeys[key]
+		k, ok := lookupKey(key)
 		if !ok {
-			return fmt.Errorf("config %s: unknown key %q%s", shown, key, suggestKey(key))
+			return fmt.Errorf("Unknown config key %q in %s.%s", key, label, suggestKey(key))
 		}
 		if project && k.userOnly {
-			return fmt.Errorf("config %s: key %q is operator-controlled and belongs in ~/.agent-device/config.json or AGENT_DEVICE_* variables, not the project file", shown, key)
+			return fmt.Errorf("Config key %q is not allowed in %s. Move it to ~/.agent-device/config.json, pass it with AGENT_DEVICE_CONFIG, or provide it through flags or AGENT_DEVICE_* variables.", key, label)
 		}
 		var v any
 		var err error
 		switch k.kind {
+		case cfgAny:
+			continue
 		case cfgString:
 			var s string
 			err = json.Unmarshal(raw[key], &s)
@@ -195,7 +236,7 @@ func (c *adConfig) mergeFile(shown string, b []byte, project bool) error {
 			v = x
 		}
 		if err != nil {
-			return fmt.Errorf("config %s: key %q has a value of the wrong type (want %s)", shown, key, kindName(k.kind))
+			return fmt.Errorf("Invalid value of config key %q in %s: want %s.", key, label, kindName(k.kind))
 		}
 		c.vals[key], c.from[key] = v, shown
 	}
@@ -240,8 +281,8 @@ func upperSnake(s string) string {
 
 // suggestKey offers the nearest known key of a misspelt one.
 func suggestKey(key string) string {
-	names := make([]string, 0, len(configKeys))
-	for k := range configKeys {
+	names := append([]string(nil), ignoredKeys...)
+	for k := range usedKeys {
 		names = append(names, k)
 	}
 	sort.Strings(names)

@@ -49,7 +49,7 @@ suite/deep/w.ad:3:6: warning: fill @e2 hello world types only "world": the token
 `,
 			stderr: "3 errors, 3 warnings in 3 files\n"},
 		{name: "compat adds agent-device-only warnings", args: []string{"--compat", "suite/b.ad"}, code: 2,
-			stdout: `suite/b.ad:1:18: warning: agent-device ignores context platform=web (it accepts ios, android, macos, linux, apple, vega); adtest runs the script on web
+			stdout: `suite/b.ad:1:18: warning: agent-device ignores context platform=web (it accepts ios, android, macos, linux, apple, vega, harmonyos); adtest runs the script on web
 suite/b.ad:3:1: error: home is not supported on platform web
 	hint: home exists on ios, android, vega
 `,

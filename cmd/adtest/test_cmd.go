@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -205,7 +206,7 @@ func (p *runPlan) executeJSON(ctx context.Context, env *Env) int {
 }
 
 func readResult(env *Env, p *runPlan) string {
-	b, _ := env.FS.ReadFile(p.runDir + "/result.json")
+	b, _ := env.FS.ReadFile(filepath.Join(p.runDir, "result.json"))
 	return string(b)
 }
 
