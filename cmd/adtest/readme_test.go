@@ -80,6 +80,9 @@ func readmeBlocks(src []byte) ([]readmeBlock, error) {
 // the test never meets another server there. Blocks marked skip say why
 // (make demo installs packages; show-report serves until Ctrl-C).
 func TestREADME(t *testing.T) {
+	if testing.Short() && os.Getenv("CI") != "true" {
+		t.Skip("-short: the README's blocks build adtest and run the example suite in Chromium (never skipped under CI=true)")
+	}
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
