@@ -82,6 +82,12 @@ func TestFillSendsNoChange(t *testing.T) {
 	if got := pageValue[string](t, s, "document.getElementById('q').value + '|' + document.getElementById('events').textContent.split(' ').slice(-3).join(' ')"); got != "|keydown beforeinput input" {
 		t.Errorf("after the empty fill: value|last events = %q", got)
 	}
+	// Leaving the field commits it too.
+	act(t, s, fillAction(byID(t, s, "q"), "bye"))
+	act(t, s, drivers.Action{Kind: drivers.ActKey, Key: "dismiss"})
+	if got := pageValue[string](t, s, "Array.from(document.querySelectorAll('#todos li'), l => l.textContent).join('|') + ' / ' + document.getElementById('q').value"); got != "hello|bye / " {
+		t.Errorf("after leaving the field: todos / field = %q, want %q", got, "hello|bye / ")
+	}
 }
 
 // TestCancelledKeydownInsertsNothing: a keydown the page cancels inserts no
