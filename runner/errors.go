@@ -23,7 +23,7 @@ const (
 
 // Reasons of target guards a driver reports (drivers.TargetError) before any
 // side effect. A selector target failing one of them is resolved again and
-// retried within the readiness window (mutate); a ref target fails with it.
+// retried for the wait timeout (mutate); a ref target fails with it.
 const (
 	ReasonTargetStale       = "target_stale"       // the element left the page (re-rendered, navigated)
 	ReasonTargetNotVisible  = "target_not_visible" // hidden, zero size, or cannot be scrolled into view

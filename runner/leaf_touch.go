@@ -30,10 +30,8 @@ func (s *Session) actionable(ctx context.Context, m mutation, it lang.Target, st
 	}
 	m.until = start.Add(s.cfg.WaitTimeout)
 	if d, ok := ctx.Deadline(); ok {
-		left := d.Sub(start)
-		if end := d.Add(-min(left/10, time.Second)); end.Before(m.until) {
-			m.until = end
-		}
+		// Deadlines are on the wall clock, not the session's.
+		m.stop = d.Add(-min(time.Until(d)/10, time.Second))
 	}
 	m.retarget = func(ctx context.Context, within time.Duration) (*drivers.Target, *ErrorInfo) {
 		r, e := s.resolveTarget(ctx, it, true, within)

@@ -35,7 +35,17 @@ type mutation struct {
 	// reason that proves nothing was done (actionable), dispatch waits a
 	// frame, re-resolves and tries again, until until.
 	retarget func(ctx context.Context, within time.Duration) (*drivers.Target, *ErrorInfo)
-	until    time.Time
+	until    time.Time // on the session clock
+	stop     time.Time // on the wall clock: just before the step's bound (zero: none)
+}
+
+// retryLeft is how long m may still retry (<= 0: no longer).
+func (s *Session) retryLeft(m *mutation) time.Duration {
+	left := m.until.Sub(s.cfg.Clock.Now())
+	if !m.stop.IsZero() {
+		left = min(left, time.Until(m.stop))
+	}
+	return left
 }
 
 // does is the mutation of one driver action.
@@ -60,15 +70,15 @@ func (s *Session) mutate(ctx context.Context, a *lang.Action, m *mutation) (*Out
 		if m.retarget == nil || !actionability(err) || ctx.Err() != nil {
 			return nil, e
 		}
-		now := s.cfg.Clock.Now()
-		if !now.Before(m.until) {
+		left := s.retryLeft(m)
+		if left <= 0 {
 			e.Details = map[string]any{"actionability": map[string]any{"attempts": attempt}}
 			return nil, e
 		}
-		if ew := s.nextFrame(ctx, m.until.Sub(now)); ew != nil {
+		if ew := s.nextFrame(ctx, left); ew != nil {
 			return nil, ew
 		}
-		tg, re := m.retarget(ctx, max(m.until.Sub(s.cfg.Clock.Now()), 0))
+		tg, re := m.retarget(ctx, max(s.retryLeft(m), 0))
 		if re != nil {
 			return nil, re
 		}
