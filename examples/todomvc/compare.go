@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/adtest/adtest/runner"
 )
 
 // The subset of Playwright Test's JSON report the comparison reads.
@@ -191,4 +194,48 @@ func colWidth(f string) int { return max(2, len(shortFlow(f))) }
 func shortFlow(f string) string {
 	n, _, _ := strings.Cut(f, "-")
 	return n
+}
+
+// Timing prints where an adtest run's step time went, per command: how
+// many steps, their total and median milliseconds (page loads are the
+// open steps; every other command is an action, an assertion or a wait).
+func Timing(w io.Writer, res *runner.Result) {
+	by := map[string][]int64{}
+	var total, tests int64
+	for _, tr := range res.Tests {
+		for _, a := range tr.Attempts {
+			tests++
+			for _, s := range a.Steps {
+				by[s.Command] = append(by[s.Command], s.DurationMs)
+				total += s.DurationMs
+			}
+		}
+	}
+	var cmds []string
+	for c := range by {
+		cmds = append(cmds, c)
+	}
+	sort.Slice(cmds, func(i, j int) bool { return sum(by[cmds[i]]) > sum(by[cmds[j]]) })
+	fmt.Fprintf(w, "TIMING %d attempts, run wall time %d ms, step time %d ms (summed over workers)\n", tests, res.DurationMs, total)
+	for _, c := range cmds {
+		d := by[c]
+		fmt.Fprintf(w, "  %-10s %4d steps  total %7d ms (%4.1f%%)  median %5d ms\n", c, len(d), sum(d), 100*float64(sum(d))/float64(max(total, 1)), median(d))
+	}
+}
+
+func sum(d []int64) int64 {
+	var s int64
+	for _, v := range d {
+		s += v
+	}
+	return s
+}
+
+func median(d []int64) int64 {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)/2]
 }

@@ -6,7 +6,7 @@ const { defineConfig } = require('@playwright/test');
 
 module.exports = defineConfig({
   testDir: __dirname,
-  timeout: 60000, // as the flows' `context timeout=60000`
+  timeout: 120000, // as the flows' `context timeout=120000`
   expect: { timeout: 5000 }, // as the flows' `wait ... 5000`
   retries: 0,
   fullyParallel: true,

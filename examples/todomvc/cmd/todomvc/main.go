@@ -6,6 +6,7 @@
 //	todomvc serve [-addr A]          serve the package; prints its URL, serves until killed
 //	todomvc compare -adtest R.json -playwright P.json
 //	                                 print the matrix side by side and the totals
+//	todomvc timing -adtest R.json   where adtest's step time went, per command
 //	todomvc expect -adtest R.json -file M.txt
 //	                                 merge adtest's cells into TestMatrix's expectations
 package main
@@ -28,7 +29,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) }
 
 func run(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: todomvc root | suite -out DIR [-only a,b] | serve [-addr HOST:PORT] | compare -adtest FILE -playwright FILE | expect -adtest FILE -file M.txt")
+		fmt.Fprintln(stderr, "usage: todomvc root | suite -out DIR [-only a,b] | serve [-addr HOST:PORT] | compare -adtest FILE -playwright FILE | timing -adtest FILE | expect -adtest FILE -file M.txt")
 		return 2
 	}
 	fs := flag.NewFlagSet("todomvc "+args[0], flag.ContinueOnError)
@@ -94,6 +95,21 @@ func do(cmd string, stdout io.Writer, getenv func(string) string, out, only, add
 			return errors.New("-adtest FILE and -file testdata/matrix.txt are required")
 		}
 		return expect(getenv, adRes, file)
+	case "timing":
+		if adRes == "" {
+			return errors.New("-adtest FILE is required")
+		}
+		f, err := os.Open(adRes)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		res, err := reporters.ReadJSON(f)
+		if err != nil {
+			return err
+		}
+		todomvc.Timing(stdout, res)
+		return nil
 	case "compare":
 		if adRes == "" || pwRes == "" {
 			return errors.New("-adtest FILE and -playwright FILE are required")
@@ -118,7 +134,7 @@ func do(cmd string, stdout io.Writer, getenv func(string) string, out, only, add
 		todomvc.Compare(stdout, pw, ad, flows)
 		return nil
 	}
-	return fmt.Errorf("unknown command (root, suite, serve, compare, expect)")
+	return fmt.Errorf("unknown command (root, suite, serve, compare, timing, expect)")
 }
 
 func readAdtest(path string) (todomvc.Matrix, error) {
