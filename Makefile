@@ -2,7 +2,7 @@
 GO ?= go
 FUZZTIME ?= 20s
 
-.PHONY: all build setup demo test unit fuzz bench docs vet todomvc-compare
+.PHONY: all build setup demo test unit fuzz bench docs vet stress todomvc-compare
 
 all: build
 
@@ -34,6 +34,14 @@ unit:
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) GO=$(GO) bash scripts/fuzz.sh
+
+# Flake rates, not in the gate: the web regression flows of issue 8 repeated
+# (30 cold runs and 30 warm repetitions of each flow), and the tests that
+# start adb, the daemon or Chromium from the command line 20 times each.
+stress:
+	ADTEST_STRESS_RUNS=30 $(GO) test -count=1 -timeout 60m -run '^TestFlows(Cold|Warm)$$' ./examples/web/
+	$(GO) test -count=20 -timeout 60m ./drivers/android/... ./runner/daemon/
+	$(GO) test -count=20 -timeout 60m -run '^TestScripts$$/^(android|interactive)_' ./cmd/adtest/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

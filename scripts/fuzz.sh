@@ -31,10 +31,19 @@ minimizetime=${FUZZMINIMIZETIME:-2s}
 go=${GO:-go}
 failed=0
 
+# budget: FUZZTIME in seconds, 0 when it is a count (100x). Progress lines
+# past it are the coordinator waiting for its workers to stop, not fuzzing:
+# on a loaded machine that wait alone can log 0/sec for 20s.
+budget=0
+case $fuzztime in
+  *[0-9]s) budget=${fuzztime%s} ;;
+  *[0-9]m) budget=$(( ${fuzztime%m} * 60 )) ;;
+esac
+
 # stallcheck TARGET LOGFILE: prints the final exec count and the per-third
 # counts; exits 1 on a stall.
 stallcheck() {
-  awk -v target="$1" '
+  awk -v target="$1" -v budget="$budget" '
     /^fuzz: elapsed: [0-9]+s, .*completed, now fuzzing/ {
       match($0, /elapsed: [0-9]+s/); t0 = substr($0, RSTART + 9, RLENGTH - 10) + 0
       match($0, /: [0-9]+\/[0-9]+ completed/); s = substr($0, RSTART + 2, RLENGTH - 12)
@@ -45,6 +54,7 @@ stallcheck() {
     started && /^fuzz: elapsed: [0-9]+s, execs: [0-9]+ / {
       match($0, /elapsed: [0-9]+s/); tt = substr($0, RSTART + 9, RLENGTH - 10) + 0
       match($0, /execs: [0-9]+/); nn = substr($0, RSTART + 7, RLENGTH - 7) + 0
+      if (budget > 0 && tt > budget) next
       t[k] = tt; n[k] = nn; k++
     }
     # at(x): the exec count at elapsed x, linear between progress lines.
