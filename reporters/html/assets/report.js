@@ -88,7 +88,7 @@
       const b = el('button', {
         id: 'filter-' + key, type: 'button', 'aria-pressed': 'false',
         onclick: () => { const st = state(); go({ s: key, q: st.q }); },
-      }, label, el('span', { class: 'count', text: String(n) }));
+      }, label, ' ', el('span', { class: 'count', text: String(n) }));
       filterButtons[key] = b;
       box.append(b);
     }
