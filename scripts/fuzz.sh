@@ -21,9 +21,12 @@
 # Stall check: from the progress lines ("fuzz: elapsed: Ns, execs: N
 # (X/sec)") the exec count is interpolated at a third and two thirds of the
 # fuzzing time (after the seed corpus or baseline coverage run). A target
-# fails when a third executed nothing, or when its last third executed ten
-# times fewer inputs than its first: a loaded machine halves or thirds a
-# rate, a stall drops it to zero. A fuzzing phase shorter than 6s (two progress lines) is too short to
+# fails when its last third executed nothing, or ten times fewer inputs than
+# its first: a loaded machine halves or thirds a rate, a stall drops it to
+# zero. A slow start is not a stall: with the CPU saturated (load 60 on 2
+# cores, CPU pressure 99%) the parser targets ran 0 inputs in their first
+# two thirds and 2000 in the last, while the cheap scanner targets ran
+# 20-40k a third. A fuzzing phase shorter than 6s (two progress lines) is too short to
 # judge and says so.
 set -uo pipefail
 fuzztime=${FUZZTIME:-20s}
@@ -73,8 +76,8 @@ stallcheck() {
       first = a - n[0]; mid = b - a; last = n[k-1] - b
       printf "fuzz %s: %d execs in %ds of fuzzing; by thirds %d, %d, %d\n", target, n[k-1], span, first, mid, last
       if (span < 6) { printf "fuzz %s: %ds of fuzzing is too short to judge a stall (raise FUZZTIME)\n", target, span; exit 0 }
-      if (first < 1 || mid < 1 || last < 1 || last * 10 < first) {
-        printf "fuzz %s: STALLED: a third of the fuzzing time ran no input, or the last ran ten times fewer than the first\n", target
+      if (last < 1 || last * 10 < first) {
+        printf "fuzz %s: STALLED: the last third of the fuzzing time ran %d inputs, the first %d\n", target, last, first
         exit 1
       }
     }' "$2"
