@@ -121,7 +121,9 @@ func (s *Session) fill(ctx context.Context, a drivers.Action) error {
 		return err
 	}
 	if end.State == "stale" {
-		return staleError(desc)
+		// The text was already typed: not a TargetError, so a selector
+		// target is not found again and filled a second time.
+		return fmt.Errorf("%s was removed from the page while it was being filled (the text was typed into it)", desc)
 	}
 	want := a.Text
 	if !end.Exact {
