@@ -69,3 +69,15 @@ func TestPressThatMissesIsHeldBack(t *testing.T) {
 		t.Errorf("the press reached the page: %q", got)
 	}
 }
+
+// A transparent element (opacity 0) is visible for Playwright and for a
+// user's click: TodoMVC's toggles are such checkboxes. The tap reaches it.
+func TestTapReachesATransparentElement(t *testing.T) {
+	t.Parallel()
+	s := session(t, "transparent.html")
+	n := find(t, snap(t, s, drivers.SnapshotOptions{}), "checkbox", "Toggle")
+	if err := s.Act(testCtx(t), tap(n)); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, s, "result", "checked")
+}

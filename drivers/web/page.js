@@ -281,7 +281,7 @@
     return [x1, y1, x2, y2];
   }
   function shown(el, r) {
-    return r.width > 0 && r.height > 0 && el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+    return r.width > 0 && r.height > 0 && el.checkVisibility({ visibilityProperty: true });
   }
   // frameDoc is the document of a same-origin frame element (null: none,
   // or another origin's).
