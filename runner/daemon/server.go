@@ -165,12 +165,9 @@ func Serve(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("daemon: the socket path %s is longer than %d bytes, the limit of unix sockets; set ADTEST_DAEMON_DIR (or XDG_RUNTIME_DIR) to a shorter directory", sock, maxSocketPath)
 	}
 	_ = os.Remove(sock) // a stale socket of a dead daemon (we hold the lock)
-	// No umask dance around the bind: umask is the whole process's, and a
-	// goroutine creating a file meanwhile would get its mode, or two Serves
-	// racing (tests) could leave 077 set for good. The socket is born inside
-	// cfg.Dir, which ensureDir has made ours and 0700, so nobody else can
-	// reach it before the chmod below.
+	old := syscall.Umask(0o077)
 	ul, err := net.Listen("unix", sock)
+	syscall.Umask(old)
 	if err != nil {
 		return fmt.Errorf("daemon: listen on %s: %w", sock, err)
 	}
