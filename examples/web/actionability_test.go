@@ -9,8 +9,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -28,26 +26,8 @@ const actionDir = "testdata/actionability"
 // TestActionabilityScripts runs the .ad scripts of the pages: each clicks by
 // selector a button that is not actionable when the page has loaded.
 func TestActionabilityScripts(t *testing.T) {
-	srv := httptest.NewServer(http.FileServer(http.Dir(actionDir)))
-	t.Cleanup(srv.Close)
-	var paths []string
-	for _, n := range []string{"rerender.ad", "modal.ad", "overlay.ad", "enable.ad"} {
-		paths = append(paths, filepath.Join(actionDir, n))
-	}
-	cwd, _ := os.Getwd()
-	tests, err := suite.Discover(paths, suite.DiscoverOptions{
-		Cwd: cwd,
-		Parse: func(file string, src []byte) (*lang.Script, error) {
-			s, errs := lang.ParseAll(file, src)
-			if len(errs) > 0 {
-				return nil, errs[0]
-			}
-			return s, nil
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := serveDir(t, actionDir)
+	tests := discoverIn(t, actionDir, "rerender.ad", "modal.ad", "overlay.ad", "enable.ad")
 	res := regressRun(t, srv, suite.Config{Workers: 1}, nil, tests)
 	if res.Stats.Total != 4 || res.Stats.Passed != 4 {
 		t.Errorf("stats %+v, want 4 passed:\n%s", res.Stats, failures(res))

@@ -32,7 +32,13 @@ const regressDir = "testdata/regress"
 // regressServer serves the regression pages.
 func regressServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	srv := httptest.NewServer(http.FileServer(http.Dir(regressDir)))
+	return serveDir(t, regressDir)
+}
+
+// serveDir serves the files of dir on loopback for the test's life.
+func serveDir(t *testing.T, dir string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -40,9 +46,15 @@ func regressServer(t *testing.T) *httptest.Server {
 // discover loads regression scripts by base name.
 func discover(t *testing.T, names ...string) []*suite.Test {
 	t.Helper()
+	return discoverIn(t, regressDir, names...)
+}
+
+// discoverIn loads the scripts of dir by base name.
+func discoverIn(t *testing.T, dir string, names ...string) []*suite.Test {
+	t.Helper()
 	var paths []string
 	for _, n := range names {
-		paths = append(paths, filepath.Join(regressDir, n))
+		paths = append(paths, filepath.Join(dir, n))
 	}
 	cwd, _ := os.Getwd()
 	tests, err := suite.Discover(paths, suite.DiscoverOptions{
