@@ -2,7 +2,7 @@
 GO ?= go
 FUZZTIME ?= 20s
 
-.PHONY: all build setup demo test unit fuzz bench docs vet stress todomvc-compare
+.PHONY: all build setup demo test unit fuzz bench docs vet stress todomvc todomvc-compare
 
 all: build
 
@@ -49,6 +49,11 @@ bench:
 # Regenerate the checked-in command reference from the command table.
 docs:
 	$(GO) run ./cmd/adtest help commands --markdown > docs/commands.md
+
+# Not part of `make test` (which runs the gate's TodoMVC apps only): the nine
+# TodoMVC flows on every complete app of the package, about 12 minutes on two cores.
+todomvc: setup
+	$(GO) test -count=1 -timeout 40m ./examples/todomvc -run TestMatrix -args -matrix-all
 
 # Not part of `make test`: the TodoMVC flows of examples/todomvc under adtest
 # and under Playwright Test (pinned, installed into the user cache), side by
