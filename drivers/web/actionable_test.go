@@ -81,3 +81,15 @@ func TestTapReachesATransparentElement(t *testing.T) {
 	}
 	waitText(t, s, "result", "checked")
 }
+
+// A target that scrolling only as far as needed leaves under a bar fixed at
+// that edge is scrolled on (centred) as a user would, and the tap lands.
+func TestTapScrollsPastAFixedBar(t *testing.T) {
+	t.Parallel()
+	s := session(t, "fixedbar.html")
+	n := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Go")
+	if err := s.Act(testCtx(t), tap(n)); err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, s, "result", "clicked")
+}

@@ -545,6 +545,10 @@
   // nearest is how far to scroll so that [a1, a2] comes inside [b1, b2]
   // moving as little as possible (0 when it is inside already); an element
   // larger than the box gets its start aligned.
+  // middle is the scroll that centres [a1, a2] in [b1, b2].
+  function middle(a1, a2, b1, b2) {
+    return Math.round((a1 + a2) / 2 - (b1 + b2) / 2);
+  }
   function nearest(a1, a2, b1, b2) {
     if (a1 >= b1 && a2 <= b2) return 0;
     if (a1 < b1 || a2 - a1 > b2 - b1) return a1 - b1;
@@ -562,7 +566,8 @@
   // container a user can scroll (overflow auto or scroll), innermost first,
   // then the page, moves only as far as needed. A container whose overflow
   // is hidden or clip is never scrolled. It reports whether anything moved.
-  function reveal(el) {
+  function reveal(el, centre) {
+    const delta = centre ? middle : nearest;
     let moved = false;
     for (let n = parentOf(el); n && n !== document.body && n !== document.documentElement; n = parentOf(n)) {
       if (n.nodeType !== 1) continue;
@@ -570,8 +575,8 @@
       if (!v && !hz) continue;
       const r = el.getBoundingClientRect(), c = n.getBoundingClientRect();
       const x1 = c.left + n.clientLeft, y1 = c.top + n.clientTop;
-      const dy = v ? nearest(r.top, r.bottom, y1, y1 + n.clientHeight) : 0;
-      const dx = hz ? nearest(r.left, r.right, x1, x1 + n.clientWidth) : 0;
+      const dy = v ? delta(r.top, r.bottom, y1, y1 + n.clientHeight) : 0;
+      const dx = hz ? delta(r.left, r.right, x1, x1 + n.clientWidth) : 0;
       if (dx || dy) {
         const before = n.scrollLeft + n.scrollTop;
         n.scrollBy({ left: dx, top: dy, behavior: 'instant' });
@@ -579,8 +584,8 @@
       }
     }
     const root = document.documentElement, r = el.getBoundingClientRect();
-    const dy = pageScrollsFor(true) ? nearest(r.top, r.bottom, 0, root.clientHeight) : 0;
-    const dx = pageScrollsFor(false) ? nearest(r.left, r.right, 0, root.clientWidth) : 0;
+    const dy = pageScrollsFor(true) ? delta(r.top, r.bottom, 0, root.clientHeight) : 0;
+    const dx = pageScrollsFor(false) ? delta(r.left, r.right, 0, root.clientWidth) : 0;
     if (dx || dy) {
       const before = scrollX + scrollY;
       scrollBy({ left: dx, top: dy, behavior: 'instant' });
@@ -650,20 +655,25 @@
     let b = clipBox(viewportBox(r), clip);
     const view = clip ? clipBox([0, 0, VW, VH], clip) : [0, 0, VW, VH];
     const inside = b && view && r.left >= view[0] && r.top >= view[1] && r.right <= view[2] && r.bottom <= view[3];
-    let scrolled = false;
-    if (scroll && !inside && reveal(el)) {
-      scrolled = true;
-      r = rectOf(el);
-      clip = clipOf(el);
-      b = clipBox(viewportBox(r), clip);
+    let scrolled = scroll && !inside && reveal(el, false);
+    for (let pass = 0; ; pass++) {
+      if (scrolled) {
+        r = rectOf(el);
+        clip = clipOf(el);
+        b = clipBox(viewportBox(r), clip);
+      }
+      const res = { state: 'ok', desc: describe(el), enabled: isEnabled(el), editable: isEditable(el, roleOf(el)), box: [r.left, r.top, r.width, r.height], scrolled: scrolled, moving: moving(el) };
+      if (!b) { res.state = 'out_of_view'; return res; }
+      res.x = (b[0] + b[2]) / 2; res.y = (b[1] + b[3]) / 2;
+      const hs = hitsSelf(el, res.x, res.y);
+      // Scrolled only as far as needed, the element can end under a bar
+      // fixed at that edge: a user scrolls on until it is clear, so centre
+      // it (once) in what may be scrolled.
+      if (!hs.ok && scroll && pass === 0 && reveal(el, true)) { scrolled = true; continue; }
+      if (!hs.ok) res.covered = describe(hs.hit);
+      else if (armMs > 0) arm(el, armMs);
+      return res;
     }
-    const res = { state: 'ok', desc: describe(el), enabled: isEnabled(el), editable: isEditable(el, roleOf(el)), box: [r.left, r.top, r.width, r.height], scrolled: scrolled, moving: moving(el) };
-    if (!b) { res.state = 'out_of_view'; return res; }
-    res.x = (b[0] + b[2]) / 2; res.y = (b[1] + b[3]) / 2;
-    const hs = hitsSelf(el, res.x, res.y);
-    if (!hs.ok) res.covered = describe(hs.hit);
-    else if (armMs > 0) arm(el, armMs);
-    return res;
   }
 
   // Input types a user sets with the browser's picker, not by typing: the
