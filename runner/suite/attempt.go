@@ -107,14 +107,15 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	art.writeScript(t.Source)
 
 	// The session is opened before the attempt's hard deadline starts, under
-	// the step bound: on a worker's first test this starts the browser or the
-	// device helper, and a test's `timeout=` measures the test, not the launch
-	// of what it runs on (under load a Chromium start alone can take seconds).
+	// its own bound (Config.SessionStartTimeout): on a worker's
+	// first test this starts the browser or the device helper, and neither a
+	// test's `timeout=` nor a short step bound measures the launch of what it
+	// runs on (under load a Chromium start alone can take seconds).
 	prov := s.providers[t.Platform]
 	var sess drivers.Driver
 	var serr error
 	if prov != nil {
-		sctx, scancel := context.WithTimeout(ctx, s.cfg.StepTimeout)
+		sctx, scancel := context.WithTimeout(ctx, s.cfg.sessionStartBound())
 		sess, serr = s.acquire(ctx, sctx, prov, t.Platform, ai)
 		scancel()
 	}

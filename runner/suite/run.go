@@ -99,6 +99,9 @@ type Config struct {
 	// session is torn down and the suite goes on. The hard per-attempt
 	// deadline (Test.TimeoutMs) is separate.
 	StepTimeout time.Duration
+	// SessionStartTimeout bounds opening an attempt's session (when 0: the
+	// step bound or DefaultSessionStartTimeout, whichever is longer).
+	SessionStartTimeout time.Duration
 	// RepeatEach runs every test this many times (RepeatEach), when > 1.
 	RepeatEach int
 }
@@ -106,6 +109,19 @@ type Config struct {
 // DefaultStepTimeout is the step bound when Config.StepTimeout is 0 (as
 // agent-device bounds every request).
 const DefaultStepTimeout = 60 * time.Second
+
+// DefaultSessionStartTimeout bounds opening an attempt's session (a browser
+// or device helper start on a worker's first test) when the step bound is
+// shorter: a launch is not a step.
+const DefaultSessionStartTimeout = 60 * time.Second
+
+// sessionStartBound is the bound of opening an attempt's session.
+func (c Config) sessionStartBound() time.Duration {
+	if c.SessionStartTimeout > 0 {
+		return c.SessionStartTimeout
+	}
+	return max(c.StepTimeout, DefaultSessionStartTimeout)
+}
 
 // eventSource is a driver that reports events of its own per command (the
 // Android helper session: started, reused, invalidated, fallback); they go

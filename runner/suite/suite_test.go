@@ -527,14 +527,23 @@ func TestRunTimeoutExcludesSessionStart(t *testing.T) {
 	if got, want := statuses(res), "a.ad=passed/1"; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	// The start is still bounded: by the step bound.
+	// A short step bound does not bound the launch (a step is not a launch).
+	w3 := newWorld(t)
+	w3.slowStart = 200 * time.Millisecond
+	res, _, _ = runSuite(t, w3, map[string]string{
+		"a.ad": "context platform=web\nok\n",
+	}, Config{Workers: 1, Grace: 50e6, StepTimeout: 100 * time.Millisecond}, DiscoverOptions{})
+	if got, want := statuses(res), "a.ad=passed/1"; got != want {
+		t.Errorf("a session start past a short step bound: got %s, want %s", got, want)
+	}
+	// The start is still bounded: by its own bound.
 	w2 := newWorld(t)
 	w2.slowStart = time.Minute
 	res, _, _ = runSuite(t, w2, map[string]string{
 		"a.ad": "context platform=web timeout=100\nok\n",
-	}, Config{Workers: 1, Grace: 50e6, StepTimeout: 100 * time.Millisecond}, DiscoverOptions{})
+	}, Config{Workers: 1, Grace: 50e6, StepTimeout: 100 * time.Millisecond, SessionStartTimeout: 100 * time.Millisecond}, DiscoverOptions{})
 	if e := res.Tests[0].Attempts[0].Error; e == nil || e.Reason != ReasonSessionStart {
-		t.Errorf("a session start past the step bound: error = %+v", e)
+		t.Errorf("a session start past its bound: error = %+v", e)
 	}
 }
 
