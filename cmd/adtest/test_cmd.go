@@ -226,6 +226,7 @@ func (p *runPlan) executeShards(ctx context.Context, env *Env, n int, all, asJSO
 	results := make([]*runner.Result, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
+	markOutputDir(env, filepath.Dir(p.runDir)) // as run does: discovery never walks into it
 	for k := 0; k < n; k++ {
 		spec := suite.ShardSpec{Index: k + 1, Count: n}
 		tests := suite.Shard(p.tests, spec, nil)
