@@ -209,6 +209,7 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 		Recorders:   newRecording,
 		WriteScript: writeScript,
 		ScriptDir:   scriptDir(env),
+		Reaper:      web.Reaper{},
 		Logf: func(format string, a ...any) {
 			fmt.Fprintf(env.Stderr, "%s adtest daemon: %s\n", env.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
 		},
