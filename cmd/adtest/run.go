@@ -16,6 +16,7 @@ import (
 	"github.com/adtest/adtest/drivers/fake"
 	"github.com/adtest/adtest/drivers/web"
 	exampleweb "github.com/adtest/adtest/examples/web"
+	"github.com/adtest/adtest/internal/atomicfile"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner"
@@ -453,7 +454,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 		fmt.Fprintf(env.Stderr, "adtest run: last run: %v\n", err)
 	}
 	// The run's own result.json, for --shard-weights and merge-reports.
-	if err := reporters.WriteFileAtomic(filepath.Join(p.runDir, "result.json"), func(w io.Writer) error {
+	if err := atomicfile.Write(filepath.Join(p.runDir, "result.json"), atomicfile.Options{MkdirAll: true}, func(w io.Writer) error {
 		return reporters.WriteJSON(w, res)
 	}); err != nil {
 		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)
@@ -549,7 +550,7 @@ func writeFinalReport(env *Env, s reporters.Spec, res *runner.Result, color bool
 	if s.Path == "" {
 		return reporters.Render(s.Name, env.Stdout, res, color)
 	}
-	return reporters.WriteFileAtomic(abs(env.Cwd, s.Path), func(w io.Writer) error {
+	return atomicfile.Write(abs(env.Cwd, s.Path), atomicfile.Options{MkdirAll: true}, func(w io.Writer) error {
 		return reporters.Render(s.Name, w, res, false)
 	})
 }
