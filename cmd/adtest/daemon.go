@@ -14,6 +14,7 @@ import (
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/android"
 	"github.com/adtest/adtest/drivers/web"
+	"github.com/adtest/adtest/internal/userdir"
 	"github.com/adtest/adtest/recorder"
 	"github.com/adtest/adtest/runner"
 )
@@ -238,15 +239,10 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 	return ExitOK
 }
 
-// scriptDir is where a recording without a path goes.
+// scriptDir is where a recording without a path goes: sessions/ in the
+// per-user state directory (internal/userdir).
 func scriptDir(env *Env) string {
-	if d := getenv(env, "XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "adtest", "sessions")
-	}
-	if h := getenv(env, "HOME"); h != "" {
-		return filepath.Join(h, ".local", "state", "adtest", "sessions")
-	}
-	return filepath.Join(env.Cwd, ".adtest", "sessions")
+	return filepath.Join(userdir.Dir(func(k string) string { return getenv(env, k) }, userdir.State), "sessions")
 }
 
 // daemonProviders wires the platforms of interactive sessions.
