@@ -7,7 +7,10 @@
 //	State    $XDG_STATE_HOME/adtest, $HOME/.local/state/adtest
 //	Runtime  $XDG_RUNTIME_DIR/adtest, then State's order
 //
-// and, when none is, <tmp>/adtest-<uid> (Cache: its cache/ subdirectory).
+// HOME is read from getenv first and then from the operating system (the
+// home directory of the user running adtest), so that a command given an
+// environment without HOME still finds what setup put in that user's cache.
+// When none is usable: <tmp>/adtest-<uid> (Cache: its cache/ subdirectory).
 // Cache holds what setup fetched (the Android snapshot helper, the TodoMVC
 // apps); State what outlives a daemon (recorded scripts); Runtime the
 // daemon's socket, lock and token. scripts/setup.sh spells the Cache order in
@@ -35,9 +38,24 @@ func Dir(getenv func(string) string, k Kind) string {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	osHome, _ := os.UserHomeDir()
+	return resolve(getenv, osHome, k)
+}
+
+// resolve is Dir with the operating system's home directory given.
+func resolve(getenv func(string) string, osHome string, k Kind) string {
 	abs := func(name string) string {
 		if d := getenv(name); filepath.IsAbs(d) {
 			return d
+		}
+		return ""
+	}
+	home := func() string {
+		if h := abs("HOME"); h != "" {
+			return h
+		}
+		if filepath.IsAbs(osHome) {
+			return osHome
 		}
 		return ""
 	}
@@ -50,7 +68,7 @@ func Dir(getenv func(string) string, k Kind) string {
 		if d := abs("XDG_CACHE_HOME"); d != "" {
 			return filepath.Join(d, "adtest")
 		}
-		if h := abs("HOME"); h != "" {
+		if h := home(); h != "" {
 			return filepath.Join(h, ".cache", "adtest")
 		}
 		return filepath.Join(fallback, "cache")
@@ -62,7 +80,7 @@ func Dir(getenv func(string) string, k Kind) string {
 	if d := abs("XDG_STATE_HOME"); d != "" {
 		return filepath.Join(d, "adtest")
 	}
-	if h := abs("HOME"); h != "" {
+	if h := home(); h != "" {
 		return filepath.Join(h, ".local", "state", "adtest")
 	}
 	return fallback
