@@ -12,7 +12,6 @@ import (
 
 	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/drivers"
-	"github.com/adtest/adtest/drivers/android"
 	"github.com/adtest/adtest/drivers/web"
 	"github.com/adtest/adtest/internal/userdir"
 	"github.com/adtest/adtest/recorder"
@@ -247,20 +246,9 @@ func scriptDir(env *Env) string {
 
 // daemonProviders wires the platforms of interactive sessions.
 func daemonProviders(env *Env, browser, cdpURL, adbServer string) daemon.ProviderFunc {
+	o := providerOptions{browser: browser, cdpURL: cdpURL, adbServer: adbServer}
 	return func(ctx context.Context, platform string) (drivers.Provider, error) {
-		switch platform {
-		case drivers.PlatformWeb:
-			if cdpURL != "" {
-				return web.NewRemote(cdpURL, web.Options{Getenv: env.Getenv})
-			}
-			return web.NewLocal(web.Options{BrowserPath: browser, Getenv: env.Getenv})
-		case drivers.PlatformAndroid:
-			// The adb server from --adb-server, else ADB_SERVER_SOCKET /
-			// ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037; ADTEST_ADB names
-			// the adb binary that starts a local one.
-			return android.NewProvider(ctx, android.Options{Server: adbServer, Getenv: env.Getenv, ADBPath: getenv(env, "ADTEST_ADB")})
-		}
-		return nil, fmt.Errorf("%w: no driver for platform %q", drivers.ErrInfrastructure, platform)
+		return openProvider(ctx, env, o, platform)
 	}
 }
 

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
-	"github.com/adtest/adtest/drivers/fake"
-	"github.com/adtest/adtest/drivers/web"
 	exampleweb "github.com/adtest/adtest/examples/web"
 	"github.com/adtest/adtest/internal/atomicfile"
 	"github.com/adtest/adtest/lang"
@@ -380,23 +378,14 @@ func parseAll(file string, src []byte) (*lang.Script, error) {
 
 func providerFunc(env *Env, f *runFlags) suite.ProviderFunc {
 	return func(ctx context.Context, platform string) (drivers.Provider, error) {
-		if f.fakeDevice != "" {
-			return fake.LoadProvider(abs(env.Cwd, f.fakeDevice))
+		o := providerOptions{
+			fakeDevice: f.fakeDevice, browser: f.browser, cdpURL: f.cdpURL, browserPerWorker: f.browserPerWorker,
+			adbServer: f.adbServer, devices: f.devices, androidSnapshot: f.androidSnapshot,
 		}
-		switch platform {
-		case drivers.PlatformWeb:
-			if f.cdpURL != "" {
-				return web.NewRemote(f.cdpURL, web.Options{BrowserPerWorker: f.browserPerWorker, Getenv: env.Getenv})
-			}
-			return web.NewLocal(web.Options{
-				BrowserPath:      f.browser,
-				BrowserPerWorker: f.browserPerWorker,
-				Getenv:           env.Getenv,
-			})
-		case drivers.PlatformAndroid:
-			return androidProvider(ctx, env, f)
+		if f.debug {
+			o.debugf = func(format string, a ...any) { fmt.Fprintf(env.Stderr, "debug: "+format+"\n", a...) }
 		}
-		return nil, fmt.Errorf("%w: no driver for platform %q (adtest runs web and android)", drivers.ErrInfrastructure, platform)
+		return openProvider(ctx, env, o, platform)
 	}
 }
 
