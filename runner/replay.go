@@ -51,9 +51,6 @@ type ReplayOptions struct {
 	PlanDigest string
 }
 
-// ReasonStepTimeout is the typed reason of a step that outlived its bound.
-const ReasonStepTimeout = "step_timeout"
-
 // stepBound derives the context of one step from the attempt's.
 func stepBound(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	if d <= 0 {
@@ -68,7 +65,7 @@ func stepBound(ctx context.Context, d time.Duration) (context.Context, context.C
 // stepTimeoutError is the failure of a step whose bound passed while the
 // attempt's own context is still live.
 func stepTimeoutError(a *lang.Action, step int, d time.Duration) *ErrorInfo {
-	e := newErr(CodeCommandFailed, ReasonStepTimeout, "step %d (%s, line %d) did not finish within the step bound of %dms",
+	e := newErr(CodeCommandFailed, drivers.ReasonStepTimeout, "step %d (%s, line %d) did not finish within the step bound of %dms",
 		step, a.Command, a.Line(), d.Milliseconds())
 	e.Hint = "the page or device stopped answering (a script that never returns, a hung app); raise --step-timeout MS if the step is legitimately slow"
 	e.Details = map[string]any{"stepTimeoutMs": d.Milliseconds()}
@@ -272,7 +269,7 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 				opts.Observer.StepFinished(ev)
 			}
 			res.Status = StatusFailed
-			if e.Reason == "timeout" || (ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded)) {
+			if e.Reason == drivers.ReasonTimeout || (ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded)) {
 				res.Status = StatusTimedOut
 			}
 			res.Error = e
@@ -301,7 +298,7 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, file string, s
 	for k, v := range cause.Details {
 		details[k] = red.value(v)
 	}
-	details["reason"] = cause.Reason
+	details["reason"] = string(cause.Reason)
 	details["causeCode"] = cause.Code
 	details["step"] = step
 	details["replayPath"] = file
@@ -323,7 +320,7 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, file string, s
 		"cause":   map[string]any{"code": cause.Code, "message": causeMsg, "hint": red.apply(cause.Hint)},
 	}
 	binding := bindingKind(cause.Reason)
-	if cause.Reason == "selector_not_found" {
+	if cause.Reason == drivers.ReasonSelectorNotFound {
 		div["kind"] = "selector-miss"
 	}
 	if binding != "" {
@@ -332,14 +329,14 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, file string, s
 	}
 	// A fresh digest of the screen, unless the context is already over.
 	var obs *observation
-	if ctx.Err() == nil && cause.Reason != ReasonInfrastructure && cause.Reason != ReasonStepTimeout {
+	if ctx.Err() == nil && cause.Reason != drivers.ReasonInfrastructure && cause.Reason != drivers.ReasonStepTimeout {
 		o, e := s.observe(ctx, drivers.SnapshotOptions{Interactive: true})
 		if e == nil {
 			obs = o
 		}
 	}
 	if obs == nil || len(obs.Refs) == 0 {
-		div["screen"] = map[string]any{"state": "unavailable", "reason": "capture_unavailable"}
+		div["screen"] = map[string]any{"state": "unavailable", "reason": string(drivers.ReasonCaptureUnavailable)}
 		div["repairHint"] = "manual"
 	} else {
 		ranked := rankDigest(obs)

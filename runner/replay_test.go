@@ -75,7 +75,7 @@ func (o *recObserver) StepStarted(ev StepEvent) {
 func (o *recObserver) StepFinished(ev StepEvent) {
 	s := fmt.Sprintf("end %d %s", ev.Step, ev.Status)
 	if ev.Error != nil {
-		s += " " + ev.Error.Reason
+		s += " " + string(ev.Error.Reason)
 	}
 	o.events = append(o.events, s)
 }
@@ -104,7 +104,7 @@ func TestEvidence10ReplayDelegates(t *testing.T) {
 				}
 				return
 			}
-			if res.Error == nil || res.Error.Step != tc.failStep || res.Error.Reason != tc.reason {
+			if res.Error == nil || res.Error.Step != tc.failStep || string(res.Error.Reason) != tc.reason {
 				t.Fatalf("got %+v", res.Error)
 			}
 			d := res.Error.Details
@@ -257,7 +257,7 @@ func TestReadinessWait(t *testing.T) {
 				}
 				return
 			}
-			if res.Error == nil || res.Error.Reason != tc.reason {
+			if res.Error == nil || string(res.Error.Reason) != tc.reason {
 				t.Fatalf("got %+v", res.Error)
 			}
 			rd := res.Error.Details["readiness"].(map[string]any)
@@ -295,7 +295,7 @@ func TestWaitForms(t *testing.T) {
 			if tc.reason == "" && err != nil {
 				t.Fatalf("%s: %v", tc.line, err)
 			}
-			if tc.reason != "" && (err == nil || err.Reason != tc.reason) {
+			if tc.reason != "" && (err == nil || string(err.Reason) != tc.reason) {
 				t.Fatalf("got %+v, want %s", err, tc.reason)
 			}
 			if got := e.clock.Now().Sub(start); got != tc.elapsed {
@@ -368,7 +368,7 @@ func TestReplayTimeout(t *testing.T) {
 			}
 			defer cancel()
 			res := e.sess.Replay(ctx, parseScript(t, "open demo\nfill id=email x\nclick id=signin\n"), ReplayOptions{})
-			if res.Status != tc.status || res.Error == nil || res.Error.Reason != tc.reason || res.Error.Step != 2 {
+			if res.Status != tc.status || res.Error == nil || string(res.Error.Reason) != tc.reason || res.Error.Step != 2 {
 				t.Fatalf("status %s error %+v", res.Status, res.Error)
 			}
 			if len(res.Steps) != 2 || e.dev.Count("tap") != 0 {

@@ -12,6 +12,8 @@ import (
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/daemon"
+
+	"github.com/adtest/adtest/drivers"
 )
 
 // `adtest replay FILE`: agent-device's replay (spec §4.2-§4.4) run in a
@@ -64,7 +66,7 @@ exit codes: 0 replayed, 1 any error (agent-device's codes)
 
 // replayInvalid is an INVALID_ARGS error raised before anything runs.
 func replayInvalid(format string, a ...any) *runner.ErrorInfo {
-	return &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "invalid_args", Message: fmt.Sprintf(format, a...)}
+	return &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs, Message: fmt.Sprintf(format, a...)}
 }
 
 func runReplay(ctx context.Context, env *Env) int {
