@@ -29,6 +29,7 @@ type Recorder struct {
 	problem string            // the last step's problem, for its command's answer
 	aborted string
 	secrets []string
+	mask    *drivers.Masker   // of secrets: what must never be written
 	full    *drivers.Snapshot // a full capture taken just before the next step
 	n       int               // steps seen
 }
@@ -53,6 +54,7 @@ func (r *Recorder) Mask(literal string) {
 	}
 	r.mu.Lock()
 	r.secrets = append(r.secrets, literal)
+	r.mask = drivers.NewMasker(r.secrets)
 	r.mu.Unlock()
 }
 

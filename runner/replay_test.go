@@ -146,26 +146,26 @@ func TestDivergenceReport(t *testing.T) {
 	if er.Message != want {
 		t.Fatalf("message\n got %s\nwant %s", er.Message, want)
 	}
-	div := er.Details["divergence"].(map[string]any)
-	if div["kind"] != "selector-miss" || div["version"] != 1 {
+	div := er.Divergence()
+	if div.Kind != "selector-miss" || div.Version != 1 {
 		t.Fatalf("divergence %v", div)
 	}
-	screen := div["screen"].(map[string]any)
+	screen := div.Screen
 	gen := e.sess.RefsGeneration()
-	if screen["state"] != "available" || screen["refsGeneration"] != gen {
+	if screen.State != "available" || screen.RefsGeneration != gen {
 		t.Fatalf("screen %v (gen %d)", screen, gen)
 	}
-	refs := screen["refs"].([]map[string]any)
+	refs := screen.Refs
 	wantRefs := []string{fmt.Sprintf("@e1~s%d", gen), fmt.Sprintf("@e2~s%d", gen), fmt.Sprintf("@e3~s%d", gen)}
 	var got []string
 	for _, r := range refs {
-		got = append(got, r["ref"].(string))
+		got = append(got, r.Ref)
 	}
 	if !reflect.DeepEqual(got, wantRefs) {
 		t.Fatalf("screen refs %v, want %v", got, wantRefs)
 	}
-	sugg := div["suggestions"].([]map[string]any)
-	if len(sugg) == 0 || sugg[0]["selector"] != `id="signin"` || sugg[0]["basis"] != "id" {
+	sugg := div.Suggestions
+	if len(sugg) == 0 || sugg[0].Selector != `id="signin"` || sugg[0].Basis != "id" {
 		t.Fatalf("suggestions %v", sugg)
 	}
 	if _, err := e.run(t, "click @e2"); err == nil || err.Reason != "plain_ref_requires_complete_frame" {
@@ -390,7 +390,7 @@ func TestReadinessSparse(t *testing.T) {
 	if rd := res.Error.Details["readiness"].(map[string]any); rd["end"] != "sparse" {
 		t.Fatalf("readiness %v", rd)
 	}
-	if div := res.Error.Details["divergence"].(map[string]any); div["screen"].(map[string]any)["state"] != "unavailable" {
-		t.Fatalf("screen %v", div["screen"])
+	if div := res.Error.Divergence(); div.Screen.State != "unavailable" {
+		t.Fatalf("screen %v", div.Screen)
 	}
 }

@@ -56,30 +56,22 @@ func (s *Session) verifyTarget(ctx context.Context, a *lang.Action, args lang.Ar
 		return nil
 	}
 	ev := a.TargetEvidence
-	recorded := map[string]any{"role": ev.Role}
-	if ev.ID != "" {
-		recorded["id"] = ev.ID
-	}
-	if ev.Label != "" {
-		recorded["label"] = ev.Label
-	}
+	recorded := RecordedIdentity{Role: ev.Role, ID: ev.ID, Label: ev.Label}
 	fail := func(kind string, reason drivers.Reason, msg string, matchCount int, obs *observation, cands []int) *ErrorInfo {
 		e := newErr(CodeCommandFailed, reason, "%s", msg)
 		e.Hint = "The recorded target is not the element on screen; re-record the step or repair the selector."
-		tb := map[string]any{"classification": kind, "recorded": recorded}
+		tb := &TargetBinding{Classification: kind, Recorded: recorded}
 		if matchCount >= 0 {
-			tb["matchCount"] = matchCount
+			tb.MatchCount = &matchCount
 		}
 		if obs != nil && len(cands) > 0 {
-			var list []map[string]any
 			for _, i := range cands {
 				n := &obs.Snap.Nodes[i]
-				list = append(list, map[string]any{"role": n.Role, "label": n.Label})
-				if len(list) == 5 {
+				tb.Candidates = append(tb.Candidates, BindingCandidate{Role: n.Role, Label: n.Label})
+				if len(tb.Candidates) == 5 {
 					break
 				}
 			}
-			tb["candidates"] = list
 		}
 		e.Details = map[string]any{"selector": chain.Raw, "targetBinding": tb}
 		return e

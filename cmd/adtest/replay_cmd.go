@@ -249,16 +249,16 @@ func replayFail(env *Env, asJSON bool, e *runner.ErrorInfo) int {
 // printResume prints the command that continues a failed replay (text
 // mode): the divergence's resume point and the plan digest.
 func printResume(env *Env, req *daemon.Request, e *runner.ErrorInfo) {
-	div, _ := e.Details["divergence"].(map[string]any)
-	resume, _ := div["resume"].(map[string]any)
-	if resume == nil {
+	div := e.Divergence()
+	if div == nil || div.Resume == nil {
 		return
 	}
-	if alt, ok := resume["alternateFrom"]; ok {
-		fmt.Fprintf(env.Stderr, "Plan digest: %v\nResume: fix the app state, then adtest replay %s --session %s --from %v --plan-digest %v (or --from %v to skip the failed step)\n",
-			resume["planDigest"], displayRel(env.Cwd, req.Replay.File), req.Session, resume["from"], resume["planDigest"], alt)
+	resume := div.Resume
+	if resume.AlternateFrom != 0 {
+		fmt.Fprintf(env.Stderr, "Plan digest: %s\nResume: fix the app state, then adtest replay %s --session %s --from %d --plan-digest %s (or --from %d to skip the failed step)\n",
+			resume.PlanDigest, displayRel(env.Cwd, req.Replay.File), req.Session, resume.From, resume.PlanDigest, resume.AlternateFrom)
 		return
 	}
-	fmt.Fprintf(env.Stderr, "Plan digest: %v\nResume: fix the app state, then adtest replay %s --session %s --from %v --plan-digest %v\n",
-		resume["planDigest"], displayRel(env.Cwd, req.Replay.File), req.Session, resume["from"], resume["planDigest"])
+	fmt.Fprintf(env.Stderr, "Plan digest: %s\nResume: fix the app state, then adtest replay %s --session %s --from %d --plan-digest %s\n",
+		resume.PlanDigest, displayRel(env.Cwd, req.Replay.File), req.Session, resume.From, resume.PlanDigest)
 }

@@ -22,7 +22,7 @@ type stepRelay struct {
 	t    *Test
 	ai   attemptInfo
 	tw   *timingWriter
-	mask *Masker
+	mask *drivers.Masker
 	drv  drivers.Driver
 }
 
@@ -258,7 +258,7 @@ func (s *scheduler) release(ctx context.Context, drv drivers.Driver, rep Replaye
 // record completes the attempt's result (times, worker, paths as the user
 // sees them, artifact warnings, secrets masked) and writes its timing and
 // result files.
-func (s *scheduler) record(ar *runner.AttemptResult, start time.Time, timedOut bool, ai attemptInfo, art *artifacts, mask *Masker, tw *timingWriter) {
+func (s *scheduler) record(ar *runner.AttemptResult, start time.Time, timedOut bool, ai attemptInfo, art *artifacts, mask *drivers.Masker, tw *timingWriter) {
 	end := s.now()
 	ar.DurationMs = end.Sub(start).Milliseconds()
 	ar.StartedAt = start
@@ -274,7 +274,7 @@ func (s *scheduler) record(ar *runner.AttemptResult, start time.Time, timedOut b
 	for _, e := range art.errs {
 		ar.Warnings = append(ar.Warnings, "artifacts: "+e)
 	}
-	mask.Attempt(ar)
+	ar.Mask(mask)
 	stop := map[string]any{"event": "attempt_stop", "ts": end, "status": ar.Status,
 		"durationMs": ar.DurationMs, "timedOut": timedOut}
 	if ar.Error != nil {

@@ -245,8 +245,8 @@ func (s *scheduler) closeProviders() {
 	}
 }
 
-func (s *scheduler) masker(t *Test) *Masker {
-	return NewMasker(s.secretValues(t))
+func (s *scheduler) masker(t *Test) *drivers.Masker {
+	return drivers.NewMasker(s.secretValues(t))
 }
 
 func (s *scheduler) secretValues(t *Test) []string {

@@ -900,7 +900,7 @@ func TestMerge(t *testing.T) {
 }
 
 func TestMasker(t *testing.T) {
-	m := NewMasker([]string{"abc", "abcdef", ""})
+	m := drivers.NewMasker([]string{"abc", "abcdef", ""})
 	if got := m.String("x abcdef y abc"); got != "x *** y ***" {
 		t.Errorf("got %q", got)
 	}
@@ -910,8 +910,9 @@ func TestMasker(t *testing.T) {
 		}
 	}
 	details := map[string]any{"candidates": []map[string]any{{"label": "abcdef"}}, "n": 3}
-	got := m.value(details)
-	b, _ := json.Marshal(got)
+	e := &runner.ErrorInfo{Details: details}
+	e.Mask(m)
+	b, _ := json.Marshal(e.Details)
 	if string(b) != `{"candidates":[{"label":"***"}],"n":3}` {
 		t.Errorf("details = %s", b)
 	}
