@@ -333,7 +333,7 @@ func (s *Server) handle(c net.Conn, tcp bool) {
 		pre = s.stampAnon
 	}
 	if s.ctx.Err() != nil {
-		_ = writeMessage(c, pre(failure(nil, runner.CodeCommandFailed, ReasonShuttingDown, "Retry the command: a new daemon starts.", "The adtest daemon is shutting down")))
+		_ = writeMessage(c, pre(failure(nil, runner.CodeCommandFailed, drivers.ReasonShuttingDown, "Retry the command: a new daemon starts.", "The adtest daemon is shutting down")))
 		return
 	}
 	_ = c.SetReadDeadline(time.Now().Add(requestReadTimeout))
@@ -341,17 +341,17 @@ func (s *Server) handle(c net.Conn, tcp bool) {
 	line, err := readLine(br, MaxRequestBytes)
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
-			_ = writeMessage(c, pre(failure(nil, runner.CodeInvalidArgs, ReasonRequestTooLarge, "Send smaller requests.", "Request larger than %d bytes refused", MaxRequestBytes)))
+			_ = writeMessage(c, pre(failure(nil, runner.CodeInvalidArgs, drivers.ReasonRequestTooLarge, "Send smaller requests.", "Request larger than %d bytes refused", MaxRequestBytes)))
 		}
 		return
 	}
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
-		_ = writeMessage(c, pre(failure(nil, runner.CodeInvalidArgs, ReasonBadRequest, "The request must be one JSON object per line.", "Malformed request: %v", err)))
+		_ = writeMessage(c, pre(failure(nil, runner.CodeInvalidArgs, drivers.ReasonBadRequest, "The request must be one JSON object per line.", "Malformed request: %v", err)))
 		return
 	}
 	if tcp && (s.token == "" || subtle.ConstantTimeCompare([]byte(req.Token), []byte(s.token)) != 1) {
-		_ = writeMessage(c, pre(failure(&req, runner.CodeCommandFailed, ReasonUnauthorized, "Pass the token the daemon wrote to its token file (ADTEST_DAEMON_TOKEN).", "Unauthorized: missing or wrong daemon token")))
+		_ = writeMessage(c, pre(failure(&req, runner.CodeCommandFailed, drivers.ReasonUnauthorized, "Pass the token the daemon wrote to its token file (ADTEST_DAEMON_TOKEN).", "Unauthorized: missing or wrong daemon token")))
 		return
 	}
 	// A stop of the same protocol is honoured across builds, so that a
@@ -378,7 +378,7 @@ func (s *Server) handle(c net.Conn, tcp bool) {
 }
 
 func versionMismatch(req *Request, clientProto int, clientVersion string, daemonProto int, daemonVersion string) *Response {
-	return failure(req, runner.CodeCommandFailed, ReasonVersionMismatch,
+	return failure(req, runner.CodeCommandFailed, drivers.ReasonVersionMismatch,
 		"Run `adtest daemon stop` (it stops a daemon of another build too), then retry.",
 		"adtest client %s (protocol %d) and daemon %s (protocol %d) are different versions; refusing to talk",
 		quoteVersion(clientVersion), clientProto, quoteVersion(daemonVersion), daemonProto)
@@ -441,7 +441,7 @@ func (s *Server) serve(ctx context.Context, req *Request) *Response {
 		defer cancel()
 		return s.reg.command(cctx, req)
 	}
-	return failure(req, runner.CodeInvalidArgs, ReasonBadRequest, "", "Unknown request op %q", req.Op)
+	return failure(req, runner.CodeInvalidArgs, drivers.ReasonBadRequest, "", "Unknown request op %q", req.Op)
 }
 
 func (s *Server) status() Info {

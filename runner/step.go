@@ -71,7 +71,7 @@ type Resolution struct {
 func (s *Session) Step(ctx context.Context, a *lang.Action, opts StepOptions) (*Output, *ErrorInfo) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := s.step(ctx, a, opts, newRedactor(opts.Scope, opts.Secrets), "")
+	r := s.step(ctx, a, opts, stepMasker(opts.Scope, opts.Secrets), "")
 	return r.out, r.err
 }
 
@@ -86,7 +86,7 @@ type stepResult struct {
 
 // step is Step without the lock. written is the masked text of a when the
 // caller has it already ("" = not yet).
-func (s *Session) step(ctx context.Context, a *lang.Action, opts StepOptions, red *redactor, written string) stepResult {
+func (s *Session) step(ctx context.Context, a *lang.Action, opts StepOptions, red *drivers.Masker, written string) stepResult {
 	file := opts.File
 	if file == "" {
 		file = s.cfg.File
@@ -99,7 +99,7 @@ func (s *Session) step(ctx context.Context, a *lang.Action, opts StepOptions, re
 	if err != nil {
 		// Unresolved variables are plain INVALID_ARGS, not a divergence.
 		r.err = fromError(ctx, a.Command, s.cfg.Platform, err)
-		r.err.Message = red.apply(r.err.Message)
+		r.err.Message = red.String(r.err.Message)
 	} else {
 		r.bound = ra
 		args, berr := bindArgs(ra)
@@ -126,7 +126,7 @@ func (s *Session) step(ctx context.Context, a *lang.Action, opts StepOptions, re
 	if shown == a && written != "" {
 		r.text = written
 	} else {
-		r.text = red.actionText(shown)
+		r.text = actionText(red, shown)
 	}
 	if j := s.cfg.Journal; j != nil {
 		j.Record(JournalEntry{
@@ -177,14 +177,14 @@ func (s *Session) resolvedAt(kind, ref, selector string, tree *drivers.Snapshot,
 // actionText is the canonical text of an action with variable values and
 // secrets masked: the values are masked before printing, so quoting cannot
 // hide one from the mask.
-func (r *redactor) actionText(a *lang.Action) string {
-	if len(r.pairs) == 0 {
+func actionText(r *drivers.Masker, a *lang.Action) string {
+	if r == nil {
 		return lang.FormatAction(a)
 	}
 	b := *a
-	b.Positionals = r.all(a.Positionals)
+	b.Positionals = r.Strings(a.Positionals)
 	if a.RefLabel != nil {
-		l := r.apply(*a.RefLabel)
+		l := r.String(*a.RefLabel)
 		b.RefLabel = &l
 	}
 	for _, dst := range []*lang.Flags{&b.Flags, &b.Runtime} {
@@ -194,11 +194,11 @@ func (r *redactor) actionText(a *lang.Action) string {
 		m := make(lang.Flags, len(*dst))
 		for k, v := range *dst {
 			if s, ok := v.(string); ok {
-				v = r.apply(s)
+				v = r.String(s)
 			}
 			m[k] = v
 		}
 		*dst = m
 	}
-	return r.apply(lang.FormatAction(&b))
+	return r.String(lang.FormatAction(&b))
 }

@@ -31,7 +31,6 @@ func runAndroid(ctx context.Context, env *Env) int {
 	return ExitOK
 }
 
-
 // androidDevices returns the online devices of the adb server when the run
 // has Android tests and more than one device is online, so that each gets a
 // worker; nil otherwise (the provider reports a missing server or device).

@@ -47,11 +47,11 @@ func runDaemon(ctx context.Context, env *Env) int {
 			}
 			ei := clientError(ctx, c, err)
 			printError(env, "daemon status", ei, asJSON)
-			return exitForError(ei)
+			return ei.Exit()
 		}
 		if resp.Error != nil {
 			printError(env, "daemon status", resp.Error, asJSON)
-			return exitForError(resp.Error)
+			return resp.Error.Exit()
 		}
 		if asJSON {
 			d := resp.Data
@@ -86,11 +86,11 @@ func runDaemon(ctx context.Context, env *Env) int {
 		if err != nil {
 			ei := clientError(ctx, c, err)
 			printError(env, "daemon stop", ei, asJSON)
-			return exitForError(ei)
+			return ei.Exit()
 		}
 		if resp.Error != nil {
 			printError(env, "daemon stop", resp.Error, asJSON)
-			return exitForError(resp.Error)
+			return resp.Error.Exit()
 		}
 		if !c.Remote() {
 			// Stopped means gone: sessions, browsers and the process itself.
@@ -286,11 +286,11 @@ func runSession(ctx context.Context, env *Env) int {
 		if err != nil {
 			ei := clientError(ctx, c, err)
 			printError(env, "session list", ei, f.json)
-			return exitForError(ei)
+			return ei.Exit()
 		}
 		if resp.Error != nil {
 			printError(env, "session list", resp.Error, f.json)
-			return exitForError(resp.Error)
+			return resp.Error.Exit()
 		}
 		if f.json {
 			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": resp.Data})

@@ -15,9 +15,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/adtest/adtest/internal/atomicfile"
-	"github.com/adtest/adtest/runner/suite"
 	"github.com/mattn/go-isatty"
+
+	"github.com/adtest/adtest/internal/atomicfile"
+	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/suite"
 )
 
 // Env is the process state a subcommand may use.
@@ -44,13 +46,13 @@ type Env struct {
 	Now func() time.Time
 }
 
-// Exit codes of design.md.
+// Exit codes of design.md: runner's, where the rules that pick one live.
 const (
-	ExitOK          = 0
-	ExitFailed      = 1
-	ExitUsage       = 2
-	ExitInfra       = 3
-	ExitInterrupted = 130
+	ExitOK          = runner.ExitOK
+	ExitFailed      = runner.ExitFailed
+	ExitUsage       = runner.ExitUsage
+	ExitInfra       = runner.ExitInfra
+	ExitInterrupted = runner.ExitInterrupted
 )
 
 type command struct {
