@@ -9,7 +9,9 @@
 // with an error wrapping drivers.ErrInfrastructure, and the next NewSession
 // starts a new browser. Close kills every Chromium the provider started
 // (including child processes that outlive the main one) and removes their
-// temporary profiles.
+// temporary profiles. What killed runs left behind is cleaned by leftovers.go
+// at start; reaper.go records and reaps the browsers of a long-lived process
+// (the daemon) that died.
 //
 // Snapshots are one in-page walk (page.js), not an accessibility-tree fetch:
 // a single Runtime.evaluate returns compact JSON with roles, accessible
