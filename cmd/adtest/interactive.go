@@ -10,11 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adtest/adtest/daemon"
+	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
-	"github.com/adtest/adtest/runner/daemon"
-
-	"github.com/adtest/adtest/drivers"
 )
 
 // interactiveCommands are the `adtest NAME ...` session commands, one per
