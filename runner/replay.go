@@ -185,7 +185,6 @@ func interpolate(a *lang.Action, scope *lang.Scope, file string) (*lang.Action, 
 		scope = &lang.Scope{}
 	}
 	b := *a
-	b.Args = nil // bound again after interpolation
 	b.Positionals = make([]string, len(a.Positionals))
 	for i, p := range a.Positionals {
 		v, err := scope.Interpolate(p, file, a.Line())

@@ -102,7 +102,7 @@ func (s *Session) step(ctx context.Context, a *lang.Action, opts StepOptions, re
 		r.err.Message = red.apply(r.err.Message)
 	} else {
 		r.bound = ra
-		args, berr := bindArgs(ra)
+		args, berr := lang.Bind(ra)
 		// Target-binding verification completes before dispatch (and so
 		// before the seam): a divergence here preserves the frame. Arguments
 		// that do not bind are reported by dispatch, after its session checks.

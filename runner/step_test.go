@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/adtest/adtest/drivers"
@@ -153,31 +154,26 @@ func TestStepInteractive(t *testing.T) {
 	}
 }
 
-// The runner reads the value check bound; it binds itself only what check
-// could not (a line with ${...}, after interpolation).
-func TestStepReadsBoundArgs(t *testing.T) {
+// The runner binds a step's arguments after interpolation (lang.Bind, the
+// one reader of positionals): the step acts on the interpolated target, and
+// neither check nor the runner writes anything into the shared script.
+func TestStepBindsAfterInterpolation(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, loginScreens)
 	e.must(t, "open demo")
-	s := parseScript(t, "click id=help\nfill id=email ${EMAIL}\n")
-	lang.Check(s, "", lang.CheckOptions{Vars: map[string]string{"EMAIL": "x"}})
-	if s.Actions[0].Args == nil || s.Actions[1].Args != nil {
-		t.Fatalf("check bound %v and %v", s.Actions[0].Args, s.Actions[1].Args)
-	}
-	// Swap the bound target: the step must act on it, not on the positionals.
-	other := parseScript(t, "click id=signin\n")
-	lang.Check(other, "", lang.CheckOptions{})
-	s.Actions[0].Args = other.Actions[0].Args
-	out, err := e.sess.Step(context.Background(), s.Actions[0], StepOptions{})
+	const src = "click id=${BUTTON}\nfill id=email ${EMAIL}\n"
+	s, pristine := parseScript(t, src), parseScript(t, src)
+	lang.Check(s, src, lang.CheckOptions{Vars: map[string]string{"BUTTON": "x", "EMAIL": "x"}})
+	scope := &lang.Scope{CLI: map[string]string{"BUTTON": "signin", "EMAIL": "ada@example.com"}}
+	out, err := e.sess.Step(context.Background(), s.Actions[0], StepOptions{Scope: scope})
 	if err != nil || out.Text != "Tapped id=signin" || e.dev.Screen() != "home" {
 		t.Fatalf("%+v %+v on %s", out, err, e.dev.Screen())
 	}
-	scope := &lang.Scope{CLI: map[string]string{"EMAIL": "ada@example.com"}}
 	e.must(t, "click id=logout")
 	if _, err := e.sess.Step(context.Background(), s.Actions[1], StepOptions{Scope: scope}); err != nil {
 		t.Fatal(err)
 	}
-	if s.Actions[1].Args != nil {
-		t.Fatal("the runner wrote its binding into the shared script")
+	if !reflect.DeepEqual(s, pristine) {
+		t.Fatal("check or the runner wrote into the shared script")
 	}
 }

@@ -75,14 +75,14 @@ func stepAction(ctx context.Context, e *entry, a *lang.Action, req *Request) (*r
 	return e.sess.Step(ctx, a, opts)
 }
 
-// targetsRef reports whether an action names a snapshot ref.
+// targetsRef reports whether an action's bound arguments name a snapshot ref.
 func targetsRef(a *lang.Action) bool {
-	for _, p := range a.Positionals {
-		if _, _, _, ok := lang.ParseRef(p); ok {
-			return true
-		}
+	args, err := lang.Bind(a)
+	if err != nil {
+		return false
 	}
-	return false
+	_, _, ok := lang.NamedRef(args)
+	return ok
 }
 
 // withJournal attaches a recording to a session configuration.
