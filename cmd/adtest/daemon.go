@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/android"
 	"github.com/adtest/adtest/drivers/web"
 	"github.com/adtest/adtest/recorder"
 	"github.com/adtest/adtest/runner"
-	"github.com/adtest/adtest/runner/daemon"
 )
 
 // runDaemon implements `adtest daemon status|stop|serve`.

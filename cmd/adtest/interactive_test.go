@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/drivers/web"
-	"github.com/adtest/adtest/runner/daemon"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 

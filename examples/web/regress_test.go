@@ -21,7 +21,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	webdrv "github.com/adtest/adtest/drivers/web"
-	"github.com/adtest/adtest/drivers/web/webtest"
+	"github.com/adtest/adtest/internal/testsupport/webtest"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/suite"
