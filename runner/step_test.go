@@ -177,3 +177,45 @@ func TestStepBindsAfterInterpolation(t *testing.T) {
 		t.Fatal("check or the runner wrote into the shared script")
 	}
 }
+
+// One record per step: the journal's entry is the step, and the step event
+// and the JSON step result are read off it, never assembled apart. A
+// replay's finished events and its steps are exactly the journal's entries
+// derived (the failing step's event carries the divergence, which wraps the
+// step's own error after the journal heard it).
+func TestStepRecordDerivesEventAndResult(t *testing.T) {
+	t.Parallel()
+	e, j := journalEnv(t)
+	obs := &recEvents{}
+	script := parseScript(t, "open demo\nfill id=email ada@example.com\nclick id=help\nclick id=nope\n")
+	res := e.sess.Replay(context.Background(), script, ReplayOptions{Observer: obs})
+	if res.Status != StatusFailed || len(j.entries) != 4 || len(res.Steps) != 4 || len(obs.finished) != 4 {
+		t.Fatalf("status %s, %d entries, %d steps, %d events", res.Status, len(j.entries), len(res.Steps), len(obs.finished))
+	}
+	for i, rec := range j.entries {
+		if got, want := res.Steps[i], rec.Result(); got != want {
+			t.Errorf("step %d: result %+v, the record's %+v", i+1, got, want)
+		}
+		want := rec.Event()
+		if i == 3 {
+			if obs.finished[i].Error == nil || obs.finished[i].Error.Code != CodeReplayDivergence || want.Error == nil {
+				t.Fatalf("step 4: event error %+v, record error %+v", obs.finished[i].Error, want.Error)
+			}
+			want.Error = obs.finished[i].Error
+		}
+		if got := obs.finished[i]; got != want {
+			t.Errorf("step %d: event %+v, the record's %+v", i+1, got, want)
+		}
+		if got := obs.started[i]; got.Step != rec.Step || got.Status != "" || got.Time != rec.Start || got.Command != rec.Written.Command {
+			t.Errorf("step %d: start event %+v, record %+v", i+1, got, rec)
+		}
+	}
+}
+
+type recEvents struct {
+	StepsOnly
+	started, finished []StepEvent
+}
+
+func (r *recEvents) StepStarted(ev StepEvent)  { r.started = append(r.started, ev) }
+func (r *recEvents) StepFinished(ev StepEvent) { r.finished = append(r.finished, ev) }

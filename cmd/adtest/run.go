@@ -499,7 +499,7 @@ func (p *runPlan) startServer(ctx context.Context, env *Env) (baseURL string, st
 }
 
 // suiteConfig is the suite configuration of the plan for one shard.
-func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.SuiteListener, baseURL string) suite.Config {
+func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.Observer, baseURL string) suite.Config {
 	f := p.f
 	return suite.Config{
 		Workers: f.workers, Devices: f.devices,

@@ -181,6 +181,16 @@ func (tw *timingWriter) write(v map[string]any) {
 	tw.f.Write(append(b, '\n'))
 }
 
+// driverEvent is the line of a driver's own event, after the step it served
+// ("event" names its source, which keys its kind: "helper": "reused").
+func (tw *timingWriter) driverEvent(step int, e drivers.Event) {
+	m := map[string]any{"event": e.Source, "ts": e.Time, "device": e.Device, "command": e.Command, e.Source: e.Kind, "step": step}
+	if e.Reason != "" {
+		m["reason"] = e.Reason
+	}
+	tw.write(m)
+}
+
 func (tw *timingWriter) step(now time.Time, ev runner.StepEvent, finished bool) {
 	m := map[string]any{"ts": now, "step": ev.Step, "line": ev.Line, "command": ev.Command}
 	if finished {

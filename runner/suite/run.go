@@ -79,7 +79,7 @@ type Config struct {
 	Providers      ProviderFunc
 	NewReplayer    NewReplayerFunc
 	FormatSnapshot SnapshotFormatter
-	Listener       runner.SuiteListener
+	Listener       runner.Observer
 	// Prefetch lists the platforms whose next session a worker opens while
 	// its current test runs (web: a fresh browser context is independent of
 	// the one in use). Never for devices, where a new session relaunches the
@@ -121,13 +121,6 @@ func (c Config) sessionStartBound() time.Duration {
 		return c.SessionStartTimeout
 	}
 	return max(c.StepTimeout, DefaultSessionStartTimeout)
-}
-
-// eventSource is a driver that reports events of its own per command (the
-// Android helper session: started, reused, invalidated, fallback); they go
-// to timing.ndjson after the step that caused them.
-type eventSource interface {
-	DrainEvents() []map[string]any
 }
 
 // ReasonInfrastructure is the typed reason of a step that failed because

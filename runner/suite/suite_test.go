@@ -247,7 +247,7 @@ func (r *fakeReplayer) Replay(ctx context.Context, s *lang.Script, p ReplayParam
 	return res
 }
 
-// recorder is a SuiteListener that keeps the order of events.
+// recorder is an Observer that keeps the order of events.
 type recorder struct {
 	events []string
 	steps  []string // step events, apart so that the suite-level order reads plainly
