@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )
@@ -68,7 +67,7 @@ func stepAction(ctx context.Context, e *entry, a *lang.Action, req *Request) (*r
 	}
 	if e.rec != nil && e.aborted == "" && targetsRef(a) {
 		// A read-only capture for the recorder; it never touches the frame.
-		if snap, err := e.drv.Snapshot(ctx, drivers.SnapshotOptions{}); err == nil {
+		if snap, err := e.sess.Capture(ctx); err == nil {
 			e.rec.Capture(snap)
 		}
 	}

@@ -4,7 +4,9 @@
 //
 // # Shape
 //
-//   - session.go: Session, SessionConfig, Clock.
+//   - session.go: Session, SessionConfig, Clock. The session owns its
+//     driver: evidence.go is what it hands to readers outside the step path
+//     (Evidence for a failed attempt's artifacts, Capture for the recorder).
 //   - internal/frame: the ref frame. Its fields are unexported, so only that
 //     package constructs, activates, publishes or expires a frame.Frame, and
 //     every transition returns a new value; the compiler holds it. refs.go

@@ -506,14 +506,12 @@ func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.O
 		FailFast: f.failFast, MaxFailures: f.maxFailures,
 		RunDir: p.runDir, RunID: p.runID, Shard: shard, Cwd: env.Cwd,
 		CLIVars: p.cliVars, ProcessVars: p.procVars, MaskNames: f.masks,
-		BaseURL:        baseURL,
-		Providers:      p.providers,
-		NewReplayer:    suite.RunnerReplayer,
-		FormatSnapshot: suite.FormatSnapshot,
-		Listener:       listener,
-		Prefetch:       map[string]bool{drivers.PlatformWeb: f.fakeDevice == ""},
-		StepTimeout:    time.Duration(f.stepTimeout) * time.Millisecond,
-		RepeatEach:     f.repeatEach,
+		BaseURL:     baseURL,
+		Providers:   p.providers,
+		Listener:    listener,
+		Prefetch:    map[string]bool{drivers.PlatformWeb: f.fakeDevice == ""},
+		StepTimeout: time.Duration(f.stepTimeout) * time.Millisecond,
+		RepeatEach:  f.repeatEach,
 	}
 }
 

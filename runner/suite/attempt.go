@@ -161,7 +161,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	// Evidence, only from a session that answers.
 	if ar.Status != runner.StatusPassed && drv != nil && replayReturned && ctx.Err() == nil {
 		ecx, ecancel := context.WithTimeout(context.WithoutCancel(ctx), s.grace)
-		art.evidence(ecx, drv, rep, s.cfg.FormatSnapshot, &ar)
+		art.evidence(ecx, rep, s.cfg.FormatSnapshot, &ar)
 		ecancel()
 	}
 

@@ -17,8 +17,10 @@ import (
 // double in tests).
 type Replayer interface {
 	Replay(ctx context.Context, s *lang.Script, p ReplayParams) runner.AttemptResult
-	// LastSnapshot is the last snapshot the session took, or nil.
-	LastSnapshot() *drivers.Snapshot
+	// Evidence is the session's evidence of a failure (runner.Session's),
+	// the values of mask painted over in its screenshot.
+	Evidence(ctx context.Context, mask []string) runner.Evidence
+	// Close ends the session; the session owns its driver and closes it.
 	Close(ctx context.Context) error
 }
 
@@ -76,7 +78,10 @@ type Config struct {
 	MaskNames []string
 	BaseURL   string
 
-	Providers      ProviderFunc
+	Providers ProviderFunc
+	// NewReplayer binds each attempt's session (RunnerReplayer when nil);
+	// FormatSnapshot renders snapshot.txt (FormatSnapshot, as `snapshot`
+	// prints, when nil).
 	NewReplayer    NewReplayerFunc
 	FormatSnapshot SnapshotFormatter
 	Listener       runner.Observer
@@ -203,8 +208,11 @@ func newScheduler(cfg Config, tests []*Test) *scheduler {
 	if len(cfg.Devices) > 0 {
 		s.cfg.Workers = len(cfg.Devices)
 	}
+	if s.cfg.NewReplayer == nil {
+		s.cfg.NewReplayer = RunnerReplayer
+	}
 	if s.cfg.FormatSnapshot == nil {
-		s.cfg.FormatSnapshot = formatSnapshot
+		s.cfg.FormatSnapshot = FormatSnapshot
 	}
 	if s.cfg.StepTimeout <= 0 {
 		s.cfg.StepTimeout = DefaultStepTimeout
