@@ -12,13 +12,12 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/internal/proc"
 	"github.com/adtest/adtest/runner"
 )
 
@@ -82,6 +81,20 @@ type Config struct {
 	Ready func(socket, tcpAddr string)
 	// Logf receives diagnostics (nil: discarded).
 	Logf func(format string, args ...any)
+	// Reaper records the helper processes the daemon started (kept in
+	// sessions.json while sessions live) and, after a crash, disposes of
+	// what the dead daemon left (nil: nothing is recorded or reaped).
+	Reaper Reaper
+}
+
+// Reaper is the helper-lifetime seam of the daemon (ADR 0002: stale helpers
+// are disposable). The browser's is web.Reaper.
+type Reaper interface {
+	// Record describes this process's helpers; nil when it has none.
+	Record() json.RawMessage
+	// Reap kills what a dead daemon's Record names and removes what they
+	// left; it returns how many processes it killed. Bounded.
+	Reap(record json.RawMessage) int
 }
 
 // ErrAlreadyRunning is returned by Serve when another daemon holds the directory.
@@ -319,7 +332,7 @@ func (s *Server) handle(c net.Conn, tcp bool) {
 		pre = s.stampAnon
 	}
 	if s.ctx.Err() != nil {
-		_ = writeMessage(c, pre(failure(nil, runner.CodeCommandFailed, ReasonShuttingDown, "Retry the command: a new daemon starts.", "The adtest daemon is shutting down")))
+		_ = writeMessage(c, pre(failure(nil, runner.CodeCommandFailed, drivers.ReasonShuttingDown, "Retry the command: a new daemon starts.", "The adtest daemon is shutting down")))
 		return
 	}
 	_ = c.SetReadDeadline(time.Now().Add(requestReadTimeout))
@@ -327,17 +340,17 @@ func (s *Server) handle(c net.Conn, tcp bool) {
 	line, err := readLine(br, MaxRequestBytes)
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
-			_ = writeMessage(c, pre(failure(nil, runner.CodeInvalidArgs, ReasonRequestTooLarge, "Send smaller requests.", "Request larger than %d bytes refused", MaxRequestBytes)))
+			_ = writeMessage(c, pre(failure(nil, runner.CodeInvalidArgs, drivers.ReasonRequestTooLarge, "Send smaller requests.", "Request larger than %d bytes refused", MaxRequestBytes)))
 		}
 		return
 	}
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
-		_ = writeMessage(c, pre(failure(nil, runner.CodeInvalidArgs, ReasonBadRequest, "The request must be one JSON object per line.", "Malformed request: %v", err)))
+		_ = writeMessage(c, pre(failure(nil, runner.CodeInvalidArgs, drivers.ReasonBadRequest, "The request must be one JSON object per line.", "Malformed request: %v", err)))
 		return
 	}
 	if tcp && (s.token == "" || subtle.ConstantTimeCompare([]byte(req.Token), []byte(s.token)) != 1) {
-		_ = writeMessage(c, pre(failure(&req, runner.CodeCommandFailed, ReasonUnauthorized, "Pass the token the daemon wrote to its token file (ADTEST_DAEMON_TOKEN).", "Unauthorized: missing or wrong daemon token")))
+		_ = writeMessage(c, pre(failure(&req, runner.CodeCommandFailed, drivers.ReasonUnauthorized, "Pass the token the daemon wrote to its token file (ADTEST_DAEMON_TOKEN).", "Unauthorized: missing or wrong daemon token")))
 		return
 	}
 	// A stop of the same protocol is honoured across builds, so that a
@@ -364,7 +377,7 @@ func (s *Server) handle(c net.Conn, tcp bool) {
 }
 
 func versionMismatch(req *Request, clientProto int, clientVersion string, daemonProto int, daemonVersion string) *Response {
-	return failure(req, runner.CodeCommandFailed, ReasonVersionMismatch,
+	return failure(req, runner.CodeCommandFailed, drivers.ReasonVersionMismatch,
 		"Run `adtest daemon stop` (it stops a daemon of another build too), then retry.",
 		"adtest client %s (protocol %d) and daemon %s (protocol %d) are different versions; refusing to talk",
 		quoteVersion(clientVersion), clientProto, quoteVersion(daemonVersion), daemonProto)
@@ -427,34 +440,16 @@ func (s *Server) serve(ctx context.Context, req *Request) *Response {
 		defer cancel()
 		return s.reg.command(cctx, req)
 	}
-	return failure(req, runner.CodeInvalidArgs, ReasonBadRequest, "", "Unknown request op %q", req.Op)
+	return failure(req, runner.CodeInvalidArgs, drivers.ReasonBadRequest, "", "Unknown request op %q", req.Op)
 }
 
 func (s *Server) status() Info {
 	in := s.info
 	in.Sessions = s.reg.list()
 	in.Lost = s.reg.lostNames()
-	in.RSSBytes = selfRSS()
+	in.RSSBytes = proc.SelfRSS()
 	s.mu.Lock()
 	in.Requests = s.served
 	s.mu.Unlock()
 	return in
-}
-
-// selfRSS reads this process's resident set size from /proc (0 elsewhere).
-func selfRSS() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, ln := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(ln, "VmRSS:"); ok {
-			f := strings.Fields(rest)
-			if len(f) > 0 {
-				kb, _ := strconv.ParseInt(f[0], 10, 64)
-				return kb * 1024
-			}
-		}
-	}
-	return 0
 }

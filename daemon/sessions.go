@@ -90,7 +90,7 @@ func (e *entry) acquire(ctx context.Context) *runner.ErrorInfo {
 	case e.lock <- struct{}{}:
 		return nil
 	case <-ctx.Done():
-		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: ReasonSessionBusy,
+		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonSessionBusy,
 			Message: fmt.Sprintf("Session %q is busy with another command and this one was cancelled or timed out while waiting", e.name),
 			Hint:    "Commands on one session run one at a time; retry when the other command has finished."}
 	}
@@ -152,8 +152,9 @@ type state struct {
 	PID  int           `json:"pid"`
 	Live []SessionInfo `json:"live"`
 	Lost []string      `json:"lost,omitempty"`
-	// Helpers are the processes the daemon started for its live sessions.
-	Helpers *helpers `json:"helpers,omitempty"`
+	// Helpers are the processes the daemon started for its live sessions,
+	// as its Reaper records them.
+	Helpers json.RawMessage `json:"helpers,omitempty"`
 }
 
 func (r *registry) statePath() string { return filepath.Join(r.srv.cfg.Dir, sessionsName) }
@@ -175,8 +176,8 @@ func (r *registry) loadLost() {
 		r.lost[n] = whyCrash
 	}
 	r.mu.Unlock()
-	if st.Helpers != nil && st.PID != os.Getpid() {
-		if n := reap(*st.Helpers); n > 0 {
+	if rp := r.srv.cfg.Reaper; rp != nil && len(st.Helpers) > 0 && st.PID != os.Getpid() {
+		if n := rp.Reap(st.Helpers); n > 0 {
 			r.srv.cfg.Logf("killed %d helper processes left by daemon %d", n, st.PID)
 		}
 	}
@@ -186,10 +187,8 @@ func (r *registry) loadLost() {
 // saveState writes sessions.json (removed when there is nothing to remember).
 func (r *registry) saveState() {
 	st := state{PID: os.Getpid(), Live: r.list(), Lost: r.lostNames()}
-	if len(st.Live) > 0 {
-		if h := ownHelpers(); len(h.Procs) > 0 {
-			st.Helpers = &h
-		}
+	if rp := r.srv.cfg.Reaper; rp != nil && len(st.Live) > 0 {
+		st.Helpers = rp.Record()
 	}
 	if len(st.Live) == 0 && len(st.Lost) == 0 {
 		_ = os.Remove(r.statePath())
@@ -202,7 +201,7 @@ func (r *registry) saveState() {
 }
 
 func notFound(name string) *runner.ErrorInfo {
-	return &runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: ReasonSessionNotFound,
+	return &runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: drivers.ReasonSessionNotFound,
 		Message: fmt.Sprintf("No session %q", name),
 		Hint:    fmt.Sprintf("Run `adtest open TARGET --session %s` first (adtest session list shows the open sessions).", name)}
 }
@@ -217,7 +216,7 @@ func lostErr(name, why string) *runner.ErrorInfo {
 	if why == "" {
 		why = whyCrash
 	}
-	return &runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: ReasonSessionLost,
+	return &runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: drivers.ReasonSessionLost,
 		Message: fmt.Sprintf("Session %q was lost: %s", name, why),
 		Hint:    fmt.Sprintf("Nothing was done on a fresh page. Run `adtest open TARGET --session %s` to start again; an unsaved recording of it is gone.", name)}
 }
@@ -242,10 +241,10 @@ func (r *registry) command(ctx context.Context, req *Request) *Response {
 		req.Session = "default"
 	}
 	if !sessionNameRe.MatchString(req.Session) {
-		return failure(req, runner.CodeInvalidArgs, "invalid_session_name", "Session names use letters, digits, '.', '_' and '-' (at most 64).", "Invalid session name %q", req.Session)
+		return failure(req, runner.CodeInvalidArgs, drivers.ReasonInvalidSession, "Session names use letters, digits, '.', '_' and '-' (at most 64).", "Invalid session name %q", req.Session)
 	}
 	if _, ok := lang.LookupCommand(req.Command); !ok {
-		return failure(req, runner.CodeInvalidArgs, "unknown_command", "Run `adtest help` for the interactive commands.", "Unknown command %q", req.Command)
+		return failure(req, runner.CodeInvalidArgs, drivers.ReasonUnknownCommand, "Run `adtest help` for the interactive commands.", "Unknown command %q", req.Command)
 	}
 	if req.Command == "open" {
 		return r.open(ctx, req)
@@ -292,7 +291,7 @@ func (r *registry) run(ctx context.Context, e *entry, req *Request, a *lang.Acti
 		problem = e.rec.Problem()
 	}
 	if ei != nil {
-		if (ei.Reason == "infrastructure" || ei.IsInfrastructure()) && e.sess != nil && !e.closed {
+		if ei.Unavailable() && e.sess != nil && !e.closed {
 			r.lose(ctx, e)
 			ei.Hint = joinWarn(ei.Hint, fmt.Sprintf("the session's browser or device is gone, so session %q was closed; open it again", e.name))
 		}
@@ -393,7 +392,7 @@ func (r *registry) close(ctx context.Context, e *entry, req *Request) *Response 
 }
 
 func existsErr(path string) *runner.ErrorInfo {
-	return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "script_target_exists",
+	return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonScriptTargetExists,
 		Message: fmt.Sprintf("A file already exists at %s", path),
 		Hint:    "Remove it, pass --save-script=<other-path>, or pass --force to replace it.", Details: map[string]any{"path": path}}
 }
@@ -405,17 +404,17 @@ func (r *registry) publish(e *entry, path string, force bool) *runner.ErrorInfo 
 		if errors.As(err, &ei) {
 			return ei
 		}
-		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "recording_failed", Message: err.Error()}
+		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonRecordingFailed, Message: err.Error()}
 	}
 	write := r.srv.cfg.WriteScript
 	if write == nil {
-		return &runner.ErrorInfo{Code: runner.CodeUnsupportedOperation, Reason: "recording_unavailable", Message: "This daemon cannot write scripts"}
+		return &runner.ErrorInfo{Code: runner.CodeUnsupportedOperation, Reason: drivers.ReasonRecordingUnavailable, Message: "This daemon cannot write scripts"}
 	}
 	if err := write(path, script, force); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return existsErr(path)
 		}
-		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "script_write_failed", Message: err.Error(), Details: map[string]any{"path": path}}
+		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonScriptWriteFailed, Message: err.Error(), Details: map[string]any{"path": path}}
 	}
 	return nil
 }
@@ -447,7 +446,7 @@ func (r *registry) saveScript(ctx context.Context, req *Request) *Response {
 		if e.aborted != "" {
 			why = "its recording was aborted by " + e.aborted
 		}
-		return failure(req, runner.CodeCommandFailed, "not_recording", "Open a new session with `adtest open TARGET --save-script[=PATH]`.",
+		return failure(req, runner.CodeCommandFailed, drivers.ReasonNotRecording, "Open a new session with `adtest open TARGET --save-script[=PATH]`.",
 			"Session %q is not recording: %s", e.name, why)
 	}
 	path := e.path
@@ -459,7 +458,7 @@ func (r *registry) saveScript(ctx context.Context, req *Request) *Response {
 		if errors.As(err, &ei) {
 			return &Response{Error: ei}
 		}
-		return failure(req, runner.CodeCommandFailed, "destination_guard_missing", "", "%v", err)
+		return failure(req, runner.CodeCommandFailed, drivers.ReasonDestinationGuardMissing, "", "%v", err)
 	}
 	if ei := checkScriptTarget(path); ei != nil {
 		return &Response{Error: ei}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )
@@ -32,9 +33,9 @@ func buildAction(req *Request) (*lang.Action, *runner.ErrorInfo) {
 			if hint == "" {
 				hint = runner.DefaultHint(code)
 			}
-			return nil, &runner.ErrorInfo{Code: code, Reason: "invalid_args", Message: le.Message, Hint: hint}
+			return nil, &runner.ErrorInfo{Code: code, Reason: drivers.ReasonInvalidArgs, Message: le.Message, Hint: hint}
 		}
-		return nil, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "invalid_args", Message: err.Error()}
+		return nil, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs, Message: err.Error()}
 	}
 	return a, nil
 }
@@ -45,11 +46,11 @@ func stepAction(ctx context.Context, e *entry, a *lang.Action, req *Request) (*r
 	var opts runner.StepOptions
 	if req.RecordAs != "" {
 		if a.Command != "fill" || len(a.Positionals) < 2 {
-			return nil, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "invalid_args",
+			return nil, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs,
 				Message: "--record-as belongs to fill <target> <text>", Hint: "adtest fill @e3 TEXT --record-as NAME"}
 		}
 		if e.rec == nil || e.aborted != "" {
-			return nil, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "invalid_args",
+			return nil, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs,
 				Message: "Invalid --record-as variable \"" + req.RecordAs + "\": the session is not recording",
 				Hint:    "Open the session with --save-script, or drop --record-as."}
 		}

@@ -313,9 +313,9 @@ var ErrInfrastructure = errors.New("infrastructure failure")
 
 // TargetError is returned by Act when the action cannot be performed on the
 // target before any device side effect (covered, not visible, disabled).
-// Reason is a typed reason such as "target_covered", "target_not_visible".
+// Reason is one of the target guards (ReasonTargetCovered, ...).
 type TargetError struct {
-	Reason  string
+	Reason  Reason
 	Message string
 	Hint    string
 }

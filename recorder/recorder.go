@@ -29,6 +29,7 @@ type Recorder struct {
 	problem string            // the last step's problem, for its command's answer
 	aborted string
 	secrets []string
+	mask    *drivers.Masker   // of secrets: what must never be written
 	full    *drivers.Snapshot // a full capture taken just before the next step
 	n       int               // steps seen
 }
@@ -53,6 +54,7 @@ func (r *Recorder) Mask(literal string) {
 	}
 	r.mu.Lock()
 	r.secrets = append(r.secrets, literal)
+	r.mask = drivers.NewMasker(r.secrets)
 	r.mu.Unlock()
 }
 
@@ -109,7 +111,7 @@ func (r *Recorder) add(st Step) {
 	}
 	a, err := r.convert(st, full)
 	if err != nil {
-		ei := &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "unrecordable_step", Step: st.Step,
+		ei := &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonUnrecordableStep, Step: st.Step,
 			Message: fmt.Sprintf("Cannot write recorded step %d %q to a script: %s", st.Step, describe(st.Written), err),
 			Hint:    "Use a selector for this element (adtest find, or id=/label= from the snapshot), or give it a unique id or label; the recording is refused at close while this step is in it."}
 		if r.refusal == nil {
@@ -133,7 +135,7 @@ func (r *Recorder) Script() ([]byte, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.aborted != "" {
-		return nil, &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "recording_aborted",
+		return nil, &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonRecordingAborted,
 			Message: "The recording was aborted by " + r.aborted + "; nothing is written", Hint: "Record one open per script: start a new session with open --save-script."}
 	}
 	if r.refusal != nil {
@@ -266,7 +268,7 @@ func (r *Recorder) Guard() error {
 		}
 	}
 	a := r.actions[last]
-	return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "destination_guard_missing", Step: r.steps[last],
+	return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonDestinationGuardMissing, Step: r.steps[last],
 		Message: fmt.Sprintf("session save-script needs a selector wait after the last action that changes the screen (step %d %q), so that a replay of the published script ends where the session is", r.steps[last], describe(a)),
 		Hint:    `Run a wait for what the screen shows now, e.g. adtest wait 'text="Welcome"' 5000, then save again (close publishes without this guard).`}
 }

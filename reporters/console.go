@@ -197,10 +197,7 @@ func WriteSummary(w io.Writer, r *runner.Result, colorOn bool) error {
 			e, a := lastError(t)
 			fmt.Fprintf(&b, "  %d) %s %s\n", i+1, p.fail.Sprint(EscapeControl(location(t.File, e))), EscapeControl(t.Name))
 			if e != nil {
-				reason := e.Reason
-				if reason == "" {
-					reason = e.Code
-				}
+				reason := reasonOf(e)
 				fmt.Fprintf(&b, "     %s [%s]\n", EscapeText(describe(e)), EscapeControl(reason))
 				if e.Hint != "" {
 					fmt.Fprintf(&b, "     hint: %s\n", EscapeText(e.Hint))

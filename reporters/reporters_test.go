@@ -14,13 +14,15 @@ import (
 	"github.com/sebdah/goldie/v2"
 
 	"github.com/adtest/adtest/runner"
+
+	"github.com/adtest/adtest/drivers"
 )
 
 // sample is a result with one test of every status.
 func sample() *runner.Result {
 	start := time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)
 	fail := func(line, step int, cmd, reason, msg string) *runner.ErrorInfo {
-		return &runner.ErrorInfo{Code: "COMMAND_FAILED", Reason: reason, Message: msg, Hint: "take a snapshot and check the selector", Step: step, Line: line, Command: cmd}
+		return &runner.ErrorInfo{Code: "COMMAND_FAILED", Reason: drivers.Reason(reason), Message: msg, Hint: "take a snapshot and check the selector", Step: step, Line: line, Command: cmd}
 	}
 	return &runner.Result{
 		Version: 1, StartedAt: start, DurationMs: 12345,

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/adtest/adtest/lang"
+
+	"github.com/adtest/adtest/drivers"
 )
 
 // Output is what one leaf command returns.
@@ -111,13 +113,13 @@ func (s *Session) dispatch(ctx context.Context, a *lang.Action) (*Output, *Error
 func (s *Session) dispatchBound(ctx context.Context, a *lang.Action, args lang.Args, berr error) (*Output, *ErrorInfo) {
 	leaf, known := leaves[a.Command]
 	if !known {
-		return nil, newErr(CodeInvalidArgs, "unknown_command", "Unknown command %q", a.Command)
+		return nil, newErr(CodeInvalidArgs, drivers.ReasonUnknownCommand, "Unknown command %q", a.Command)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, ctxError(ctx, err)
 	}
 	if s.closed && a.Command != "open" && a.Command != "replay" {
-		return nil, newErr(CodeSessionNotFound, "session_closed", "The session was closed; run open first")
+		return nil, newErr(CodeSessionNotFound, drivers.ReasonSessionClosed, "The session was closed; run open first")
 	}
 	if leaf == nil {
 		return nil, unsupported(a.Command, s.cfg.Platform)
@@ -129,7 +131,7 @@ func (s *Session) dispatchBound(ctx context.Context, a *lang.Action, args lang.A
 	if e == nil && !m.none() {
 		out, e = s.mutate(ctx, a, &m)
 	}
-	if e != nil && ctx.Err() != nil && e.Reason != "timeout" && e.Reason != "cancelled" {
+	if e != nil && ctx.Err() != nil && e.Reason != drivers.ReasonTimeout && e.Reason != drivers.ReasonCancelled {
 		if ce := ctxError(ctx, ctx.Err()); ce != nil {
 			return nil, ce
 		}

@@ -97,13 +97,13 @@ func (s *Session) Step(ctx context.Context, a *lang.Action, opts StepOptions) (*
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec := JournalEntry{Step: opts.Step, Total: opts.Total, Line: a.Line(), Written: a}
-	s.step(ctx, &rec, opts, newRedactor(opts.Scope, opts.Secrets))
+	s.step(ctx, &rec, opts, stepMasker(opts.Scope, opts.Secrets))
 	return rec.Output, rec.Error
 }
 
 // step is Step without the lock: it runs rec.Written and completes its
 // record (rec.Text, when set, is the masked text of the action as written).
-func (s *Session) step(ctx context.Context, rec *JournalEntry, opts StepOptions, red *redactor) {
+func (s *Session) step(ctx context.Context, rec *JournalEntry, opts StepOptions, red *drivers.Masker) {
 	a := rec.Written
 	file := opts.File
 	if file == "" {
@@ -120,7 +120,7 @@ func (s *Session) step(ctx context.Context, rec *JournalEntry, opts StepOptions,
 	if err != nil {
 		// Unresolved variables are plain INVALID_ARGS, not a divergence.
 		rec.Error = fromError(ctx, a.Command, s.cfg.Platform, err)
-		rec.Error.Message = red.apply(rec.Error.Message)
+		rec.Error.Message = red.String(rec.Error.Message)
 	} else {
 		rec.Bound = ra
 		args, berr := lang.Bind(ra)
@@ -145,14 +145,14 @@ func (s *Session) step(ctx context.Context, rec *JournalEntry, opts StepOptions,
 		shown = a
 	}
 	if shown != a || rec.Text == "" {
-		rec.Text = red.actionText(shown)
+		rec.Text = actionText(red, shown)
 	}
 	rec.Status = StatusPassed
 	if rec.Error != nil {
 		rec.Status = StatusFailed
 	}
 	if rec.Output != nil && rec.Output.Warning != "" {
-		rec.Warning = red.apply(rec.Output.Warning)
+		rec.Warning = red.String(rec.Output.Warning)
 	}
 	rec.Resolution, rec.EpochAfter, rec.Effect = s.resolution, s.frame.Generation(), effectName(shown)
 	if j := s.cfg.Journal; j != nil {
@@ -199,14 +199,14 @@ func (s *Session) resolvedAt(kind, ref, selector string, tree *drivers.Snapshot,
 // actionText is the canonical text of an action with variable values and
 // secrets masked: the values are masked before printing, so quoting cannot
 // hide one from the mask.
-func (r *redactor) actionText(a *lang.Action) string {
-	if len(r.pairs) == 0 {
+func actionText(r *drivers.Masker, a *lang.Action) string {
+	if r == nil {
 		return lang.FormatAction(a)
 	}
 	b := *a
-	b.Positionals = r.all(a.Positionals)
+	b.Positionals = r.Strings(a.Positionals)
 	if a.RefLabel != nil {
-		l := r.apply(*a.RefLabel)
+		l := r.String(*a.RefLabel)
 		b.RefLabel = &l
 	}
 	for _, dst := range []*lang.Flags{&b.Flags, &b.Runtime} {
@@ -216,13 +216,13 @@ func (r *redactor) actionText(a *lang.Action) string {
 		m := make(lang.Flags, len(*dst))
 		for k, v := range *dst {
 			if s, ok := v.(string); ok {
-				v = r.apply(s)
+				v = r.String(s)
 			}
 			m[k] = v
 		}
 		*dst = m
 	}
-	return r.apply(lang.FormatAction(&b))
+	return r.String(lang.FormatAction(&b))
 }
 
 // stepBound derives the context of one step from the attempt's.
@@ -239,7 +239,7 @@ func stepBound(ctx context.Context, d time.Duration) (context.Context, context.C
 // stepTimeoutError is the failure of a step whose bound passed while the
 // attempt's own context is still live.
 func stepTimeoutError(a *lang.Action, step int, d time.Duration) *ErrorInfo {
-	e := newErr(CodeCommandFailed, ReasonStepTimeout, "step %d (%s, line %d) did not finish within the step bound of %dms",
+	e := newErr(CodeCommandFailed, drivers.ReasonStepTimeout, "step %d (%s, line %d) did not finish within the step bound of %dms",
 		step, a.Command, a.Line(), d.Milliseconds())
 	e.Hint = "the page or device stopped answering (a script that never returns, a hung app); raise --step-timeout MS if the step is legitimately slow"
 	e.Details = map[string]any{"stepTimeoutMs": d.Milliseconds()}

@@ -47,11 +47,11 @@ func runDaemon(ctx context.Context, env *Env) int {
 			}
 			ei := clientError(ctx, c, err)
 			printError(env, "daemon status", ei, asJSON)
-			return exitForError(ei)
+			return ei.Exit()
 		}
 		if resp.Error != nil {
 			printError(env, "daemon status", resp.Error, asJSON)
-			return exitForError(resp.Error)
+			return resp.Error.Exit()
 		}
 		if asJSON {
 			d := resp.Data
@@ -86,11 +86,11 @@ func runDaemon(ctx context.Context, env *Env) int {
 		if err != nil {
 			ei := clientError(ctx, c, err)
 			printError(env, "daemon stop", ei, asJSON)
-			return exitForError(ei)
+			return ei.Exit()
 		}
 		if resp.Error != nil {
 			printError(env, "daemon stop", resp.Error, asJSON)
-			return exitForError(resp.Error)
+			return resp.Error.Exit()
 		}
 		if !c.Remote() {
 			// Stopped means gone: sessions, browsers and the process itself.
@@ -209,6 +209,7 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 		Recorders:   newRecording,
 		WriteScript: writeScript,
 		ScriptDir:   scriptDir(env),
+		Reaper:      web.Reaper{},
 		Logf: func(format string, a ...any) {
 			fmt.Fprintf(env.Stderr, "%s adtest daemon: %s\n", env.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
 		},
@@ -301,11 +302,11 @@ func runSession(ctx context.Context, env *Env) int {
 		if err != nil {
 			ei := clientError(ctx, c, err)
 			printError(env, "session list", ei, f.json)
-			return exitForError(ei)
+			return ei.Exit()
 		}
 		if resp.Error != nil {
 			printError(env, "session list", resp.Error, f.json)
-			return exitForError(resp.Error)
+			return resp.Error.Exit()
 		}
 		if f.json {
 			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": resp.Data})

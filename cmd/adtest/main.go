@@ -17,6 +17,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/suite"
 )
 
@@ -44,13 +45,13 @@ type Env struct {
 	Now func() time.Time
 }
 
-// Exit codes of design.md.
+// Exit codes of design.md: runner's, where the rules that pick one live.
 const (
-	ExitOK          = 0
-	ExitFailed      = 1
-	ExitUsage       = 2
-	ExitInfra       = 3
-	ExitInterrupted = 130
+	ExitOK          = runner.ExitOK
+	ExitFailed      = runner.ExitFailed
+	ExitUsage       = runner.ExitUsage
+	ExitInfra       = runner.ExitInfra
+	ExitInterrupted = runner.ExitInterrupted
 )
 
 type command struct {

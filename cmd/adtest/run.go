@@ -552,34 +552,13 @@ func writeFinalReport(env *Env, s reporters.Spec, res *runner.Result, color bool
 	})
 }
 
-// exitCode maps a result to design.md's exit codes.
+// exitCode is the run's exit code (runner.Result.Exit), or 1 when it passed
+// but a report could not be written.
 func exitCode(res *runner.Result, failOnFlaky, reportFailed bool) int {
-	switch {
-	case res.Interrupted:
-		return ExitInterrupted
-	case infrastructureFailed(res):
-		return ExitInfra
-	case res.Stats.Failed+res.Stats.TimedOut > 0:
-		return ExitFailed
-	case failOnFlaky && res.Stats.Flaky > 0:
-		return ExitFailed
-	case reportFailed:
-		return ExitFailed
+	if code := res.Exit(failOnFlaky); code != ExitOK || !reportFailed {
+		return code
 	}
-	return ExitOK
-}
-
-// infrastructureFailed reports a run stopped because a session could not be
-// opened, or a test lost its browser or device (infrastructure, exit 3).
-func infrastructureFailed(res *runner.Result) bool {
-	for _, t := range res.Tests {
-		if n := len(t.Attempts); n > 0 {
-			if t.Attempts[n-1].Error.Unavailable() {
-				return true
-			}
-		}
-	}
-	return false
+	return ExitFailed
 }
 
 func orDefault(s, def string) string {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	webdrv "github.com/adtest/adtest/drivers/web"
+	"github.com/adtest/adtest/internal/proc"
 	"github.com/adtest/adtest/internal/testsupport/webtest"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
@@ -214,7 +215,7 @@ func TestFrozenPageEndsWithinTheStepBound(t *testing.T) {
 		t.Fatalf("freeze: %s, want failed", freeze.Status)
 	}
 	e := freeze.Attempts[0].Error
-	if e.Reason != runner.ReasonStepTimeout || e.Step != 2 || e.Line != 4 ||
+	if e.Reason != drivers.ReasonStepTimeout || e.Step != 2 || e.Line != 4 ||
 		!strings.Contains(e.Message, "step 2 (click, line 4) did not finish within the step bound of 3000ms") {
 		t.Errorf("freeze error: %+v", e)
 	}
@@ -387,9 +388,8 @@ func TestRunLeavesTempDirAsFound(t *testing.T) {
 	liveSingle := filepath.Join(tmp, "org.chromium.Chromium.ccc333")
 	must(t, os.Mkdir(live, 0o700))
 	must(t, os.Mkdir(liveSingle, 0o700))
-	raw, _ := os.ReadFile("/proc/self/stat")
-	fields := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+1:]))
-	must(t, os.WriteFile(filepath.Join(live, "adtest-owner"), []byte(fmt.Sprintf("%d %s\n", os.Getpid(), fields[19])), 0o600))
+	self, _ := proc.Stat(os.Getpid())
+	must(t, os.WriteFile(filepath.Join(live, "adtest-owner"), []byte(fmt.Sprintf("%d %d\n", os.Getpid(), self.Start)), 0o600))
 	must(t, os.Symlink(filepath.Join(liveSingle, "SingletonSocket"), filepath.Join(live, "SingletonSocket")))
 	for _, d := range []string{stale, staleSingle, orphan, live, liveSingle} {
 		must(t, os.Chtimes(d, old, old))

@@ -51,7 +51,7 @@ func Slug(p string) string {
 // warnings by the caller's result; an artifact never fails a test.
 type artifacts struct {
 	dir  string
-	mask *Masker
+	mask *drivers.Masker
 	errs []string
 }
 
@@ -59,7 +59,7 @@ type artifacts struct {
 // directory is never reused (two files whose slugs clash, or a run dir used
 // twice): a suffix ~2, ~3, ... is added instead, "the second directory of
 // that name", which cannot read as "attempt 1 of 2" the way -2 did.
-func (s *scheduler) newArtifacts(t *Test, ai attemptInfo, mask *Masker) *artifacts {
+func (s *scheduler) newArtifacts(t *Test, ai attemptInfo, mask *drivers.Masker) *artifacts {
 	a := &artifacts{mask: mask}
 	if s.cfg.RunDir == "" {
 		return a
@@ -155,7 +155,7 @@ func (a *artifacts) timing() *timingWriter {
 type timingWriter struct {
 	mu   sync.Mutex
 	f    *os.File
-	mask *Masker
+	mask *drivers.Masker
 }
 
 func (tw *timingWriter) write(v map[string]any) {

@@ -128,10 +128,6 @@ func (c Config) sessionStartBound() time.Duration {
 	return max(c.StepTimeout, DefaultSessionStartTimeout)
 }
 
-// ReasonInfrastructure is the typed reason of a step that failed because
-// the device or browser itself failed (drivers.ErrInfrastructure).
-const ReasonInfrastructure = runner.ReasonInfrastructure
-
 // lostDevice reports a test whose last attempt lost its device.
 func lostDevice(res runner.TestResult) bool {
 	if n := len(res.Attempts); n > 0 {
@@ -150,10 +146,6 @@ func (s *scheduler) deviceLost(device string) {
 		s.stopped = "not run: infrastructure failure: every device is gone (last: " + device + ")"
 	}
 }
-
-// ReasonSessionStart is the typed reason of an attempt whose session could
-// not be opened: an infrastructure failure that stops the suite.
-const ReasonSessionStart = runner.ReasonSessionStart
 
 // ErrNoProvider wraps drivers.ErrInfrastructure for a platform without driver.
 var ErrNoProvider = fmt.Errorf("%w: no driver for platform", drivers.ErrInfrastructure)
@@ -254,8 +246,8 @@ func (s *scheduler) closeProviders() {
 	}
 }
 
-func (s *scheduler) masker(t *Test) *Masker {
-	return NewMasker(s.secretValues(t))
+func (s *scheduler) masker(t *Test) *drivers.Masker {
+	return drivers.NewMasker(s.secretValues(t))
 }
 
 func (s *scheduler) secretValues(t *Test) []string {
@@ -332,7 +324,7 @@ func (s *scheduler) run(ctx context.Context) *runner.Result {
 	reason := s.stopped
 	if ctx.Err() != nil {
 		res.Interrupted = true
-		reason = "interrupted"
+		reason = string(drivers.ReasonInterrupted)
 	}
 	for i, t := range s.tests {
 		if !s.done[i] {
@@ -415,7 +407,7 @@ func (s *scheduler) finish(i int, res runner.TestResult) {
 	s.done[i] = true
 	s.finished++
 	if n := len(res.Attempts); n > 0 && s.stopped == "" {
-		if e := res.Attempts[n-1].Error; e != nil && e.Reason == ReasonSessionStart && len(s.cfg.Devices) <= 1 {
+		if e := res.Attempts[n-1].Error; e != nil && e.Reason == drivers.ReasonSessionStart && len(s.cfg.Devices) <= 1 {
 			// The browser or device is gone: the rest cannot run either.
 			// (With several devices only that device's worker stops.)
 			s.stopped = "not run: infrastructure failure: " + e.Message
@@ -458,7 +450,7 @@ func (s *scheduler) runTest(ctx context.Context, ws *workerState, worker int, de
 		tr.Attempts = append(tr.Attempts, ar)
 		if ctx.Err() != nil && ar.Status != runner.StatusPassed {
 			tr.Status = runner.StatusNotRun
-			tr.Reason = "interrupted"
+			tr.Reason = string(drivers.ReasonInterrupted)
 			break
 		}
 		retry := ar.Status != runner.StatusPassed && !infra && a < max
