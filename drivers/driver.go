@@ -260,6 +260,26 @@ type LogTailer interface {
 	LogTail(n int) []string
 }
 
+// Event is something a driver did on its own while serving a command: the
+// Android helper session started, was reused, invalidated, or fell back to
+// one-shot. The suite writes it to timing.ndjson after the step it served.
+type Event struct {
+	Time time.Time
+	// Source is what reported it ("helper"); Kind what happened (started,
+	// reused, invalidated, fallback).
+	Source, Kind string
+	Device       string
+	// Command is the driver call it served (snapshot, viewport, gesture).
+	Command string
+	Reason  string
+}
+
+// EventSource is implemented by drivers that report events of their own:
+// DrainEvents returns those since the last call.
+type EventSource interface {
+	DrainEvents() []Event
+}
+
 // Provider is a warm helper session (ADR 0002): a browser or an adb server
 // connection kept for the whole run. Each test attempt gets a fresh Driver
 // from it; NewSession must isolate state (a new browser context, an app
