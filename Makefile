@@ -40,7 +40,7 @@ fuzz:
 # start adb, the daemon or Chromium from the command line 20 times each.
 stress:
 	ADTEST_STRESS_RUNS=30 $(GO) test -count=1 -timeout 60m -run '^TestFlows(Cold|Warm)$$' ./examples/web/
-	$(GO) test -count=20 -timeout 60m ./drivers/android/... ./runner/daemon/
+	$(GO) test -count=20 -timeout 60m ./drivers/android/... ./internal/testsupport/adbtest/ ./internal/testsupport/fakedevice/ ./daemon/
 	$(GO) test -count=20 -timeout 60m -run '^TestScripts$$/^(android|interactive)_' ./cmd/adtest/
 
 bench:

@@ -10,9 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adtest/adtest/drivers/android/adbtest"
-	"github.com/adtest/adtest/drivers/android/fakedevice"
+	"github.com/adtest/adtest/cmd/internal/fakedevicecmd"
 	"github.com/adtest/adtest/drivers/fake"
+	"github.com/adtest/adtest/internal/testsupport/adbtest"
+	"github.com/adtest/adtest/internal/testsupport/fakedevice"
 	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner"
 )
@@ -128,7 +129,7 @@ func TestAndroidUnplugMidSuite(t *testing.T) {
 
 // fakedeviceMain is adtest-fakedevice inside scripts: a fake Android device
 // behind a private adb server (android_*.txtar).
-func fakedeviceMain() { os.Exit(adbtest.Main(os.Args[1:], os.Stdout, os.Stderr)) }
+func fakedeviceMain() { os.Exit(fakedevicecmd.Main(os.Args[1:], os.Stdout, os.Stderr)) }
 
 // TestAndroidEveryDeviceGetsAWorker: without --device or -j, a run with
 // Android tests uses every online device, one worker each.

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/reporters"
-	"github.com/adtest/adtest/runner/suite"
 )
 
 const checkUsage = `usage: adtest check [--strict] [--compat] [--platform P] [-e KEY=VALUE]... PATH...
@@ -114,7 +114,7 @@ func runCheck(ctx context.Context, env *Env) int {
 	for k, v := range cli {
 		vars[k] = v
 	}
-	files, problems := suite.ExpandScripts(env.Cwd, ca.paths, false)
+	files, problems := scriptpath.Expand(env.Cwd, ca.paths, false)
 	for _, p := range problems {
 		fmt.Fprintf(env.Stderr, "adtest check: %s\n", p)
 	}

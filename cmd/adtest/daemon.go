@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/android"
 	"github.com/adtest/adtest/drivers/web"
 	"github.com/adtest/adtest/recorder"
 	"github.com/adtest/adtest/runner"
-	"github.com/adtest/adtest/runner/daemon"
 )
 
 // runDaemon implements `adtest daemon status|stop|serve`.
@@ -209,6 +209,7 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 		Recorders:   newRecording,
 		WriteScript: writeScript,
 		ScriptDir:   scriptDir(env),
+		Reaper:      web.Reaper{},
 		Logf: func(format string, a ...any) {
 			fmt.Fprintf(env.Stderr, "%s adtest daemon: %s\n", env.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
 		},

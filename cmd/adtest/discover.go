@@ -3,8 +3,8 @@ package main
 import (
 	"path/filepath"
 
+	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/reporters"
-	"github.com/adtest/adtest/runner/suite"
 )
 
 // outputDirs are the directories this run writes into: its artifacts root
@@ -26,7 +26,7 @@ func outputDirs(artifactsDir string, specs []reporters.Spec) []string {
 	return dirs
 }
 
-// markOutputDir leaves suite.OutputMarker in the artifacts root dir, so that
+// markOutputDir leaves scriptpath.OutputMarker in the artifacts root dir, so that
 // any later discovery (a run with another --artifacts-dir, check, fmt,
 // parse) knows the tree as adtest's output and does not walk it. Best effort:
 // a root that cannot be written fails the run's artifacts anyway, loudly.
@@ -34,9 +34,9 @@ func markOutputDir(env *Env, dir string) {
 	if env.FS.MkdirAll(dir, 0o755) != nil {
 		return
 	}
-	marker := filepath.Join(dir, suite.OutputMarker)
+	marker := filepath.Join(dir, scriptpath.OutputMarker)
 	if _, err := env.FS.Stat(marker); err == nil {
 		return
 	}
-	_ = env.FS.WriteFile(marker, []byte(suite.OutputMarkerText), 0o644)
+	_ = env.FS.WriteFile(marker, []byte(scriptpath.OutputMarkerText), 0o644)
 }

@@ -10,9 +10,9 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/reporters"
-	"github.com/adtest/adtest/runner/suite"
 	"github.com/pmezard/go-difflib/difflib"
 )
 
@@ -70,10 +70,10 @@ func runFmt(ctx context.Context, env *Env) int {
 		return fmtExit(o, changed, !ok)
 	}
 
-	files, problems := suite.ExpandScripts(env.Cwd, paths, true)
+	files, problems := scriptpath.Expand(env.Cwd, paths, true)
 	bad := false
 	for _, p := range problems {
-		if p.Kind != suite.ProblemEmpty {
+		if p.Kind != scriptpath.ProblemEmpty {
 			fmt.Fprintf(env.Stderr, "adtest fmt: %s\n", p)
 			bad = true
 		}

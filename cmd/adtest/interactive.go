@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
-	"github.com/adtest/adtest/runner/daemon"
 )
 
 // interactiveCommands are the `adtest NAME ...` session commands, one per

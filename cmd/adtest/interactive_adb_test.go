@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adtest/adtest/runner/daemon"
+	"github.com/adtest/adtest/daemon"
 )
 
 // TestInteractiveAndroidRoundTrip: the same interactive commands and

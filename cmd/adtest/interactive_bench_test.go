@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adtest/adtest/daemon"
 	exampleweb "github.com/adtest/adtest/examples/web"
-	"github.com/adtest/adtest/runner/daemon"
 )
 
 // benchCLI is a built adtest binary with its own daemon directory, serving

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
-	"github.com/adtest/adtest/runner/daemon"
 )
 
 func TestParseSessionFlags(t *testing.T) {

@@ -13,8 +13,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/drivers/web"
-	"github.com/adtest/adtest/runner/daemon"
+	"github.com/adtest/adtest/internal/proc"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -126,8 +127,7 @@ func profilesOf(pids []int) []string {
 	set := map[string]bool{}
 	var out []string
 	for _, p := range pids {
-		c, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "cmdline"))
-		for _, arg := range strings.FieldsFunc(string(c), func(r rune) bool { return r == 0 || r == ' ' }) {
+		for _, arg := range proc.Args(p) {
 			if d, ok := strings.CutPrefix(arg, "--user-data-dir="); ok && !set[d] {
 				set[d] = true
 				out = append(out, d)
@@ -149,33 +149,9 @@ func killTree(pid int) {
 }
 
 // killProfiles kills whatever runs with one of the profiles and removes
-// them (bounded).
+// them (bounded), as a daemon reaps a dead one's browsers.
 func killProfiles(profiles []string) {
-	deadline := time.Now().Add(5 * time.Second)
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for len(profiles) > 0 && time.Now().Before(deadline) {
-		if left := web.ProfileLeftovers(profiles); left == "" {
-			return
-		}
-		ents, _ := os.ReadDir("/proc")
-		for _, e := range ents {
-			p, err := strconv.Atoi(e.Name())
-			if err != nil {
-				continue
-			}
-			c, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-			for _, d := range profiles {
-				if strings.Contains(string(c), "--user-data-dir="+d) {
-					_ = syscall.Kill(p, syscall.SIGKILL)
-				}
-			}
-		}
-		for _, d := range profiles {
-			_ = os.RemoveAll(d)
-		}
-		<-tick.C
-	}
+	web.Reap(web.Helpers{Profiles: profiles})
 }
 
 // exits N PROG ARGS...: runs PROG and wants exit code N (its output is kept
@@ -212,8 +188,7 @@ func cmdDaemonProfiles(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	set := map[string]bool{}
 	for _, p := range descendants(pid) {
-		c, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "cmdline"))
-		for _, arg := range strings.FieldsFunc(string(c), func(r rune) bool { return r == 0 || r == ' ' }) {
+		for _, arg := range proc.Args(p) {
 			if d, ok := strings.CutPrefix(arg, "--user-data-dir="); ok {
 				set[d] = true
 			}
@@ -251,37 +226,9 @@ func cmdProfilesGone(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 func descendants(pid int) []int {
-	children := map[int][]int{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 {
-			continue
-		}
-		pp, _ := strconv.Atoi(f[1])
-		children[pp] = append(children[pp], p)
+	all := []int{pid}
+	for _, p := range proc.Descendants(pid) {
+		all = append(all, p.PID)
 	}
-	var all []int
-	var walk func(int)
-	walk = func(p int) {
-		all = append(all, p)
-		for _, c := range children[p] {
-			walk(c)
-		}
-	}
-	walk(pid)
 	return all
 }

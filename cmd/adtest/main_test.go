@@ -21,7 +21,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/adtest/adtest/drivers/android/adbtest"
+	"github.com/adtest/adtest/internal/testsupport/adbtest"
 )
 
 // TestMain lets testscript run the real adtest binary (this test binary

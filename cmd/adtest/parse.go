@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/lang"
-	"github.com/adtest/adtest/runner/suite"
 )
 
 const parseUsage = `usage: adtest parse [--json] PATH...
@@ -41,10 +41,10 @@ func runParse(ctx context.Context, env *Env) int {
 		fmt.Fprint(env.Stderr, parseUsage)
 		return ExitUsage
 	}
-	files, problems := suite.ExpandScripts(env.Cwd, paths, false)
+	files, problems := scriptpath.Expand(env.Cwd, paths, false)
 	failed := false
 	for _, p := range problems {
-		if p.Kind != suite.ProblemEmpty {
+		if p.Kind != scriptpath.ProblemEmpty {
 			fmt.Fprintf(env.Stderr, "adtest parse: %s\n", p)
 			failed = true
 		}

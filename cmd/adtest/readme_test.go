@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adtest/adtest/drivers/android/adbtest"
+	"github.com/adtest/adtest/internal/testsupport/adbtest"
 	"github.com/adtest/adtest/reporters/html"
 )
 

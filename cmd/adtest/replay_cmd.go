@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
-	"github.com/adtest/adtest/runner/daemon"
 )
 
 // `adtest replay FILE`: agent-device's replay (spec §4.2-§4.4) run in a

@@ -5,7 +5,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/android"
-	"github.com/adtest/adtest/drivers/android/fakedevice"
+	"github.com/adtest/adtest/internal/testsupport/fakedevice"
 )
 
 // BenchmarkSnapshot: a snapshot through the persistent helper session

@@ -7,8 +7,8 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/android"
-	"github.com/adtest/adtest/drivers/android/fakedevice"
-	"github.com/adtest/adtest/drivers/drivertest"
+	"github.com/adtest/adtest/internal/testsupport/drivertest"
+	"github.com/adtest/adtest/internal/testsupport/fakedevice"
 )
 
 // TestConformance: the driver contract, on the fake device behind the real

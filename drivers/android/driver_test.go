@@ -11,7 +11,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/android"
-	"github.com/adtest/adtest/drivers/android/fakedevice"
+	"github.com/adtest/adtest/internal/testsupport/fakedevice"
 )
 
 type rig struct {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adtest/adtest/drivers/android/adbtest"
+	"github.com/adtest/adtest/internal/testsupport/adbtest"
 )
 
 // server is the package's one real adb server on a private port.

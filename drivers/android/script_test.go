@@ -6,7 +6,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/android"
-	"github.com/adtest/adtest/drivers/android/fakedevice"
+	"github.com/adtest/adtest/internal/testsupport/fakedevice"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )

@@ -9,7 +9,7 @@ import (
 
 	"github.com/adtest/adtest/drivers/android"
 	"github.com/adtest/adtest/drivers/android/adb"
-	"github.com/adtest/adtest/drivers/android/adbtest"
+	"github.com/adtest/adtest/internal/testsupport/adbtest"
 )
 
 // TestFailedProviderKillsTheServerItStarted: no adb server on a private

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/adtest/adtest/drivers"
-	"github.com/adtest/adtest/drivers/drivertest"
+	"github.com/adtest/adtest/internal/testsupport/drivertest"
 )
 
 func TestConformance(t *testing.T) {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/adtest/adtest/internal/proc"
 )
 
 // ProfileLeftovers describes what is left of the given Chromium profile
@@ -50,21 +52,11 @@ const (
 // processStart is the start time of pid (clock ticks since boot, field 22
 // of /proc/PID/stat), "" when there is no such process.
 func processStart(pid int) string {
-	raw, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
+	p, ok := proc.Stat(pid)
+	if !ok {
 		return ""
 	}
-	// The command name (field 2) is in parentheses and may hold spaces.
-	s := string(raw)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return ""
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 20 {
-		return ""
-	}
-	return f[19]
+	return strconv.FormatUint(p.Start, 10)
 }
 
 // writeOwner marks dir as owned by this process.
@@ -112,22 +104,6 @@ func singletonDir(profile, tmp string) string {
 		return ""
 	}
 	return d
-}
-
-// listeningSockets returns the paths of the bound Unix sockets of the
-// machine (/proc/net/unix).
-func listeningSockets() map[string]bool {
-	raw, err := os.ReadFile("/proc/net/unix")
-	if err != nil {
-		return nil
-	}
-	out := map[string]bool{}
-	for _, line := range strings.Split(string(raw), "\n")[1:] {
-		if f := strings.Fields(line); len(f) >= 8 {
-			out[f[7]] = true
-		}
-	}
-	return out
 }
 
 // removeProfile kills what still runs with profile dir and removes it
@@ -178,7 +154,7 @@ func cleanStale(tmp string) []string {
 		}
 	}
 	if len(singles) > 0 {
-		live := listeningSockets()
+		live := proc.UnixSockets()
 		for _, d := range singles {
 			sock := filepath.Join(d, "SingletonSocket")
 			if live[sock] || inUse[d] {

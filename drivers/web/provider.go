@@ -29,11 +29,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
@@ -528,74 +525,4 @@ func (p *Provider) forget(s *Session) {
 	p.mu.Lock()
 	delete(p.sessions, s)
 	p.mu.Unlock()
-}
-
-// profilePrefix is the command-line flag that marks every process of a
-// Chromium started with a given profile directory.
-func profilePrefix(dir string) string { return "--user-data-dir=" + dir }
-
-// profileProcesses lists the live pids whose command line names dir as their
-// user data directory (the browser, its zygotes and renderers).
-func profileProcesses(dir string) []int {
-	want := profilePrefix(dir)
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		raw, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		// Chromium's children rewrite their title, so their arguments can
-		// be separated by spaces instead of NULs.
-		for _, arg := range strings.FieldsFunc(string(raw), func(r rune) bool { return r == 0 || r == ' ' }) {
-			if arg == want {
-				pids = append(pids, pid)
-				break
-			}
-		}
-	}
-	return pids
-}
-
-// killProfileProcesses kills leftovers of a Chromium profile until none is
-// seen for a few consecutive polls (children can fork while the parent dies).
-func killProfileProcesses(dir string) {
-	deadline := time.Now().Add(3 * time.Second)
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	quiet := 0
-	for quiet < 3 && time.Now().Before(deadline) {
-		pids := profileProcesses(dir)
-		if len(pids) == 0 {
-			quiet++
-		} else {
-			quiet = 0
-			for _, pid := range pids {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}
-		<-tick.C
-	}
-}
-
-// removeDir removes a profile directory, retrying while a dying process may
-// still write into it.
-func removeDir(dir string) {
-	deadline := time.Now().Add(2 * time.Second)
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		err := os.RemoveAll(dir)
-		if err == nil || time.Now().After(deadline) {
-			return
-		}
-		<-tick.C
-	}
 }

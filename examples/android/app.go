@@ -1,5 +1,5 @@
 // Package android is the example Android app of adtest: a screens file the
-// fake device (drivers/android/fakedevice) runs as package com.adtest.demo,
+// fake device (internal/testsupport/fakedevice) runs as package com.adtest.demo,
 // and the .ad suite in suite/ that exercises it through the real adb server.
 // suite-emulator/ holds a script for agent-device's own example app on a
 // real emulator.

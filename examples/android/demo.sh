@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=.adtest/demo-android
 mkdir -p "$out" bin
-go build -o bin/adtest-fakedevice ./drivers/android/fakedevice/cmd/adtest-fakedevice
+go build -o bin/adtest-fakedevice ./cmd/adtest-fakedevice
 bin/adtest-fakedevice -own-server >"$out/fakedevice.txt" &
 pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true' EXIT

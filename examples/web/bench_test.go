@@ -26,8 +26,8 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	webdrv "github.com/adtest/adtest/drivers/web"
-	"github.com/adtest/adtest/drivers/web/webtest"
 	web "github.com/adtest/adtest/examples/web"
+	"github.com/adtest/adtest/internal/testsupport/webtest"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )

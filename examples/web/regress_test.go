@@ -21,7 +21,8 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	webdrv "github.com/adtest/adtest/drivers/web"
-	"github.com/adtest/adtest/drivers/web/webtest"
+	"github.com/adtest/adtest/internal/proc"
+	"github.com/adtest/adtest/internal/testsupport/webtest"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/suite"
@@ -387,9 +388,8 @@ func TestRunLeavesTempDirAsFound(t *testing.T) {
 	liveSingle := filepath.Join(tmp, "org.chromium.Chromium.ccc333")
 	must(t, os.Mkdir(live, 0o700))
 	must(t, os.Mkdir(liveSingle, 0o700))
-	raw, _ := os.ReadFile("/proc/self/stat")
-	fields := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+1:]))
-	must(t, os.WriteFile(filepath.Join(live, "adtest-owner"), []byte(fmt.Sprintf("%d %s\n", os.Getpid(), fields[19])), 0o600))
+	self, _ := proc.Stat(os.Getpid())
+	must(t, os.WriteFile(filepath.Join(live, "adtest-owner"), []byte(fmt.Sprintf("%d %d\n", os.Getpid(), self.Start)), 0o600))
 	must(t, os.Symlink(filepath.Join(liveSingle, "SingletonSocket"), filepath.Join(live, "SingletonSocket")))
 	for _, d := range []string{stale, staleSingle, orphan, live, liveSingle} {
 		must(t, os.Chtimes(d, old, old))

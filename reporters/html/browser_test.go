@@ -17,7 +17,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/web"
-	"github.com/adtest/adtest/drivers/web/webtest"
+	"github.com/adtest/adtest/internal/testsupport/webtest"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/reporters/html"

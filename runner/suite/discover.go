@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/lang"
 )
 
@@ -104,15 +105,15 @@ func Discover(paths []string, opts DiscoverOptions) ([]*Test, error) {
 		return nil, errors.New("suite: DiscoverOptions.Parse is nil")
 	}
 	var errs []error
-	found, problems := ExpandScriptsSkipping(opts.Cwd, paths, false, opts.Skip)
+	found, problems := scriptpath.ExpandSkipping(opts.Cwd, paths, false, opts.Skip)
 	for _, p := range problems {
 		switch p.Kind {
-		case ProblemEmpty: // nothing to run there
-		case ProblemMissing:
+		case scriptpath.ProblemEmpty: // nothing to run there
+		case scriptpath.ProblemMissing:
 			errs = append(errs, fmt.Errorf("test input not found: %s", p.Arg))
-		case ProblemNoMatch:
+		case scriptpath.ProblemNoMatch:
 			errs = append(errs, fmt.Errorf("glob matched no .ad file: %s", p.Arg))
-		case ProblemBadPattern:
+		case scriptpath.ProblemBadPattern:
 			errs = append(errs, fmt.Errorf("bad glob %q: %s", p.Arg, p.Msg))
 		default:
 			errs = append(errs, fmt.Errorf("%s: %s", p.Arg, p.Msg))

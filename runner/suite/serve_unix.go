@@ -3,14 +3,12 @@
 package suite
 
 import (
-	"bytes"
 	"errors"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/adtest/adtest/internal/proc"
 )
 
 // setProcessGroup puts the command in a process group of its own (its pgid
@@ -57,27 +55,16 @@ func groupAlive(pgid int) bool { return groupSize(pgid) > 0 }
 // there is one: an orphan that exited under an init that does not reap stays
 // a zombie, which kill(-pgid, 0) would count as alive.
 func groupSize(pgid int) int {
-	stats, err := filepath.Glob("/proc/[0-9]*/stat")
-	if err != nil || len(stats) == 0 {
+	all := proc.All()
+	if len(all) == 0 {
 		if syscall.Kill(-pgid, 0) == nil {
 			return 1
 		}
 		return 0
 	}
-	want := []byte(strconv.Itoa(pgid))
 	n := 0
-	for _, p := range stats {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp ...: comm may hold spaces and parens.
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := bytes.Fields(b[i+1:])
-		if len(f) >= 3 && bytes.Equal(f[2], want) && f[0][0] != 'Z' && f[0][0] != 'X' {
+	for _, p := range all {
+		if p.PGRP == pgid && p.Live() {
 			n++
 		}
 	}

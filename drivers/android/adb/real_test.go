@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers/android/adb"
-	"github.com/adtest/adtest/drivers/android/adbtest"
-	"github.com/adtest/adtest/drivers/android/fakedevice"
+	"github.com/adtest/adtest/internal/testsupport/adbtest"
+	"github.com/adtest/adtest/internal/testsupport/fakedevice"
 )
 
 // One real adb server on a private port and one fake device for the package.

@@ -12,13 +12,12 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/internal/proc"
 	"github.com/adtest/adtest/runner"
 )
 
@@ -82,6 +81,20 @@ type Config struct {
 	Ready func(socket, tcpAddr string)
 	// Logf receives diagnostics (nil: discarded).
 	Logf func(format string, args ...any)
+	// Reaper records the helper processes the daemon started (kept in
+	// sessions.json while sessions live) and, after a crash, disposes of
+	// what the dead daemon left (nil: nothing is recorded or reaped).
+	Reaper Reaper
+}
+
+// Reaper is the helper-lifetime seam of the daemon (ADR 0002: stale helpers
+// are disposable). The browser's is web.Reaper.
+type Reaper interface {
+	// Record describes this process's helpers; nil when it has none.
+	Record() json.RawMessage
+	// Reap kills what a dead daemon's Record names and removes what they
+	// left; it returns how many processes it killed. Bounded.
+	Reap(record json.RawMessage) int
 }
 
 // ErrAlreadyRunning is returned by Serve when another daemon holds the directory.
@@ -434,27 +447,9 @@ func (s *Server) status() Info {
 	in := s.info
 	in.Sessions = s.reg.list()
 	in.Lost = s.reg.lostNames()
-	in.RSSBytes = selfRSS()
+	in.RSSBytes = proc.SelfRSS()
 	s.mu.Lock()
 	in.Requests = s.served
 	s.mu.Unlock()
 	return in
-}
-
-// selfRSS reads this process's resident set size from /proc (0 elsewhere).
-func selfRSS() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, ln := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(ln, "VmRSS:"); ok {
-			f := strings.Fields(rest)
-			if len(f) > 0 {
-				kb, _ := strconv.ParseInt(f[0], 10, 64)
-				return kb * 1024
-			}
-		}
-	}
-	return 0
 }

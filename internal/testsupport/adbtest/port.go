@@ -3,9 +3,9 @@ package adbtest
 import (
 	"math/rand/v2"
 	"net"
-	"os"
 	"strconv"
-	"strings"
+
+	"github.com/adtest/adtest/internal/proc"
 )
 
 // FreePort returns a loopback TCP port that is free now and that stays out
@@ -30,7 +30,7 @@ import (
 // reservation another process holds is skipped. Elsewhere FreePort falls
 // back to a kernel-chosen port.
 func FreePort() (int, error) {
-	if low := ephemeralLow(); low-minPort >= 1000 {
+	if low := proc.EphemeralLow(); low-minPort >= 1000 {
 		for range 50 {
 			p := minPort + rand.IntN(low-minPort)
 			if !reserve(p) {
@@ -53,21 +53,3 @@ func FreePort() (int, error) {
 // minPort keeps FreePort above the registered ports of common services
 // (adb's own 5037 and its emulator scan of 5555-5585 included).
 const minPort = 10000
-
-// ephemeralLow is the first port of the kernel's ephemeral range, 0 where
-// the system does not say.
-func ephemeralLow() int {
-	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) != 2 {
-		return 0
-	}
-	n, err := strconv.Atoi(f[0])
-	if err != nil {
-		return 0
-	}
-	return n
-}

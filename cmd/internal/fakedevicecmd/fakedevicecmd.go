@@ -1,4 +1,7 @@
-package adbtest
+// Package fakedevicecmd is the body of the adtest-fakedevice command
+// (cmd/adtest-fakedevice), kept importable so that cmd/adtest's scripts run
+// it in-process.
+package fakedevicecmd
 
 import (
 	"context"
@@ -11,11 +14,12 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers/android/adb"
-	"github.com/adtest/adtest/drivers/android/fakedevice"
 	"github.com/adtest/adtest/drivers/fake"
+	"github.com/adtest/adtest/internal/testsupport/adbtest"
+	"github.com/adtest/adtest/internal/testsupport/fakedevice"
 )
 
-// Main is the adtest-fakedevice command (drivers/android/fakedevice/cmd):
+// Main is the adtest-fakedevice command (cmd/adtest-fakedevice):
 //
 //	adtest-fakedevice [-screens FILE] [-helper-installed] [-connect] [-adb-server HOST:PORT]
 //	adtest-fakedevice -own-server [-port N] [-ready FILE] [-screens FILE] [-helper-installed]
@@ -59,7 +63,7 @@ func loadScreens(path string) (*fake.Screens, error) {
 	if path != "" {
 		return fake.LoadScreens(path)
 	}
-	return ExampleScreens(), nil
+	return adbtest.ExampleScreens(), nil
 }
 
 func runOwn(ctx context.Context, screensPath string, port int, ready string, helper bool, stdout io.Writer) error {
@@ -69,11 +73,11 @@ func runOwn(ctx context.Context, screensPath string, port int, ready string, hel
 	}
 	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	var srv *Server
+	var srv *adbtest.Server
 	if port > 0 {
-		srv, err = StartServerOn(sctx, port)
+		srv, err = adbtest.StartServerOn(sctx, port)
 	} else {
-		srv, err = StartServer(sctx)
+		srv, err = adbtest.StartServer(sctx)
 	}
 	if err != nil {
 		return err

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adtest/adtest/drivers/android/adbtest"
+	"github.com/adtest/adtest/internal/testsupport/adbtest"
 )
 
 // TestServerOutlivesStartingThread: Linux sends the parent-death signal

@@ -1,13 +1,13 @@
 // Command adtest-fakedevice runs the fake Android device that speaks the
 // adbd transport, so that the Android driver can be tried without an
 // emulator; `-own-server` also starts a private adb server for it. See
-// adbtest.Main for the flags.
+// fakedevicecmd.Main (cmd/internal/fakedevicecmd) for the flags.
 package main
 
 import (
 	"os"
 
-	"github.com/adtest/adtest/drivers/android/adbtest"
+	"github.com/adtest/adtest/cmd/internal/fakedevicecmd"
 )
 
-func main() { os.Exit(adbtest.Main(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() { os.Exit(fakedevicecmd.Main(os.Args[1:], os.Stdout, os.Stderr)) }

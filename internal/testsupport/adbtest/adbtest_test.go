@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adtest/adtest/drivers/android/adbtest"
+	"github.com/adtest/adtest/internal/testsupport/adbtest"
 )
 
 // TestStartServerOnTakenPort: a second server asked for a port the first

@@ -1,4 +1,10 @@
-package suite
+// Package scriptpath turns the PATH arguments of adtest run, check, fmt and
+// parse into the .ad scripts they name, in one way for all four: a file as
+// given, a directory walked (sorted; dot directories, node_modules and
+// adtest's own output directories are not entered), a glob expanded. The
+// suite runner's Discover and the commands in cmd/adtest import it; it
+// imports nothing of adtest.
+package scriptpath
 
 import (
 	"errors"
@@ -58,20 +64,20 @@ func isOutputDir(dir string) bool {
 	return err == nil
 }
 
-// ScriptFile is one script a PATH argument named: Display is the path as the
+// File is one script a PATH argument named: Display is the path as the
 // user spelled it (a directory's files joined below the argument, a glob's
 // matches relative to the working directory), Path where to read it.
-type ScriptFile struct {
+type File struct {
 	Display, Path string
 }
 
-// PathProblem is a PATH argument that named no script.
-type PathProblem struct {
+// Problem is a PATH argument that named no script.
+type Problem struct {
 	Arg, Msg string
 	Kind     ProblemKind
 }
 
-// ProblemKind classifies a PathProblem, so each command words it its way.
+// ProblemKind classifies a Problem, so each command words it its way.
 type ProblemKind int
 
 const (
@@ -82,24 +88,24 @@ const (
 	ProblemEmpty                         // a directory without scripts (fmt and parse pass over it)
 )
 
-func (p PathProblem) String() string { return p.Arg + ": " + p.Msg }
+func (p Problem) String() string { return p.Arg + ": " + p.Msg }
 
-// ExpandScripts is the one script-path expander of adtest run (Discover),
+// Expand is the one script-path expander of adtest run (suite.Discover),
 // check, fmt and parse: a file as given (whatever directory it is in), a
 // directory into every *.ad below it (sorted; dot directories and
 // node_modules are not entered, and with skipHidden dot files are passed
 // over, as gofmt does), a glob into the scripts it matches (sorted; a matched
 // directory is walked). A script named twice is listed once, where it first
 // appears.
-func ExpandScripts(cwd string, args []string, skipHidden bool) (files []ScriptFile, problems []PathProblem) {
-	return ExpandScriptsSkipping(cwd, args, skipHidden, nil)
+func Expand(cwd string, args []string, skipHidden bool) (files []File, problems []Problem) {
+	return ExpandSkipping(cwd, args, skipHidden, nil)
 }
 
-// ExpandScriptsSkipping is ExpandScripts that does not enter the directories
+// ExpandSkipping is Expand that does not enter the directories
 // skip names (relative to cwd or absolute) while walking: adtest run's
 // configured artifacts and report directories. A directory of skip named as
 // an argument itself is still walked.
-func ExpandScriptsSkipping(cwd string, args []string, skipHidden bool, skip []string) (files []ScriptFile, problems []PathProblem) {
+func ExpandSkipping(cwd string, args []string, skipHidden bool, skip []string) (files []File, problems []Problem) {
 	skipSet := map[string]bool{}
 	for _, d := range skip {
 		skipSet[filepath.Clean(absPath(cwd, d))] = true
@@ -108,16 +114,16 @@ func ExpandScriptsSkipping(cwd string, args []string, skipHidden bool, skip []st
 	add := func(display, path string) {
 		if !seen[path] {
 			seen[path] = true
-			files = append(files, ScriptFile{Display: display, Path: path})
+			files = append(files, File{Display: display, Path: path})
 		}
 	}
 	walk := func(arg, display, path string) {
 		found, err := findScripts(path, skipHidden, skipSet)
 		if err != nil {
-			problems = append(problems, PathProblem{Arg: arg, Msg: pathErr(err), Kind: ProblemWalk})
+			problems = append(problems, Problem{Arg: arg, Msg: pathErr(err), Kind: ProblemWalk})
 		}
 		if len(found) == 0 && err == nil {
-			problems = append(problems, PathProblem{Arg: arg, Msg: "no .ad scripts in this directory", Kind: ProblemEmpty})
+			problems = append(problems, Problem{Arg: arg, Msg: "no .ad scripts in this directory", Kind: ProblemEmpty})
 		}
 		sort.Strings(found)
 		for _, p := range found {
@@ -136,7 +142,7 @@ func ExpandScriptsSkipping(cwd string, args []string, skipHidden bool, skip []st
 		case strings.ContainsAny(arg, "*?["):
 			matches, gerr := filepath.Glob(path)
 			if gerr != nil {
-				problems = append(problems, PathProblem{Arg: arg, Msg: "bad pattern: " + gerr.Error(), Kind: ProblemBadPattern})
+				problems = append(problems, Problem{Arg: arg, Msg: "bad pattern: " + gerr.Error(), Kind: ProblemBadPattern})
 				continue
 			}
 			sort.Strings(matches)
@@ -155,10 +161,10 @@ func ExpandScriptsSkipping(cwd string, args []string, skipHidden bool, skip []st
 				}
 			}
 			if len(files) == n {
-				problems = append(problems, PathProblem{Arg: arg, Msg: "no files match", Kind: ProblemNoMatch})
+				problems = append(problems, Problem{Arg: arg, Msg: "no files match", Kind: ProblemNoMatch})
 			}
 		default:
-			problems = append(problems, PathProblem{Arg: arg, Msg: pathErr(err), Kind: ProblemMissing})
+			problems = append(problems, Problem{Arg: arg, Msg: pathErr(err), Kind: ProblemMissing})
 		}
 	}
 	return files, problems

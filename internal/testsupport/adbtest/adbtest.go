@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers/android/adb"
-	"github.com/adtest/adtest/drivers/android/fakedevice"
 	"github.com/adtest/adtest/drivers/fake"
 	exandroid "github.com/adtest/adtest/examples/android"
+	"github.com/adtest/adtest/internal/testsupport/fakedevice"
 )
 
 // Server is an adb server in the foreground (`adb -P PORT nodaemon

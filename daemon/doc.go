@@ -21,9 +21,10 @@
 //     restarted after a crash reports them as lost (reason session_lost)
 //     instead of acting on a fresh page. open.go opens a session (its
 //     driver, app and recording).
-//   - helpers.go: the helper processes (browsers) of the live sessions are
-//     recorded in sessions.json too; a daemon started after a crash kills
-//     what is left of them and removes their profiles before it serves.
+//   - Config.Reaper (the browser's is web.Reaper, in drivers/web): the
+//     helper processes of the live sessions are recorded in sessions.json
+//     too; a daemon started after a crash has the reaper kill what is left
+//     of them and remove their profiles before it serves.
 //   - client.go: Client.Do dials the daemon, starting it when it is not
 //     running, and refuses a daemon of another version (a stop of the same
 //     protocol is honoured across builds; Terminate stops any other).

@@ -153,8 +153,9 @@ type state struct {
 	PID  int           `json:"pid"`
 	Live []SessionInfo `json:"live"`
 	Lost []string      `json:"lost,omitempty"`
-	// Helpers are the processes the daemon started for its live sessions.
-	Helpers *helpers `json:"helpers,omitempty"`
+	// Helpers are the processes the daemon started for its live sessions,
+	// as its Reaper records them.
+	Helpers json.RawMessage `json:"helpers,omitempty"`
 }
 
 func (r *registry) statePath() string { return filepath.Join(r.srv.cfg.Dir, sessionsName) }
@@ -176,8 +177,8 @@ func (r *registry) loadLost() {
 		r.lost[n] = whyCrash
 	}
 	r.mu.Unlock()
-	if st.Helpers != nil && st.PID != os.Getpid() {
-		if n := reap(*st.Helpers); n > 0 {
+	if rp := r.srv.cfg.Reaper; rp != nil && len(st.Helpers) > 0 && st.PID != os.Getpid() {
+		if n := rp.Reap(st.Helpers); n > 0 {
 			r.srv.cfg.Logf("killed %d helper processes left by daemon %d", n, st.PID)
 		}
 	}
@@ -187,10 +188,8 @@ func (r *registry) loadLost() {
 // saveState writes sessions.json (removed when there is nothing to remember).
 func (r *registry) saveState() {
 	st := state{PID: os.Getpid(), Live: r.list(), Lost: r.lostNames()}
-	if len(st.Live) > 0 {
-		if h := ownHelpers(); len(h.Procs) > 0 {
-			st.Helpers = &h
-		}
+	if rp := r.srv.cfg.Reaper; rp != nil && len(st.Live) > 0 {
+		st.Helpers = rp.Record()
 	}
 	if len(st.Live) == 0 && len(st.Lost) == 0 {
 		_ = os.Remove(r.statePath())
