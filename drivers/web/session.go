@@ -49,6 +49,8 @@ type Session struct {
 	// world is the driver's isolated world in the current document (0:
 	// none yet, see world.go).
 	world runtime.ExecutionContextID
+	// pipe is the session's pipelining session on its page (pipe.go).
+	pipe pipeState
 }
 
 type dialogInfo struct {
