@@ -109,7 +109,6 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 		r.mu.Unlock()
 		cfg = withJournal(cfg, rec)
 	}
-	e.drv = drv
 	e.sess = runner.NewSession(drv, cfg)
 	resp := r.run(ctx, e, req, a)
 	if resp.Error != nil {

@@ -94,7 +94,7 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 			r.drop(e)
 			return &Response{Error: ei}
 		}
-		e.drv, e.sess = drv, runner.NewSession(drv, cfg)
+		e.sess = runner.NewSession(drv, cfg)
 		r.mu.Lock()
 		delete(r.lost, req.Session)
 		r.mu.Unlock()

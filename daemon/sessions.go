@@ -76,8 +76,7 @@ type entry struct {
 	platform string
 	device   string
 	created  time.Time
-	sess     *runner.Session
-	drv      drivers.Driver
+	sess     *runner.Session // owns the driver
 	rec      Recording
 	path     string // recording path
 	force    bool

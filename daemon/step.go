@@ -68,21 +68,21 @@ func stepAction(ctx context.Context, e *entry, a *lang.Action, req *Request) (*r
 	}
 	if e.rec != nil && e.aborted == "" && targetsRef(a) {
 		// A read-only capture for the recorder; it never touches the frame.
-		if snap, err := e.drv.Snapshot(ctx, drivers.SnapshotOptions{}); err == nil {
+		if snap, err := e.sess.Capture(ctx); err == nil {
 			e.rec.Capture(snap)
 		}
 	}
 	return e.sess.Step(ctx, a, opts)
 }
 
-// targetsRef reports whether an action names a snapshot ref.
+// targetsRef reports whether an action's bound arguments name a snapshot ref.
 func targetsRef(a *lang.Action) bool {
-	for _, p := range a.Positionals {
-		if _, _, _, ok := lang.ParseRef(p); ok {
-			return true
-		}
+	args, err := lang.Bind(a)
+	if err != nil {
+		return false
 	}
-	return false
+	_, _, ok := lang.NamedRef(args)
+	return ok
 }
 
 // withJournal attaches a recording to a session configuration.

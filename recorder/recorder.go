@@ -151,60 +151,56 @@ func (r *Recorder) Script() ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-// convert builds the action a step is written as.
+// convert builds the action a step is written as. It reads the step's
+// arguments as lang.Bind decodes them (the ${NAME} of --record-as kept).
 func (r *Recorder) convert(st Step, full *drivers.Snapshot) (*lang.Action, error) {
 	w := st.Written
 	a := &lang.Action{Command: w.Command, Positionals: slices.Clone(w.Positionals), Flags: cloneFlags(w.Flags), Runtime: cloneFlags(w.Runtime)}
-	switch w.Command {
-	case "click", "press", "focus", "hover", "longpress", "fill", "wait":
-	default:
-		for _, p := range a.Positionals {
-			if _, _, _, ok := lang.ParseRef(p); ok {
-				return nil, fmt.Errorf("its ref %s cannot be written as a selector for %s", p, w.Command)
-			}
-		}
-		return a, nil
-	}
-	pos, tail := a.Positionals, []string(nil)
-	trailing := 0
-	switch w.Command {
-	case "fill":
-		trailing = 1
-	case "longpress":
-		if len(pos) > 1 {
-			if _, ok := lang.JSNumber(pos[len(pos)-1]); ok {
-				if it, err := lang.DecodeTarget(pos, lang.TargetOptions{}); err != nil || it.Kind != "point" || len(it.Rest) > 0 {
-					pos, tail = pos[:len(pos)-1], pos[len(pos)-1:]
-				}
-			}
-		}
-	case "wait":
-		if len(pos) == 0 || !strings.HasPrefix(pos[0], "@") {
-			return a, nil // durations, text, selectors and stable waits stay as written
-		}
-		pos, tail = pos[:1], pos[1:]
-	}
-	it, err := lang.DecodeTarget(pos, lang.TargetOptions{Trailing: trailing})
+	args, err := lang.Bind(w)
 	if err != nil {
 		return nil, err
 	}
-	mutating := w.Command != "wait"
-	switch it.Kind {
-	case "point":
+	var t lang.Target
+	var tail []string // positionals written after the target unchanged
+	text := ""        // fill's text
+	switch v := args.(type) {
+	case lang.TargetArgs: // click, press, focus, hover, longpress, fill
+		t, text = v.Target, v.Text
+		if v.HasDuration {
+			tail = w.Positionals[len(w.Positionals)-1:]
+		}
+	case lang.WaitArgs:
+		if v.Kind != "ref" {
+			return a, nil // durations, text, selectors and stable waits stay as written
+		}
+		t = lang.Target{Kind: lang.TargetRef, Raw: v.WaitSpec.Ref, Ref: v.Ref, RefOK: v.RefOK}
+		tail = w.Positionals[1:]
+	default:
+		if ref, _, ok := lang.NamedRef(args); ok {
+			return nil, fmt.Errorf("its ref %s cannot be written as a selector for %s", ref, w.Command)
+		}
 		return a, nil
-	case "selector":
+	}
+	mutating := w.Command != "wait"
+	switch t.Kind {
+	case lang.TargetPoint:
+		return a, nil
+	case lang.TargetSelector:
 		if st.Kind == "selector" && st.Tree != nil && st.Index >= 0 && w.Command != "wait" {
-			a.TargetEvidence = r.evidence(st.Tree, st.Index, it.Selector, mutating)
+			a.TargetEvidence = r.evidence(st.Tree, st.Index, t.Selector, mutating)
 		}
 		return a, nil
 	}
 	// A ref: rewrite it to a selector chain from the tree that authorised it.
 	if st.Kind != "ref" || st.Tree == nil || st.Index < 0 || st.Index >= len(st.Tree.Nodes) {
-		return nil, fmt.Errorf("its ref %s has no resolved node to build a selector from", it.Ref)
+		ref := t.Raw
+		if t.RefOK {
+			ref = t.Ref.Plain()
+		}
+		return nil, fmt.Errorf("its ref %s has no resolved node to build a selector from", ref)
 	}
 	var rest []string
 	if w.Command == "fill" {
-		text := strings.Join(it.Rest, " ")
 		if text == "" {
 			return nil, fmt.Errorf("an empty fill of a ref cannot be written as a selector step")
 		}
@@ -265,11 +261,10 @@ func (r *Recorder) Guard() error {
 		return nil
 	}
 	for _, a := range r.actions[last+1:] {
-		if a.Command != "wait" || len(a.Positionals) == 0 {
-			continue
-		}
-		if it, err := lang.DecodeTarget(a.Positionals[:1], lang.TargetOptions{}); err == nil && it.Kind == "selector" {
-			return nil
+		if args, err := lang.Bind(a); err == nil {
+			if w, ok := args.(lang.WaitArgs); ok && w.Kind == "selector" {
+				return nil
+			}
 		}
 	}
 	a := r.actions[last]

@@ -14,7 +14,7 @@ import (
 )
 
 // Console streams one line per finished test and prints a summary at the
-// end. It implements runner.SuiteListener. With live progress on (a
+// end. It implements runner.Observer. With live progress on (a
 // terminal), a status area below the finished lines shows each worker's
 // test, its current step and elapsed time, and the counts so far; Tick
 // redraws it. Calls may come from the suite's workers and from a ticker: the

@@ -47,7 +47,7 @@ type StreamOptions struct {
 // Streamer is a reporter that follows the run's events and ends with a
 // summary of the final result. One that redraws also has Tick().
 type Streamer interface {
-	runner.SuiteListener
+	runner.Observer
 	Summary(r *runner.Result) error
 }
 
@@ -130,7 +130,7 @@ func Render(name string, w io.Writer, r *runner.Result, color bool) error {
 }
 
 // Listeners fans suite events out to several listeners, in order.
-type Listeners []runner.SuiteListener
+type Listeners []runner.Observer
 
 func (ls Listeners) SuiteStarted(e runner.SuiteStarted) {
 	for _, l := range ls {

@@ -104,17 +104,8 @@ func (s *Session) Dispatch(ctx context.Context, a *lang.Action) (*Output, *Error
 }
 
 func (s *Session) dispatch(ctx context.Context, a *lang.Action) (*Output, *ErrorInfo) {
-	args, err := bindArgs(a)
+	args, err := lang.Bind(a)
 	return s.dispatchBound(ctx, a, args, err)
-}
-
-// bindArgs returns an action's typed arguments: bound by check already, or
-// bound now (after interpolation).
-func bindArgs(a *lang.Action) (lang.Args, error) {
-	if a.Args != nil {
-		return a.Args, nil
-	}
-	return lang.Bind(a)
 }
 
 // dispatchBound is dispatch with the arguments bound (berr: binding failed;

@@ -66,7 +66,10 @@ screen second
 	}
 }
 
-type recObserver struct{ events []string }
+type recObserver struct {
+	StepsOnly
+	events []string
+}
 
 func (o *recObserver) StepStarted(ev StepEvent) {
 	o.events = append(o.events, fmt.Sprintf("start %d/%d line %d %s: %s", ev.Step, ev.Total, ev.Line, ev.Command, ev.Action))

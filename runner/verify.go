@@ -15,17 +15,13 @@ import (
 // non-verified outcome ends the step before the side-effect seam, so the
 // frame is preserved (ADR 0014 evidence 2).
 
-// verifiedCommands are the element-targeting commands that are verified.
-var verifiedCommands = map[string]bool{
-	"click": true, "press": true, "fill": true, "longpress": true, "get": true,
-	"is": true, "focus": true, "hover": true,
-}
-
 // bindingSelector returns the selector of an annotated step, or nil when the
-// step is not verified (no evidence, a ref or point target, is exists/absent,
-// arguments that did not bind).
+// step is not verified. The element-targeting commands are those whose
+// arguments bind to a target or an is assertion; anything else, a ref or
+// point target, is exists/absent and arguments that did not bind are not
+// verified.
 func bindingSelector(a *lang.Action, args lang.Args) *lang.SelectorChain {
-	if a.TargetEvidence == nil || !verifiedCommands[a.Command] {
+	if a.TargetEvidence == nil {
 		return nil
 	}
 	var t lang.Target

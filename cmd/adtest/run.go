@@ -489,21 +489,19 @@ func (p *runPlan) startServer(ctx context.Context, env *Env) (baseURL string, st
 }
 
 // suiteConfig is the suite configuration of the plan for one shard.
-func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.SuiteListener, baseURL string) suite.Config {
+func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.Observer, baseURL string) suite.Config {
 	f := p.f
 	return suite.Config{
 		Workers: f.workers, Devices: f.devices,
 		FailFast: f.failFast, MaxFailures: f.maxFailures,
 		RunDir: p.runDir, RunID: p.runID, Shard: shard, Cwd: env.Cwd,
 		CLIVars: p.cliVars, ProcessVars: p.procVars, MaskNames: f.masks,
-		BaseURL:        baseURL,
-		Providers:      p.providers,
-		NewReplayer:    suite.RunnerReplayer,
-		FormatSnapshot: suite.FormatSnapshot,
-		Listener:       listener,
-		Prefetch:       map[string]bool{drivers.PlatformWeb: f.fakeDevice == ""},
-		StepTimeout:    time.Duration(f.stepTimeout) * time.Millisecond,
-		RepeatEach:     f.repeatEach,
+		BaseURL:     baseURL,
+		Providers:   p.providers,
+		Listener:    listener,
+		Prefetch:    map[string]bool{drivers.PlatformWeb: f.fakeDevice == ""},
+		StepTimeout: time.Duration(f.stepTimeout) * time.Millisecond,
+		RepeatEach:  f.repeatEach,
 	}
 }
 

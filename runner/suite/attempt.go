@@ -16,8 +16,10 @@ import (
 )
 
 // stepRelay hands an attempt's step events to timing.ndjson and to the
-// listener, with the test and attempt filled in.
+// listener, with the test and attempt filled in; the driver's own events
+// (drivers.EventSource) follow the step that caused them in timing.ndjson.
 type stepRelay struct {
+	runner.StepsOnly
 	s    *scheduler
 	t    *Test
 	ai   attemptInfo
@@ -45,10 +47,9 @@ func (r *stepRelay) StepStarted(ev runner.StepEvent) {
 func (r *stepRelay) StepFinished(ev runner.StepEvent) {
 	ev = r.fill(ev)
 	r.tw.step(r.s.now(), ev, true)
-	if es, ok := r.drv.(eventSource); ok {
+	if es, ok := r.drv.(drivers.EventSource); ok {
 		for _, e := range es.DrainEvents() {
-			e["step"] = ev.Step
-			r.tw.write(e)
+			r.tw.driverEvent(ev.Step, e)
 		}
 	}
 	if l := r.s.cfg.Listener; l != nil {
@@ -160,7 +161,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	// Evidence, only from a session that answers.
 	if ar.Status != runner.StatusPassed && drv != nil && replayReturned && ctx.Err() == nil {
 		ecx, ecancel := context.WithTimeout(context.WithoutCancel(ctx), s.grace)
-		art.evidence(ecx, drv, rep, s.cfg.FormatSnapshot, &ar)
+		art.evidence(ecx, rep, s.cfg.FormatSnapshot, &ar)
 		ecancel()
 	}
 

@@ -17,8 +17,10 @@ import (
 // double in tests).
 type Replayer interface {
 	Replay(ctx context.Context, s *lang.Script, p ReplayParams) runner.AttemptResult
-	// LastSnapshot is the last snapshot the session took, or nil.
-	LastSnapshot() *drivers.Snapshot
+	// Evidence is the session's evidence of a failure (runner.Session's),
+	// the values of mask painted over in its screenshot.
+	Evidence(ctx context.Context, mask []string) runner.Evidence
+	// Close ends the session; the session owns its driver and closes it.
 	Close(ctx context.Context) error
 }
 
@@ -76,10 +78,13 @@ type Config struct {
 	MaskNames []string
 	BaseURL   string
 
-	Providers      ProviderFunc
+	Providers ProviderFunc
+	// NewReplayer binds each attempt's session (RunnerReplayer when nil);
+	// FormatSnapshot renders snapshot.txt (FormatSnapshot, as `snapshot`
+	// prints, when nil).
 	NewReplayer    NewReplayerFunc
 	FormatSnapshot SnapshotFormatter
-	Listener       runner.SuiteListener
+	Listener       runner.Observer
 	// Prefetch lists the platforms whose next session a worker opens while
 	// its current test runs (web: a fresh browser context is independent of
 	// the one in use). Never for devices, where a new session relaunches the
@@ -121,13 +126,6 @@ func (c Config) sessionStartBound() time.Duration {
 		return c.SessionStartTimeout
 	}
 	return max(c.StepTimeout, DefaultSessionStartTimeout)
-}
-
-// eventSource is a driver that reports events of its own per command (the
-// Android helper session: started, reused, invalidated, fallback); they go
-// to timing.ndjson after the step that caused them.
-type eventSource interface {
-	DrainEvents() []map[string]any
 }
 
 // lostDevice reports a test whose last attempt lost its device.
@@ -202,8 +200,11 @@ func newScheduler(cfg Config, tests []*Test) *scheduler {
 	if len(cfg.Devices) > 0 {
 		s.cfg.Workers = len(cfg.Devices)
 	}
+	if s.cfg.NewReplayer == nil {
+		s.cfg.NewReplayer = RunnerReplayer
+	}
 	if s.cfg.FormatSnapshot == nil {
-		s.cfg.FormatSnapshot = formatSnapshot
+		s.cfg.FormatSnapshot = FormatSnapshot
 	}
 	if s.cfg.StepTimeout <= 0 {
 		s.cfg.StepTimeout = DefaultStepTimeout

@@ -166,7 +166,10 @@ type fakeReplayer struct {
 	d *fakeDriver
 }
 
-func (r *fakeReplayer) LastSnapshot() *drivers.Snapshot { return nil }
+// Evidence is the production session's, over the fake driver.
+func (r *fakeReplayer) Evidence(ctx context.Context, mask []string) runner.Evidence {
+	return runner.NewSession(r.d, runner.SessionConfig{}).Evidence(ctx, mask)
+}
 func (r *fakeReplayer) Close(ctx context.Context) error { return nil }
 func (r *fakeReplayer) Replay(ctx context.Context, s *lang.Script, p ReplayParams) runner.AttemptResult {
 	r.w.mu.Lock()
@@ -247,7 +250,7 @@ func (r *fakeReplayer) Replay(ctx context.Context, s *lang.Script, p ReplayParam
 	return res
 }
 
-// recorder is a SuiteListener that keeps the order of events.
+// recorder is an Observer that keeps the order of events.
 type recorder struct {
 	events []string
 	steps  []string // step events, apart so that the suite-level order reads plainly
