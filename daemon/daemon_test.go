@@ -18,6 +18,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/fake"
+	"github.com/adtest/adtest/internal/atomicfile"
 	"github.com/adtest/adtest/recorder"
 )
 
@@ -395,7 +396,7 @@ func TestRestartReportsLostSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What a daemon that died with a session leaves behind.
-	if err := writeFile0600(filepath.Join(dir, sessionsName), []byte(`{"pid":1,"live":[{"name":"default","platform":"fake"}]}`)); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, sessionsName), []byte(`{"pid":1,"live":[{"name":"default","platform":"fake"}]}`), atomicfile.Options{Perm: 0o600}); err != nil {
 		t.Fatal(err)
 	}
 	td := startDaemon(t, func(c *Config) { c.Dir = dir })

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/internal/atomicfile"
 	"github.com/adtest/adtest/internal/proc"
 	"github.com/adtest/adtest/runner"
 )
@@ -197,7 +198,7 @@ func Serve(ctx context.Context, cfg Config) error {
 			return err
 		}
 		s.token = hex.EncodeToString(b[:])
-		if err := writeFile0600(filepath.Join(cfg.Dir, tokenName), []byte(s.token+"\n")); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(cfg.Dir, tokenName), []byte(s.token+"\n"), atomicfile.Options{Perm: 0o600}); err != nil {
 			ul.Close()
 			return err
 		}
@@ -213,7 +214,7 @@ func Serve(ctx context.Context, cfg Config) error {
 	s.info = Info{PID: os.Getpid(), Version: cfg.Version, Protocol: ProtocolVersion, StartedAt: time.Now().UTC(),
 		Socket: sock, Listen: tcpAddr, IdleTimeout: idleText(cfg.IdleTimeout)}
 	if b, err := json.MarshalIndent(s.info, "", "  "); err == nil {
-		_ = writeFile0600(filepath.Join(cfg.Dir, infoName), append(b, '\n'))
+		_ = atomicfile.WriteFile(filepath.Join(cfg.Dir, infoName), append(b, '\n'), atomicfile.Options{Perm: 0o600})
 	}
 	defer s.cleanup()
 

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/internal/atomicfile"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )
@@ -195,7 +196,7 @@ func (r *registry) saveState() {
 		return
 	}
 	b, _ := json.Marshal(st)
-	if err := writeFile0600(r.statePath(), b); err != nil {
+	if err := atomicfile.WriteFile(r.statePath(), b, atomicfile.Options{Perm: 0o600}); err != nil {
 		r.srv.cfg.Logf("sessions.json: %v", err)
 	}
 }

@@ -3,6 +3,10 @@
 // interfaces the runner type-asserts. Drivers import nothing of adtest but
 // this package. A driver never decides ref-frame policy: the runner calls
 // Act only after it has crossed the side-effect seam.
+//
+// Being the package every other one imports, it also holds the vocabulary
+// they share: every failure Reason (reason.go) and the one Masker of
+// secrets and variable values that every writer of text uses (secrets.go).
 package drivers
 
 import (

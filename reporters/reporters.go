@@ -8,8 +8,6 @@ package reporters
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/adtest/adtest/reporters/html"
@@ -162,39 +160,6 @@ func (ls Listeners) TestFinished(e runner.TestFinished) {
 	for _, l := range ls {
 		l.TestFinished(e)
 	}
-}
-
-// WriteFileAtomic renders into a temporary file next to path and renames it
-// into place, so a reader never sees a half-written report.
-func WriteFileAtomic(path string, render func(io.Writer) error) error {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if err := render(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }
 
 // lastError is the error of a test's last failed attempt.

@@ -3,19 +3,14 @@ package reporters
 import (
 	"bytes"
 	"encoding/xml"
-	"errors"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sebdah/goldie/v2"
 
-	"github.com/adtest/adtest/runner"
-
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/runner"
 )
 
 // sample is a result with one test of every status.
@@ -271,26 +266,6 @@ func TestParseSpec(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("ParseSpec(%q) = %q, want %q", tc.in, got, tc.want)
 		}
-	}
-}
-
-func TestWriteFileAtomic(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "sub", "r.xml")
-	if err := WriteFileAtomic(p, func(w io.Writer) error { _, err := io.WriteString(w, "one"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	err := WriteFileAtomic(p, func(w io.Writer) error { io.WriteString(w, "half"); return errors.New("boom") })
-	if err == nil || err.Error() != "boom" {
-		t.Fatalf("err = %v", err)
-	}
-	b, _ := os.ReadFile(p)
-	if string(b) != "one" {
-		t.Errorf("a failed render replaced the report: %q", b)
-	}
-	entries, _ := os.ReadDir(filepath.Dir(p))
-	if len(entries) != 1 {
-		t.Errorf("temp files left: %v", entries)
 	}
 }
 

@@ -348,6 +348,27 @@ func click(ctx context.Context, t *chromedp.Target, p drivers.Point, btn input.M
 	return mouse(ctx, t, input.DispatchMouseEventTypeMouseReleased, p, btn, 0, count)
 }
 
+// clickCalls are the mouse events of count clicks at p with no hold and no
+// interval (each followed by a double click's second press for doubleTap),
+// as click sends them one by one (a move before each press).
+func clickCalls(p drivers.Point, btn input.MouseButton, buttons int64, count int, doubleTap bool) []pipedCall {
+	ev := func(typ input.DispatchMouseEventType, b input.MouseButton, bs, n int64) pipedCall {
+		return pipedCall{method: input.CommandDispatchMouseEvent, params: input.DispatchMouseEventParams{Type: typ, X: p.X, Y: p.Y, Button: b, Buttons: bs, ClickCount: n}}
+	}
+	var calls []pipedCall
+	press := func(n int64) {
+		calls = append(calls, ev(input.DispatchMouseEventTypeMouseMoved, input.MouseButtonNone, 0, 0),
+			ev(input.DispatchMouseEventTypeMousePressed, btn, buttons, n), ev(input.DispatchMouseEventTypeMouseReleased, btn, 0, n))
+	}
+	for i := 0; i < count; i++ {
+		press(1)
+		if doubleTap {
+			press(2)
+		}
+	}
+	return calls
+}
+
 func (s *Session) tap(ctx context.Context, a drivers.Action) error {
 	btn, buttons, err := mouseButton(a.Button)
 	if err != nil {
@@ -362,6 +383,10 @@ func (s *Session) tap(ctx context.Context, a drivers.Action) error {
 		return err
 	}
 	err = s.input(ctx, "click", func(ctx context.Context, t *chromedp.Target) error {
+		if hold == 0 && (count == 1 || interval == 0) {
+			// Nothing to wait for between the events: they go as one run.
+			return s.pipedOrEach(ctx, t, clickCalls(p, btn, buttons, count, a.DoubleTap))
+		}
 		for i := 0; i < count; i++ {
 			if i > 0 {
 				if err := wait(ctx, interval); err != nil {

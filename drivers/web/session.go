@@ -42,11 +42,15 @@ type Session struct {
 	// answering): closing the session then checks the browser itself.
 	hung bool
 	nav  navState
+	// scripts follows the main frame's script requests (loading.go).
+	scripts scriptLoads
 	// lastScroll is what the last scroll moved.
 	lastScroll drivers.ScrollReport
 	// world is the driver's isolated world in the current document (0:
 	// none yet, see world.go).
 	world runtime.ExecutionContextID
+	// pipe is the session's pipelining session on its page (pipe.go).
+	pipe pipeState
 }
 
 type dialogInfo struct {
@@ -94,6 +98,7 @@ func (s *Session) start(ctx context.Context) error {
 
 // onEvent runs in the tab's read loop: record, never block.
 func (s *Session) onEvent(ev any) {
+	s.onLoadEvent(ev)
 	if s.onNavEvent(ev) {
 		return
 	}
@@ -296,7 +301,8 @@ func jsArgs(args ...any) string {
 	return strings.Join(parts, ",")
 }
 
-// Open navigates to a URL and waits for the load event. Relaunch starts a
+// Open navigates to a URL and waits for the load event, then for the scripts
+// and data the page loads after it (loading.go). Relaunch starts a
 // fresh browser context first (no cookies or storage of before).
 func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 	url := req.URL
@@ -314,7 +320,7 @@ func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 	}
 	// A dialog opened while the page loads blocks the load event: the open
 	// has happened then, and the dialog is for the script to answer.
-	return s.input(ctx, "open "+url, func(ctx context.Context, t *chromedp.Target) error {
+	err := s.input(ctx, "open "+url, func(ctx context.Context, t *chromedp.Target) error {
 		_, err := chromedp.Navigate(url)(ctx, t)
 		var le *chromedp.LoadError
 		if errors.As(err, &le) {
@@ -322,6 +328,11 @@ func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 		}
 		return err
 	})
+	if err != nil {
+		return err
+	}
+	// The scripts the page loads after its load event (a module loader's).
+	return s.awaitScripts(ctx)
 }
 
 // normalizeURL makes a bare host (example.com/path, localhost:8080) an
