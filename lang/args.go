@@ -7,12 +7,15 @@ import (
 	"strings"
 )
 
-// Typed arguments: each command's positionals bound once into a value (spec
-// §2.1-§2.4), so that check, the runner's verification, its leaves and its
-// messages read the same decoding instead of re-deriving it from strings.
-// Check binds the lines without ${...}; the runner binds the others after
-// interpolation. Bind never touches a device: it reports what is wrong with
-// the arguments themselves, with the runner's wording.
+// Typed arguments: each command's positionals bound into a value (spec
+// §2.1-§2.4). Bind is the one reader of positionals: the checker, the
+// runner's verification and leaves, the recorder, the daemon and the
+// printer's ref-label slot all read the bound value (and its positions),
+// never the raw strings; the decoders are unexported, so the compiler keeps
+// it so. Nothing is cached on the AST: check binds each action for its
+// diagnostics, the runner binds each step after interpolation. Bind never
+// touches a device: it reports what is wrong with the arguments themselves,
+// with the runner's wording (and, for check, which part failed and where).
 
 // Args is the bound value of one action's positionals; its dynamic type
 // depends on the command (TargetArgs, GetArgs, IsArgs, ...).
