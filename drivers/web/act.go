@@ -120,21 +120,21 @@ func (s *Session) checkArm(ctx context.Context, op string, tg *drivers.Target, s
 	case "stale":
 		return ti, staleError(desc)
 	case "not_visible":
-		return ti, &drivers.TargetError{Reason: "target_not_visible", Message: fmt.Sprintf("%s is not visible (it has no size or is hidden)", desc), Hint: "wait until the element is shown, or check the selector"}
+		return ti, &drivers.TargetError{Reason: drivers.ReasonTargetNotVisible, Message: fmt.Sprintf("%s is not visible (it has no size or is hidden)", desc), Hint: "wait until the element is shown, or check the selector"}
 	case "out_of_view":
 		if scroll {
-			return ti, &drivers.TargetError{Reason: "target_not_visible", Message: fmt.Sprintf("%s could not be scrolled into view (a container that hides its overflow holds it out of view)", desc), Hint: "scroll its container first, or bring it into view the way a user would (a tab, a button)"}
+			return ti, &drivers.TargetError{Reason: drivers.ReasonTargetNotVisible, Message: fmt.Sprintf("%s could not be scrolled into view (a container that hides its overflow holds it out of view)", desc), Hint: "scroll its container first, or bring it into view the way a user would (a tab, a button)"}
 		}
 	}
 	if ti.Covered != "" {
 		return ti, &drivers.TargetError{
-			Reason:  "target_covered",
+			Reason:  drivers.ReasonTargetCovered,
 			Message: fmt.Sprintf("%s is covered by %s: the %s would land on the covering element, so nothing was done", desc, ti.Covered, op),
 			Hint:    "close or wait out the element on top (banner, dialog, overlay), or scroll so the target is clear",
 		}
 	}
 	if needEnabled && !ti.Enabled {
-		return ti, &drivers.TargetError{Reason: "target_disabled", Message: fmt.Sprintf("%s is disabled", desc), Hint: "wait until it is enabled (is enabled / wait), or complete the fields it depends on"}
+		return ti, &drivers.TargetError{Reason: drivers.ReasonTargetDisabled, Message: fmt.Sprintf("%s is disabled", desc), Hint: "wait until it is enabled (is enabled / wait), or complete the fields it depends on"}
 	}
 	return ti, nil
 }
@@ -174,7 +174,7 @@ func (s *Session) actionable(ctx context.Context, op string, tg *drivers.Target,
 		}
 		if time.Now().After(deadline) {
 			return ti, &drivers.TargetError{
-				Reason:  "target_unstable",
+				Reason:  drivers.ReasonTargetUnstable,
 				Message: fmt.Sprintf("%s kept moving for %s (an animation or a scroll that does not end), so nothing was done", describeTarget(tg), stableBound),
 				Hint:    "wait until the animation ends, or target an element that does not move",
 			}
@@ -238,7 +238,7 @@ func (s *Session) pressGuard(ctx context.Context, op string, tg *drivers.Target)
 		return fmt.Errorf("web: %s: %s moved or was covered by %s during the %s, after %d press(es) had landed on it", op, desc, r.Covered, op, r.Hits)
 	}
 	return &drivers.TargetError{
-		Reason:  "target_covered",
+		Reason:  drivers.ReasonTargetCovered,
 		Message: fmt.Sprintf("%s: the %s landed on %s at the moment of the press (the element moved or was covered), so the page did not receive it", desc, op, r.Covered),
 		Hint:    "wait until the page is still (an animation, a re-render or an overlay), or target the element with a selector so it is found again",
 	}
@@ -606,7 +606,7 @@ func (s *Session) back(ctx context.Context) error {
 			return err
 		}
 		if h.CurrentIndex <= 0 || int(h.CurrentIndex) >= len(h.Entries) {
-			return &drivers.TargetError{Reason: "no_history", Message: "there is no previous page to go back to", Hint: "open a page first"}
+			return &drivers.TargetError{Reason: drivers.ReasonNoHistory, Message: "there is no previous page to go back to", Hint: "open a page first"}
 		}
 		prev := h.Entries[h.CurrentIndex-1]
 		want = prev.URL

@@ -42,6 +42,8 @@ type Session struct {
 	// answering): closing the session then checks the browser itself.
 	hung bool
 	nav  navState
+	// scripts follows the main frame's script requests (loading.go).
+	scripts scriptLoads
 	// lastScroll is what the last scroll moved.
 	lastScroll drivers.ScrollReport
 	// world is the driver's isolated world in the current document (0:
@@ -96,6 +98,7 @@ func (s *Session) start(ctx context.Context) error {
 
 // onEvent runs in the tab's read loop: record, never block.
 func (s *Session) onEvent(ev any) {
+	s.onLoadEvent(ev)
 	if s.onNavEvent(ev) {
 		return
 	}
@@ -298,7 +301,8 @@ func jsArgs(args ...any) string {
 	return strings.Join(parts, ",")
 }
 
-// Open navigates to a URL and waits for the load event. Relaunch starts a
+// Open navigates to a URL and waits for the load event, then for the scripts
+// and data the page loads after it (loading.go). Relaunch starts a
 // fresh browser context first (no cookies or storage of before).
 func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 	url := req.URL
@@ -316,14 +320,19 @@ func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 	}
 	// A dialog opened while the page loads blocks the load event: the open
 	// has happened then, and the dialog is for the script to answer.
-	return s.input(ctx, "open "+url, func(ctx context.Context, t *chromedp.Target) error {
+	err := s.input(ctx, "open "+url, func(ctx context.Context, t *chromedp.Target) error {
 		_, err := chromedp.Navigate(url)(ctx, t)
 		var le *chromedp.LoadError
 		if errors.As(err, &le) {
-			return &drivers.TargetError{Reason: "navigation_failed", Message: fmt.Sprintf("could not open %s: %s", url, le.ErrorText), Hint: "check that the URL is right and the server is running"}
+			return &drivers.TargetError{Reason: drivers.ReasonNavigationFailed, Message: fmt.Sprintf("could not open %s: %s", url, le.ErrorText), Hint: "check that the URL is right and the server is running"}
 		}
 		return err
 	})
+	if err != nil {
+		return err
+	}
+	// The scripts the page loads after its load event (a module loader's).
+	return s.awaitScripts(ctx)
 }
 
 // normalizeURL makes a bare host (example.com/path, localhost:8080) an
@@ -400,7 +409,7 @@ func (s *Session) refuseWithDialog(op string) error {
 		return nil
 	}
 	return &drivers.TargetError{
-		Reason:  "alert_open",
+		Reason:  drivers.ReasonAlertOpen,
 		Message: fmt.Sprintf("cannot %s: a JavaScript %s dialog is open (%q)", op, d.kind, d.message),
 		Hint:    "answer it first with `alert accept` or `alert dismiss`",
 	}
