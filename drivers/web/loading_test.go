@@ -7,8 +7,8 @@ import (
 )
 
 // TestOpenLeavesALongPollToItsBound: a page that keeps a request open after
-// its load event (a long poll) is opened all the same once loadsBound has
-// passed, and reads as loaded; the wait never hangs the step.
+// its load event (a long poll) is opened all the same once no request moved
+// for loadsStall, and reads as loaded; the wait never hangs the step.
 func TestOpenLeavesALongPollToItsBound(t *testing.T) {
 	t.Parallel()
 	s := session(t, "")
