@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/adtest/adtest/runner"
+
+	"github.com/adtest/adtest/drivers"
 )
 
 // The daemon opens its Android provider once, on the adb server it was
@@ -27,7 +29,7 @@ func (s *Server) adbMismatch(want string) *runner.ErrorInfo {
 	if from == "" {
 		from = "its start"
 	}
-	return &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "adb_server_mismatch",
+	return &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonADBServerMismatch,
 		Message: fmt.Sprintf("The warm daemon's Android sessions use the adb server at %s (%s, when the daemon started); this command's environment names %s", have, from, want),
 		Hint:    "Run `adtest daemon stop` and retry (the next command starts a daemon with your environment), or unset ADB_SERVER_SOCKET / ANDROID_ADB_SERVER_PORT to use the daemon's server.",
 		Details: map[string]any{"daemonADBServer": have, "requestedADBServer": want}}

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/adtest/adtest/drivers"
 )
 
 // DefaultStartTimeout bounds how long a client waits for a daemon it started.
@@ -140,7 +142,7 @@ func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
 	if err := json.Unmarshal(line, &resp); err != nil {
 		return nil, fmt.Errorf("%w: malformed response: %v", ErrUnavailable, err)
 	}
-	if resp.Error != nil && resp.Error.Reason == ReasonVersionMismatch {
+	if resp.Error != nil && resp.Error.Reason == drivers.ReasonVersionMismatch {
 		return nil, &VersionError{Resp: &resp}
 	}
 	if resp.Error != nil && resp.Version == "" && resp.V == ProtocolVersion {

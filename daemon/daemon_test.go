@@ -18,6 +18,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/fake"
+	"github.com/adtest/adtest/internal/atomicfile"
 	"github.com/adtest/adtest/recorder"
 )
 
@@ -128,7 +129,7 @@ func mustOK(t *testing.T, resp *Response) *Response {
 	return resp
 }
 
-func wantReason(t *testing.T, resp *Response, reason string) {
+func wantReason(t *testing.T, resp *Response, reason drivers.Reason) {
 	t.Helper()
 	if resp.OK || resp.Error == nil || resp.Error.Reason != reason {
 		t.Fatalf("want error reason %s, got ok=%v %+v", reason, resp.OK, resp.Error)
@@ -180,7 +181,7 @@ func TestSessionCommands(t *testing.T) {
 		t.Fatalf("session list: %s", b)
 	}
 	mustOK(t, do(t, c, cmd("", "close")))
-	wantReason(t, do(t, c, cmd("", "snapshot")), ReasonSessionNotFound)
+	wantReason(t, do(t, c, cmd("", "snapshot")), drivers.ReasonSessionNotFound)
 }
 
 func TestSocketIsPrivate(t *testing.T) {
@@ -276,9 +277,9 @@ func TestTCPNeedsToken(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, token string }{{"none", ""}, {"wrong", strings.Repeat("0", len(token))}, {"prefix", token[:len(token)-1]}} {
 		c := &Client{Addr: td.tcp, Token: tc.token, Version: testVersion}
-		wantReason(t, do(t, c, &Request{Op: OpStatus}), ReasonUnauthorized)
+		wantReason(t, do(t, c, &Request{Op: OpStatus}), drivers.ReasonUnauthorized)
 		resp := rawRequest(t, "tcp", td.tcp, []byte(`{"v":1,"version":"test-build","op":"status","token":"`+tc.token+"\"}\n"))
-		wantReason(t, resp, ReasonUnauthorized)
+		wantReason(t, resp, drivers.ReasonUnauthorized)
 	}
 	c := &Client{Addr: td.tcp, Token: token, Version: testVersion}
 	mustOK(t, do(t, c, &Request{Op: OpStatus}))
@@ -286,13 +287,13 @@ func TestTCPNeedsToken(t *testing.T) {
 
 func TestBadRequestsKeepServing(t *testing.T) {
 	td := startDaemon(t, nil)
-	wantReason(t, rawRequest(t, "unix", td.sock, []byte("this is not json\n")), ReasonBadRequest)
+	wantReason(t, rawRequest(t, "unix", td.sock, []byte("this is not json\n")), drivers.ReasonBadRequest)
 	big := make([]byte, MaxRequestBytes+10)
 	for i := range big {
 		big[i] = 'x'
 	}
-	wantReason(t, rawRequest(t, "unix", td.sock, append(big, '\n')), ReasonRequestTooLarge)
-	wantReason(t, rawRequest(t, "unix", td.sock, []byte(`{"v":1,"version":"test-build","op":"nope"}`+"\n")), ReasonBadRequest)
+	wantReason(t, rawRequest(t, "unix", td.sock, append(big, '\n')), drivers.ReasonRequestTooLarge)
+	wantReason(t, rawRequest(t, "unix", td.sock, []byte(`{"v":1,"version":"test-build","op":"nope"}`+"\n")), drivers.ReasonBadRequest)
 	// A client that connects and says nothing is dropped after the read bound;
 	// meanwhile others are served.
 	idle, err := net.Dial("unix", td.sock)
@@ -315,7 +316,7 @@ func TestVersionMismatchRefused(t *testing.T) {
 		t.Fatalf("want a version refusal, got %v", err)
 	}
 	resp := rawRequest(t, "unix", td.sock, []byte(`{"v":99,"version":"test-build","op":"status"}`+"\n"))
-	wantReason(t, resp, ReasonVersionMismatch)
+	wantReason(t, resp, drivers.ReasonVersionMismatch)
 	if !strings.Contains(resp.Error.Message, "protocol 99") {
 		t.Fatalf("message should name both protocols: %s", resp.Error.Message)
 	}
@@ -383,7 +384,7 @@ func TestSessionsSerialisedAndParallel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantReason(t, r, ReasonSessionBusy)
+	wantReason(t, r, drivers.ReasonSessionBusy)
 	cancelA()
 	<-hung
 	mustOK(t, do(t, c, cmd("a", "snapshot")))
@@ -395,13 +396,13 @@ func TestRestartReportsLostSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What a daemon that died with a session leaves behind.
-	if err := writeFile0600(filepath.Join(dir, sessionsName), []byte(`{"pid":1,"live":[{"name":"default","platform":"fake"}]}`)); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, sessionsName), []byte(`{"pid":1,"live":[{"name":"default","platform":"fake"}]}`), atomicfile.Options{Perm: 0o600}); err != nil {
 		t.Fatal(err)
 	}
 	td := startDaemon(t, func(c *Config) { c.Dir = dir })
 	c := td.client()
-	wantReason(t, do(t, c, cmd("", "click", "id=signin")), ReasonSessionLost)
-	wantReason(t, do(t, c, cmd("", "snapshot")), ReasonSessionLost)
+	wantReason(t, do(t, c, cmd("", "click", "id=signin")), drivers.ReasonSessionLost)
+	wantReason(t, do(t, c, cmd("", "snapshot")), drivers.ReasonSessionLost)
 	if n := len(td.prov.Devices()); n != 0 {
 		t.Fatalf("a lost session must not act on a fresh device (%d opened)", n)
 	}
@@ -591,7 +592,7 @@ func TestDeadHelperLosesSession(t *testing.T) {
 	r := do(t, c, cmd("", "snapshot"))
 	wantReason(t, r, "infrastructure")
 	r = do(t, c, cmd("", "snapshot"))
-	wantReason(t, r, ReasonSessionLost)
+	wantReason(t, r, drivers.ReasonSessionLost)
 	if !strings.Contains(r.Error.Message, "browser or device went away") {
 		t.Fatalf("message: %s", r.Error.Message)
 	}

@@ -30,7 +30,7 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 	if platform == drivers.PlatformWeb && len(a.Positionals) == 0 {
 		// A usage error, not a failed command: nothing was tried.
 		r.mu.Unlock()
-		return failure(req, runner.CodeInvalidArgs, "invalid_args", "Give the page to open: adtest open http://127.0.0.1:8080/ (a URL, or a host:port).",
+		return failure(req, runner.CodeInvalidArgs, drivers.ReasonInvalidArgs, "Give the page to open: adtest open http://127.0.0.1:8080/ (a URL, or a host:port).",
 			"open needs a URL on a web session")
 	}
 	fresh := e == nil
@@ -52,12 +52,12 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 			return r.open(ctx, req) // closed meanwhile: start a new one
 		}
 		if req.SaveScript {
-			return failure(req, runner.CodeInvalidArgs, "recording_not_first_open",
+			return failure(req, runner.CodeInvalidArgs, drivers.ReasonRecordingNotFirstOpen,
 				"Close the session first, or use another --session name.",
 				"open --save-script arms recording only on a new session's first open; session %q is already open", req.Session)
 		}
 		if req.Platform != "" && req.Platform != e.platform {
-			return failure(req, runner.CodeInvalidArgs, "platform_mismatch", "Close the session first, or use another --session name.",
+			return failure(req, runner.CodeInvalidArgs, drivers.ReasonPlatformMismatch, "Close the session first, or use another --session name.",
 				"Session %q is a %s session; it cannot open on %s", req.Session, e.platform, req.Platform)
 		}
 		resp := r.run(ctx, e, req, a)
@@ -80,7 +80,7 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 		return resp
 	}
 	if req.SaveScript && r.srv.cfg.Recorders == nil {
-		return fail(failure(req, runner.CodeUnsupportedOperation, "recording_unavailable", "", "This daemon cannot record sessions"))
+		return fail(failure(req, runner.CodeUnsupportedOperation, drivers.ReasonRecordingUnavailable, "", "This daemon cannot record sessions"))
 	}
 	if e.platform == drivers.PlatformAndroid {
 		// Before any adb server is looked for or started.
@@ -109,7 +109,6 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 		r.mu.Unlock()
 		cfg = withJournal(cfg, rec)
 	}
-	e.drv = drv
 	e.sess = runner.NewSession(drv, cfg)
 	resp := r.run(ctx, e, req, a)
 	if resp.Error != nil {
@@ -167,7 +166,7 @@ func joinLines(a, b string) string {
 }
 
 func infraErr(err error, platform string) *runner.ErrorInfo {
-	return &runner.ErrorInfo{Code: runner.CodeDeviceNotFound, Reason: "infrastructure",
+	return &runner.ErrorInfo{Code: runner.CodeDeviceNotFound, Reason: drivers.ReasonInfrastructure,
 		Message: fmt.Sprintf("Could not start %s %s session: %v", article(platform), platform, err), Hint: runner.DefaultHint(runner.CodeDeviceNotFound)}
 }
 

@@ -3,8 +3,9 @@ package daemon
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"syscall"
+
+	"github.com/adtest/adtest/internal/userdir"
 )
 
 // Files of the daemon directory.
@@ -17,23 +18,12 @@ const (
 	sessionsName = "sessions.json"
 )
 
-// DefaultDir returns the daemon directory: $XDG_RUNTIME_DIR/adtest, else
-// $XDG_STATE_HOME/adtest, else ~/.local/state/adtest, else
-// <tmp>/adtest-<uid>. getenv may be nil (os.Getenv).
+// DefaultDir returns the daemon directory: the per-user runtime directory
+// (internal/userdir: $XDG_RUNTIME_DIR/adtest, else $XDG_STATE_HOME/adtest,
+// else ~/.local/state/adtest, else <tmp>/adtest-<uid>). getenv may be nil
+// (os.Getenv).
 func DefaultDir(getenv func(string) string) string {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	if d := getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "adtest")
-	}
-	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "adtest")
-	}
-	if h := getenv("HOME"); h != "" && filepath.IsAbs(h) {
-		return filepath.Join(h, ".local", "state", "adtest")
-	}
-	return filepath.Join(os.TempDir(), fmt.Sprintf("adtest-%d", os.Getuid()))
+	return userdir.Dir(getenv, userdir.Runtime)
 }
 
 // ensureDir creates dir (0700) when missing and checks that it is a real
@@ -85,34 +75,6 @@ func checkSocket(path string) error {
 	}
 	if fi.Mode().Perm()&0o077 != 0 {
 		return fmt.Errorf("daemon socket %s has mode %04o; refusing to connect", path, fi.Mode().Perm())
-	}
-	return nil
-}
-
-// writeFile0600 writes data to path atomically with mode 0600.
-func writeFile0600(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
 	}
 	return nil
 }

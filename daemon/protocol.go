@@ -11,6 +11,8 @@ import (
 	"io"
 
 	"github.com/adtest/adtest/runner"
+
+	"github.com/adtest/adtest/drivers"
 )
 
 // ProtocolVersion is the version of the request/response protocol. A client
@@ -32,19 +34,6 @@ const (
 	OpSessions   = "sessions"    // list sessions
 	OpSaveScript = "save-script" // publish a session's recording without closing it
 	OpReplay     = "replay"      // run a script in a session (adtest replay)
-)
-
-// Reasons of errors the daemon and the client produce (ErrorInfo.Reason).
-const (
-	ReasonSessionLost       = "session_lost"
-	ReasonSessionNotFound   = "session_not_found"
-	ReasonVersionMismatch   = "version_mismatch"
-	ReasonUnauthorized      = "unauthorized"
-	ReasonBadRequest        = "bad_request"
-	ReasonRequestTooLarge   = "request_too_large"
-	ReasonDaemonUnavailable = "daemon_unavailable"
-	ReasonShuttingDown      = "daemon_shutting_down"
-	ReasonSessionBusy       = "session_busy"
 )
 
 // Request is one client request.
@@ -144,7 +133,7 @@ func writeMessage(w io.Writer, v any) error {
 }
 
 // failure builds an error response.
-func failure(req *Request, code, reason, hint, format string, args ...any) *Response {
+func failure(req *Request, code string, reason drivers.Reason, hint, format string, args ...any) *Response {
 	resp := &Response{V: ProtocolVersion, Error: &runner.ErrorInfo{Code: code, Reason: reason, Message: fmt.Sprintf(format, args...), Hint: hint}}
 	if req != nil {
 		resp.ID = req.ID

@@ -18,12 +18,15 @@ import (
 func TestTCPUnauthenticatedLearnsNoBuild(t *testing.T) {
 	td := startDaemon(t, func(c *Config) { c.Listen = "127.0.0.1:0" })
 	big := strings.Repeat("x", MaxRequestBytes+10)
-	for _, tc := range []struct{ name, line, reason string }{
-		{"no token", `{"v":1,"version":"test-build","op":"status"}`, ReasonUnauthorized},
-		{"wrong token", `{"v":1,"version":"other","op":"status","token":"00"}`, ReasonUnauthorized},
-		{"other protocol", `{"v":99,"op":"status"}`, ReasonUnauthorized},
-		{"not json", `hello`, ReasonBadRequest},
-		{"too large", big, ReasonRequestTooLarge},
+	for _, tc := range []struct {
+		name, line string
+		reason     drivers.Reason
+	}{
+		{"no token", `{"v":1,"version":"test-build","op":"status"}`, drivers.ReasonUnauthorized},
+		{"wrong token", `{"v":1,"version":"other","op":"status","token":"00"}`, drivers.ReasonUnauthorized},
+		{"other protocol", `{"v":99,"op":"status"}`, drivers.ReasonUnauthorized},
+		{"not json", `hello`, drivers.ReasonBadRequest},
+		{"too large", big, drivers.ReasonRequestTooLarge},
 	} {
 		resp := rawRequest(t, "tcp", td.tcp, []byte(tc.line+"\n"))
 		wantReason(t, resp, tc.reason)
@@ -37,7 +40,7 @@ func TestTCPUnauthenticatedLearnsNoBuild(t *testing.T) {
 	}
 	// The client reports the refusal as it is, not as a version mismatch.
 	c := &Client{Addr: td.tcp, Token: "wrong", Version: testVersion}
-	wantReason(t, do(t, c, &Request{Op: OpStatus}), ReasonUnauthorized)
+	wantReason(t, do(t, c, &Request{Op: OpStatus}), drivers.ReasonUnauthorized)
 
 	token, err := ReadToken(td.dir)
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+
+	"github.com/adtest/adtest/drivers"
 )
 
 // DefaultReplayTimeout bounds a whole replay request: agent-device's client
@@ -41,17 +43,17 @@ type ReplayRequest struct {
 func (r *registry) replay(ctx context.Context, req *Request) *Response {
 	rr := req.Replay
 	if rr == nil {
-		return failure(req, runner.CodeInvalidArgs, ReasonBadRequest, "", "replay request without a script")
+		return failure(req, runner.CodeInvalidArgs, drivers.ReasonBadRequest, "", "replay request without a script")
 	}
 	if req.Session == "" {
 		req.Session = "default"
 	}
 	if !sessionNameRe.MatchString(req.Session) {
-		return failure(req, runner.CodeInvalidArgs, "invalid_session_name", "Session names use letters, digits, '.', '_' and '-' (at most 64).", "Invalid session name %q", req.Session)
+		return failure(req, runner.CodeInvalidArgs, drivers.ReasonInvalidSession, "Session names use letters, digits, '.', '_' and '-' (at most 64).", "Invalid session name %q", req.Session)
 	}
 	script, errs := lang.ParseAll(rr.File, []byte(rr.Source))
 	if len(errs) > 0 {
-		return &Response{Error: &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "invalid_args", Message: errs[0].Error(), Hint: errs[0].Hint}}
+		return &Response{Error: &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs, Message: errs[0].Error(), Hint: errs[0].Hint}}
 	}
 	r.mu.Lock()
 	e := r.sessions[req.Session]
@@ -83,7 +85,7 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 		return r.replay(ctx, req) // closed meanwhile: as if it never was
 	}
 	if !fresh && req.Platform != "" && req.Platform != e.platform {
-		return failure(req, runner.CodeInvalidArgs, "platform_mismatch", "Close the session first, or use another --session name.",
+		return failure(req, runner.CodeInvalidArgs, drivers.ReasonPlatformMismatch, "Close the session first, or use another --session name.",
 			"Session %q is a %s session; the script runs on %s", req.Session, e.platform, req.Platform)
 	}
 	if fresh {
@@ -92,7 +94,7 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 			r.drop(e)
 			return &Response{Error: ei}
 		}
-		e.drv, e.sess = drv, runner.NewSession(drv, cfg)
+		e.sess = runner.NewSession(drv, cfg)
 		r.mu.Lock()
 		delete(r.lost, req.Session)
 		r.mu.Unlock()
@@ -117,7 +119,7 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 	start := time.Now()
 	res := e.sess.Replay(ctx, &run, runner.ReplayOptions{Scope: scope, From: rr.From, PlanDigest: rr.PlanDigest})
 	if res.Error != nil {
-		if res.Error.IsInfrastructure() || res.Error.Reason == "infrastructure" {
+		if res.Error.Unavailable() {
 			r.lose(ctx, e)
 		}
 		return &Response{Error: res.Error}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/adtest/adtest/runner"
+
+	"github.com/adtest/adtest/drivers"
 )
 
 // checkScriptTarget refuses, before anything is closed or opened, a
@@ -16,14 +18,14 @@ import (
 func checkScriptTarget(path string) *runner.ErrorInfo {
 	st, err := os.Lstat(path)
 	if err == nil && st.IsDir() {
-		return &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "script_target_is_directory",
+		return &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonScriptTargetIsDirectory,
 			Message: fmt.Sprintf("The recording path %s is a directory", path),
 			Hint:    "Pass a file path such as --save-script=" + filepath.Join(path, "flow.ad") + ".", Details: map[string]any{"path": path}}
 	}
 	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
 		st, err := os.Stat(dir)
 		if err == nil && !st.IsDir() {
-			return &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "script_target_unwritable",
+			return &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonScriptTargetUnwritable,
 				Message: fmt.Sprintf("The recording path %s is below %s, which is not a directory", path, dir),
 				Hint:    "Pass --save-script=<a path in a directory>.", Details: map[string]any{"path": path}}
 		}

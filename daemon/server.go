@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/internal/atomicfile"
 	"github.com/adtest/adtest/internal/proc"
 	"github.com/adtest/adtest/runner"
 )
@@ -197,7 +198,7 @@ func Serve(ctx context.Context, cfg Config) error {
 			return err
 		}
 		s.token = hex.EncodeToString(b[:])
-		if err := writeFile0600(filepath.Join(cfg.Dir, tokenName), []byte(s.token+"\n")); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(cfg.Dir, tokenName), []byte(s.token+"\n"), atomicfile.Options{Perm: 0o600}); err != nil {
 			ul.Close()
 			return err
 		}
@@ -213,7 +214,7 @@ func Serve(ctx context.Context, cfg Config) error {
 	s.info = Info{PID: os.Getpid(), Version: cfg.Version, Protocol: ProtocolVersion, StartedAt: time.Now().UTC(),
 		Socket: sock, Listen: tcpAddr, IdleTimeout: idleText(cfg.IdleTimeout)}
 	if b, err := json.MarshalIndent(s.info, "", "  "); err == nil {
-		_ = writeFile0600(filepath.Join(cfg.Dir, infoName), append(b, '\n'))
+		_ = atomicfile.WriteFile(filepath.Join(cfg.Dir, infoName), append(b, '\n'), atomicfile.Options{Perm: 0o600})
 	}
 	defer s.cleanup()
 
@@ -332,7 +333,7 @@ func (s *Server) handle(c net.Conn, tcp bool) {
 		pre = s.stampAnon
 	}
 	if s.ctx.Err() != nil {
-		_ = writeMessage(c, pre(failure(nil, runner.CodeCommandFailed, ReasonShuttingDown, "Retry the command: a new daemon starts.", "The adtest daemon is shutting down")))
+		_ = writeMessage(c, pre(failure(nil, runner.CodeCommandFailed, drivers.ReasonShuttingDown, "Retry the command: a new daemon starts.", "The adtest daemon is shutting down")))
 		return
 	}
 	_ = c.SetReadDeadline(time.Now().Add(requestReadTimeout))
@@ -340,17 +341,17 @@ func (s *Server) handle(c net.Conn, tcp bool) {
 	line, err := readLine(br, MaxRequestBytes)
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
-			_ = writeMessage(c, pre(failure(nil, runner.CodeInvalidArgs, ReasonRequestTooLarge, "Send smaller requests.", "Request larger than %d bytes refused", MaxRequestBytes)))
+			_ = writeMessage(c, pre(failure(nil, runner.CodeInvalidArgs, drivers.ReasonRequestTooLarge, "Send smaller requests.", "Request larger than %d bytes refused", MaxRequestBytes)))
 		}
 		return
 	}
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
-		_ = writeMessage(c, pre(failure(nil, runner.CodeInvalidArgs, ReasonBadRequest, "The request must be one JSON object per line.", "Malformed request: %v", err)))
+		_ = writeMessage(c, pre(failure(nil, runner.CodeInvalidArgs, drivers.ReasonBadRequest, "The request must be one JSON object per line.", "Malformed request: %v", err)))
 		return
 	}
 	if tcp && (s.token == "" || subtle.ConstantTimeCompare([]byte(req.Token), []byte(s.token)) != 1) {
-		_ = writeMessage(c, pre(failure(&req, runner.CodeCommandFailed, ReasonUnauthorized, "Pass the token the daemon wrote to its token file (ADTEST_DAEMON_TOKEN).", "Unauthorized: missing or wrong daemon token")))
+		_ = writeMessage(c, pre(failure(&req, runner.CodeCommandFailed, drivers.ReasonUnauthorized, "Pass the token the daemon wrote to its token file (ADTEST_DAEMON_TOKEN).", "Unauthorized: missing or wrong daemon token")))
 		return
 	}
 	// A stop of the same protocol is honoured across builds, so that a
@@ -377,7 +378,7 @@ func (s *Server) handle(c net.Conn, tcp bool) {
 }
 
 func versionMismatch(req *Request, clientProto int, clientVersion string, daemonProto int, daemonVersion string) *Response {
-	return failure(req, runner.CodeCommandFailed, ReasonVersionMismatch,
+	return failure(req, runner.CodeCommandFailed, drivers.ReasonVersionMismatch,
 		"Run `adtest daemon stop` (it stops a daemon of another build too), then retry.",
 		"adtest client %s (protocol %d) and daemon %s (protocol %d) are different versions; refusing to talk",
 		quoteVersion(clientVersion), clientProto, quoteVersion(daemonVersion), daemonProto)
@@ -440,7 +441,7 @@ func (s *Server) serve(ctx context.Context, req *Request) *Response {
 		defer cancel()
 		return s.reg.command(cctx, req)
 	}
-	return failure(req, runner.CodeInvalidArgs, ReasonBadRequest, "", "Unknown request op %q", req.Op)
+	return failure(req, runner.CodeInvalidArgs, drivers.ReasonBadRequest, "", "Unknown request op %q", req.Op)
 }
 
 func (s *Server) status() Info {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/internal/atomicfile"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )
@@ -75,8 +76,7 @@ type entry struct {
 	platform string
 	device   string
 	created  time.Time
-	sess     *runner.Session
-	drv      drivers.Driver
+	sess     *runner.Session // owns the driver
 	rec      Recording
 	path     string // recording path
 	force    bool
@@ -91,7 +91,7 @@ func (e *entry) acquire(ctx context.Context) *runner.ErrorInfo {
 	case e.lock <- struct{}{}:
 		return nil
 	case <-ctx.Done():
-		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: ReasonSessionBusy,
+		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonSessionBusy,
 			Message: fmt.Sprintf("Session %q is busy with another command and this one was cancelled or timed out while waiting", e.name),
 			Hint:    "Commands on one session run one at a time; retry when the other command has finished."}
 	}
@@ -196,13 +196,13 @@ func (r *registry) saveState() {
 		return
 	}
 	b, _ := json.Marshal(st)
-	if err := writeFile0600(r.statePath(), b); err != nil {
+	if err := atomicfile.WriteFile(r.statePath(), b, atomicfile.Options{Perm: 0o600}); err != nil {
 		r.srv.cfg.Logf("sessions.json: %v", err)
 	}
 }
 
 func notFound(name string) *runner.ErrorInfo {
-	return &runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: ReasonSessionNotFound,
+	return &runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: drivers.ReasonSessionNotFound,
 		Message: fmt.Sprintf("No session %q", name),
 		Hint:    fmt.Sprintf("Run `adtest open TARGET --session %s` first (adtest session list shows the open sessions).", name)}
 }
@@ -217,7 +217,7 @@ func lostErr(name, why string) *runner.ErrorInfo {
 	if why == "" {
 		why = whyCrash
 	}
-	return &runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: ReasonSessionLost,
+	return &runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: drivers.ReasonSessionLost,
 		Message: fmt.Sprintf("Session %q was lost: %s", name, why),
 		Hint:    fmt.Sprintf("Nothing was done on a fresh page. Run `adtest open TARGET --session %s` to start again; an unsaved recording of it is gone.", name)}
 }
@@ -242,10 +242,10 @@ func (r *registry) command(ctx context.Context, req *Request) *Response {
 		req.Session = "default"
 	}
 	if !sessionNameRe.MatchString(req.Session) {
-		return failure(req, runner.CodeInvalidArgs, "invalid_session_name", "Session names use letters, digits, '.', '_' and '-' (at most 64).", "Invalid session name %q", req.Session)
+		return failure(req, runner.CodeInvalidArgs, drivers.ReasonInvalidSession, "Session names use letters, digits, '.', '_' and '-' (at most 64).", "Invalid session name %q", req.Session)
 	}
 	if _, ok := lang.LookupCommand(req.Command); !ok {
-		return failure(req, runner.CodeInvalidArgs, "unknown_command", "Run `adtest help` for the interactive commands.", "Unknown command %q", req.Command)
+		return failure(req, runner.CodeInvalidArgs, drivers.ReasonUnknownCommand, "Run `adtest help` for the interactive commands.", "Unknown command %q", req.Command)
 	}
 	if req.Command == "open" {
 		return r.open(ctx, req)
@@ -292,7 +292,7 @@ func (r *registry) run(ctx context.Context, e *entry, req *Request, a *lang.Acti
 		problem = e.rec.Problem()
 	}
 	if ei != nil {
-		if (ei.Reason == "infrastructure" || ei.IsInfrastructure()) && e.sess != nil && !e.closed {
+		if ei.Unavailable() && e.sess != nil && !e.closed {
 			r.lose(ctx, e)
 			ei.Hint = joinWarn(ei.Hint, fmt.Sprintf("the session's browser or device is gone, so session %q was closed; open it again", e.name))
 		}
@@ -393,7 +393,7 @@ func (r *registry) close(ctx context.Context, e *entry, req *Request) *Response 
 }
 
 func existsErr(path string) *runner.ErrorInfo {
-	return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "script_target_exists",
+	return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonScriptTargetExists,
 		Message: fmt.Sprintf("A file already exists at %s", path),
 		Hint:    "Remove it, pass --save-script=<other-path>, or pass --force to replace it.", Details: map[string]any{"path": path}}
 }
@@ -405,17 +405,17 @@ func (r *registry) publish(e *entry, path string, force bool) *runner.ErrorInfo 
 		if errors.As(err, &ei) {
 			return ei
 		}
-		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "recording_failed", Message: err.Error()}
+		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonRecordingFailed, Message: err.Error()}
 	}
 	write := r.srv.cfg.WriteScript
 	if write == nil {
-		return &runner.ErrorInfo{Code: runner.CodeUnsupportedOperation, Reason: "recording_unavailable", Message: "This daemon cannot write scripts"}
+		return &runner.ErrorInfo{Code: runner.CodeUnsupportedOperation, Reason: drivers.ReasonRecordingUnavailable, Message: "This daemon cannot write scripts"}
 	}
 	if err := write(path, script, force); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return existsErr(path)
 		}
-		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "script_write_failed", Message: err.Error(), Details: map[string]any{"path": path}}
+		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonScriptWriteFailed, Message: err.Error(), Details: map[string]any{"path": path}}
 	}
 	return nil
 }
@@ -447,7 +447,7 @@ func (r *registry) saveScript(ctx context.Context, req *Request) *Response {
 		if e.aborted != "" {
 			why = "its recording was aborted by " + e.aborted
 		}
-		return failure(req, runner.CodeCommandFailed, "not_recording", "Open a new session with `adtest open TARGET --save-script[=PATH]`.",
+		return failure(req, runner.CodeCommandFailed, drivers.ReasonNotRecording, "Open a new session with `adtest open TARGET --save-script[=PATH]`.",
 			"Session %q is not recording: %s", e.name, why)
 	}
 	path := e.path
@@ -459,7 +459,7 @@ func (r *registry) saveScript(ctx context.Context, req *Request) *Response {
 		if errors.As(err, &ei) {
 			return &Response{Error: ei}
 		}
-		return failure(req, runner.CodeCommandFailed, "destination_guard_missing", "", "%v", err)
+		return failure(req, runner.CodeCommandFailed, drivers.ReasonDestinationGuardMissing, "", "%v", err)
 	}
 	if ei := checkScriptTarget(path); ei != nil {
 		return &Response{Error: ei}

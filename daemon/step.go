@@ -33,9 +33,9 @@ func buildAction(req *Request) (*lang.Action, *runner.ErrorInfo) {
 			if hint == "" {
 				hint = runner.DefaultHint(code)
 			}
-			return nil, &runner.ErrorInfo{Code: code, Reason: "invalid_args", Message: le.Message, Hint: hint}
+			return nil, &runner.ErrorInfo{Code: code, Reason: drivers.ReasonInvalidArgs, Message: le.Message, Hint: hint}
 		}
-		return nil, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "invalid_args", Message: err.Error()}
+		return nil, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs, Message: err.Error()}
 	}
 	return a, nil
 }
@@ -46,11 +46,11 @@ func stepAction(ctx context.Context, e *entry, a *lang.Action, req *Request) (*r
 	var opts runner.StepOptions
 	if req.RecordAs != "" {
 		if a.Command != "fill" || len(a.Positionals) < 2 {
-			return nil, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "invalid_args",
+			return nil, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs,
 				Message: "--record-as belongs to fill <target> <text>", Hint: "adtest fill @e3 TEXT --record-as NAME"}
 		}
 		if e.rec == nil || e.aborted != "" {
-			return nil, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "invalid_args",
+			return nil, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs,
 				Message: "Invalid --record-as variable \"" + req.RecordAs + "\": the session is not recording",
 				Hint:    "Open the session with --save-script, or drop --record-as."}
 		}
@@ -68,21 +68,21 @@ func stepAction(ctx context.Context, e *entry, a *lang.Action, req *Request) (*r
 	}
 	if e.rec != nil && e.aborted == "" && targetsRef(a) {
 		// A read-only capture for the recorder; it never touches the frame.
-		if snap, err := e.drv.Snapshot(ctx, drivers.SnapshotOptions{}); err == nil {
+		if snap, err := e.sess.Capture(ctx); err == nil {
 			e.rec.Capture(snap)
 		}
 	}
 	return e.sess.Step(ctx, a, opts)
 }
 
-// targetsRef reports whether an action names a snapshot ref.
+// targetsRef reports whether an action's bound arguments name a snapshot ref.
 func targetsRef(a *lang.Action) bool {
-	for _, p := range a.Positionals {
-		if _, _, _, ok := lang.ParseRef(p); ok {
-			return true
-		}
+	args, err := lang.Bind(a)
+	if err != nil {
+		return false
 	}
-	return false
+	_, _, ok := lang.NamedRef(args)
+	return ok
 }
 
 // withJournal attaches a recording to a session configuration.

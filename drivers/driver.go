@@ -3,6 +3,10 @@
 // interfaces the runner type-asserts. Drivers import nothing of adtest but
 // this package. A driver never decides ref-frame policy: the runner calls
 // Act only after it has crossed the side-effect seam.
+//
+// Being the package every other one imports, it also holds the vocabulary
+// they share: every failure Reason (reason.go) and the one Masker of
+// secrets and variable values that every writer of text uses (secrets.go).
 package drivers
 
 import (
@@ -256,6 +260,26 @@ type LogTailer interface {
 	LogTail(n int) []string
 }
 
+// Event is something a driver did on its own while serving a command: the
+// Android helper session started, was reused, invalidated, or fell back to
+// one-shot. The suite writes it to timing.ndjson after the step it served.
+type Event struct {
+	Time time.Time
+	// Source is what reported it ("helper"); Kind what happened (started,
+	// reused, invalidated, fallback).
+	Source, Kind string
+	Device       string
+	// Command is the driver call it served (snapshot, viewport, gesture).
+	Command string
+	Reason  string
+}
+
+// EventSource is implemented by drivers that report events of their own:
+// DrainEvents returns those since the last call.
+type EventSource interface {
+	DrainEvents() []Event
+}
+
 // Provider is a warm helper session (ADR 0002): a browser or an adb server
 // connection kept for the whole run. Each test attempt gets a fresh Driver
 // from it; NewSession must isolate state (a new browser context, an app
@@ -293,9 +317,9 @@ var ErrInfrastructure = errors.New("infrastructure failure")
 
 // TargetError is returned by Act when the action cannot be performed on the
 // target before any device side effect (covered, not visible, disabled).
-// Reason is a typed reason such as "target_covered", "target_not_visible".
+// Reason is one of the target guards (ReasonTargetCovered, ...).
 type TargetError struct {
-	Reason  string
+	Reason  Reason
 	Message string
 	Hint    string
 }

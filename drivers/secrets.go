@@ -1,6 +1,8 @@
 package drivers
 
 import (
+	"sort"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -30,4 +32,168 @@ func SecretAt(s string, i int, v string) bool {
 		}
 	}
 	return true
+}
+
+// Mask is what a secret value becomes in every report, log and artifact.
+const Mask = "***"
+
+// Masker is the one masker of every writer of text (console, JSON, JUnit
+// and HTML reports, artifacts, timing, the recorder, the daemon's answers):
+// it replaces secret values with Mask and, when it was given variables,
+// variable values with <var:NAME>. It replaces in one pass, longest value
+// first, so a marker it wrote is never rewritten by another value (a secret
+// "v" does not turn <var:A> into <***ar:A>), and masking twice changes
+// nothing. A value shorter than ShortSecretLen is replaced only where it
+// stands as a whole token (SecretAt): a one-letter secret leaves "Replay
+// failed" alone.
+//
+// A nil *Masker masks nothing; NewMasker returns nil when it has nothing to
+// mask, so an unmasked step costs no allocation.
+type Masker struct {
+	pairs   []maskPair // longest value first
+	secrets []string   // secret values, longest first
+}
+
+type maskPair struct{ value, repl string }
+
+// NewMasker masks secrets as Mask and the values of vars as <var:NAME>.
+// When two sources give the same value, the first wins: the variables
+// (a secret passed as a variable reads <var:NAME> in an action text), then
+// the secrets; within one map, the first name in sorted order.
+func NewMasker(secrets []string, vars ...map[string]string) *Masker {
+	m := &Masker{}
+	seen := map[string]bool{}
+	add := func(v, repl string) {
+		if v != "" && !seen[v] {
+			seen[v] = true
+			m.pairs = append(m.pairs, maskPair{v, repl})
+		}
+	}
+	for _, vs := range vars {
+		names := make([]string, 0, len(vs))
+		for n := range vs {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			add(vs[n], "<var:"+n+">")
+		}
+	}
+	for _, s := range secrets {
+		add(s, Mask)
+	}
+	if len(m.pairs) == 0 {
+		return nil
+	}
+	sort.SliceStable(m.pairs, func(i, j int) bool { return len(m.pairs[i].value) > len(m.pairs[j].value) })
+	secretSeen := map[string]bool{}
+	for _, s := range secrets {
+		if s != "" && !secretSeen[s] {
+			secretSeen[s] = true
+			m.secrets = append(m.secrets, s)
+		}
+	}
+	sort.SliceStable(m.secrets, func(i, j int) bool { return len(m.secrets[i]) > len(m.secrets[j]) })
+	return m
+}
+
+// Values are the secret values, longest first (what a screenshot must not
+// show: ScreenshotOptions.Mask).
+func (m *Masker) Values() []string {
+	if m == nil {
+		return nil
+	}
+	return m.secrets
+}
+
+// String masks s.
+func (m *Masker) String(s string) string {
+	if m == nil || len(m.pairs) == 0 {
+		return s
+	}
+	found := false
+	for _, p := range m.pairs {
+		if strings.Contains(s, p.value) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); {
+		hit := false
+		for _, p := range m.pairs {
+			if strings.HasPrefix(s[i:], p.value) && SecretAt(s, i, p.value) {
+				b.WriteString(s[last:i])
+				b.WriteString(p.repl)
+				i += len(p.value)
+				last, hit = i, true
+				break
+			}
+		}
+		if !hit {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// Strings masks each of ss into a new slice (ss itself when nothing is
+// masked).
+func (m *Masker) Strings(ss []string) []string {
+	if m == nil || len(m.pairs) == 0 {
+		return ss
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = m.String(s)
+	}
+	return out
+}
+
+// Bytes masks b.
+func (m *Masker) Bytes(b []byte) []byte {
+	if m == nil || len(m.pairs) == 0 {
+		return b
+	}
+	return []byte(m.String(string(b)))
+}
+
+// Finds reports whether s holds a value to mask anywhere, even inside a
+// word where String would leave a short one alone: the test of a writer
+// that must refuse a text rather than mask it (the recorder).
+func (m *Masker) Finds(s string) bool {
+	if m == nil {
+		return false
+	}
+	for _, p := range m.pairs {
+		if strings.Contains(s, p.value) {
+			return true
+		}
+	}
+	return false
+}
+
+// Snapshot returns a copy of snap with its texts masked (snap itself when
+// nothing is masked).
+func (m *Masker) Snapshot(snap *Snapshot) *Snapshot {
+	if m == nil || len(m.pairs) == 0 || snap == nil {
+		return snap
+	}
+	c := *snap
+	c.URL, c.Title = m.String(c.URL), m.String(c.Title)
+	c.Nodes = make([]Node, len(snap.Nodes))
+	for i, n := range snap.Nodes {
+		n.Label, n.ID, n.Text, n.Value = m.String(n.Label), m.String(n.ID), m.String(n.Text), m.String(n.Value)
+		c.Nodes[i] = n
+	}
+	return &c
 }

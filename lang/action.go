@@ -169,20 +169,6 @@ func formatActionLine(a *Action) string {
 	return b.String()
 }
 
-// refLabelSlot is the index of the positional a ref label follows (-1: none).
-func refLabelSlot(a *Action) int {
-	if a.RefLabel == nil {
-		return -1
-	}
-	switch a.Command {
-	case "click", "press", "fill":
-		return 0
-	case "get":
-		return 1
-	}
-	return -1
-}
-
 func formatPositional(p string) string {
 	if prPositionalBare(p) || rawBareSafe(p) {
 		return p

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -93,36 +94,49 @@ func TestActionFromArgv(t *testing.T) {
 	}
 }
 
-// Check binds the lines it can (no ${...}); the runner binds the others
-// after interpolation. Bind reports argument errors with the runner's wording.
-func TestCheckBindsStaticLines(t *testing.T) {
+// Bind decodes each line into its typed arguments, with the positions of
+// what it decoded; Check reads the same values and leaves the script as it
+// was (no binding is cached on the AST). Bind reports argument errors with
+// the runner's wording.
+func TestBindDecodesEachLine(t *testing.T) {
 	t.Parallel()
 	src := "open demo\nclick @e3~s4 \"Sign in\"\nfill id=email ${EMAIL}\nlongpress 10 20\nlongpress id=x 500\nis text label=Total 42\nswipe 1 2 3\n"
 	s, err := Parse("x.ad", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
+	pristine, _ := Parse("x.ad", []byte(src))
 	Check(s, src, CheckOptions{Vars: map[string]string{"EMAIL": "a@b.c"}})
+	if !reflect.DeepEqual(s, pristine) {
+		t.Fatal("Check changed the script it checked")
+	}
 	got := make([]string, len(s.Actions))
 	for i, a := range s.Actions {
-		got[i] = fmt.Sprintf("%+v", a.Args)
+		args, err := Bind(a)
+		switch v := args.(type) {
+		case TargetArgs:
+			v.Target.Selector = nil
+			got[i] = fmt.Sprintf("%+v", v)
+		case IsArgs:
+			v.Selector = nil
+			got[i] = fmt.Sprintf("%+v", v)
+		default:
+			got[i] = fmt.Sprintf("%+v %v", v, err)
+		}
 	}
 	want := []string{
-		"{Target:demo URL:}",
-		"{Target:{Kind:ref Ref:@e3 RefOK:true X:0 Y:0 Selector:<nil> Raw:@e3} Label:Sign in Text: DurationMs:0 HasDuration:false}",
-		"<nil>", // holds a variable: bound by the runner
-		"{Target:{Kind:point Ref:@e0 RefOK:false X:10 Y:20 Selector:<nil> Raw:10 20} Label: Text: DurationMs:800 HasDuration:false}",
-		"{Target:{Kind:selector Ref:@e0 RefOK:false X:0 Y:0 Selector:" + fmt.Sprintf("%p", s.Actions[4].Args.(TargetArgs).Target.Selector) + " Raw:id=x} Label: Text: DurationMs:500 HasDuration:true}",
-		"{Predicate:text Selector:" + fmt.Sprintf("%p", s.Actions[5].Args.(IsArgs).Selector) + " SelectorText:label=Total Value:42}",
-		"<nil>", // does not bind: the runner reports it when the step runs
+		"{Target:demo URL:} <nil>",
+		"{Target:{Kind:ref Ref:@e3 RefOK:true X:0 Y:0 Selector:<nil> Raw:@e3 Pos:x.ad:2:7} Label:Sign in HasLabel:true Text: DurationMs:0 HasDuration:false}",
+		"{Target:{Kind:selector Ref:@e0 RefOK:false X:0 Y:0 Selector:<nil> Raw:id=email Pos:x.ad:3:6} Label: HasLabel:false Text:${EMAIL} DurationMs:0 HasDuration:false}",
+		"{Target:{Kind:point Ref:@e0 RefOK:false X:10 Y:20 Selector:<nil> Raw:10 20 Pos:x.ad:4:11} Label: HasLabel:false Text: DurationMs:800 HasDuration:false}",
+		"{Target:{Kind:selector Ref:@e0 RefOK:false X:0 Y:0 Selector:<nil> Raw:id=x Pos:x.ad:5:11} Label: HasLabel:false Text: DurationMs:500 HasDuration:true}",
+		"{Predicate:text Selector:<nil> SelectorText:label=Total SelectorPos:x.ad:6:9 Value:42}",
+		"<nil> swipe requires x1 y1 x2 y2", // does not bind: the runner reports it when the step runs
 	}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("line %d: Args\n%s\nwant\n%s", s.Actions[i].Line(), got[i], want[i])
 		}
-	}
-	if _, err := Bind(s.Actions[6]); err == nil || err.Error() != "swipe requires x1 y1 x2 y2" {
-		t.Fatalf("swipe bind error %v", err)
 	}
 }
 

@@ -39,14 +39,19 @@ type Target struct {
 	Selector *SelectorChain
 	// Raw is the target as written (a point as "x y").
 	Raw string
+	// Pos is where the target starts in the script (the action's position
+	// when it was not parsed from one).
+	Pos Pos
 }
 
 // TargetArgs are the arguments of click, press, focus, hover, longpress and
 // fill: the target, then fill's text or longpress's duration.
 type TargetArgs struct {
 	Target Target
-	// Label is a ref's trailing label (click @e3 "Sign in").
-	Label string
+	// Label is a ref's trailing label (click @e3 "Sign in"); HasLabel tells
+	// an empty label from none.
+	Label    string
+	HasLabel bool
 	// Text is fill's text.
 	Text string
 	// DurationMs is longpress's duration (HasDuration false: the default).
@@ -65,8 +70,9 @@ type GetArgs struct {
 type IsArgs struct {
 	Predicate string
 	Selector  *SelectorChain
-	// SelectorText is the selector as written (for messages).
+	// SelectorText is the selector as written (for messages), at SelectorPos.
 	SelectorText string
+	SelectorPos  Pos
 	Value        string
 }
 
@@ -75,6 +81,10 @@ type WaitArgs struct {
 	WaitSpec
 	Ref   Ref
 	RefOK bool
+	// Written are the positionals as given (for messages about a text wait
+	// that may have meant a selector), the first one at Pos.
+	Written []string
+	Pos     Pos
 }
 
 // FindArgs are `find [locator] <query> [action [value...]]`.
@@ -165,9 +175,17 @@ func (NoArgs) isArgs()       {}
 // binder binds one command's positionals.
 type binder func(a *Action) (Args, *Error)
 
-// binders is the bind table, built with addBinder (a panic at start-up for a
-// command the registry does not know, or a second row).
-var binders = map[string]binder{}
+// bindRow is one command's row of the bind table: its binder and, for a
+// command whose ref target takes a label (click @e3 "Sign in"), the
+// positional the label follows (-1: none; the printer writes it there).
+type bindRow struct {
+	bind    binder
+	labelAt int
+}
+
+// binders is the bind table, built with addBinder and refLabelAfter (a panic
+// at start-up for a command the registry does not know, or a second row).
+var binders = map[string]*bindRow{}
 
 func addBinder(b binder, commands ...string) {
 	for _, c := range commands {
@@ -181,8 +199,32 @@ func addBinder(b binder, commands ...string) {
 		if _, dup := binders[c]; dup {
 			panic(fmt.Sprintf("lang: two binders for %q", c))
 		}
-		binders[c] = b
+		binders[c] = &bindRow{bind: b, labelAt: -1}
 	}
+}
+
+// refLabelAfter says that the commands' ref target, at positional slot,
+// takes a label.
+func refLabelAfter(slot int, commands ...string) {
+	for _, c := range commands {
+		row, ok := binders[c]
+		if !ok || row.labelAt >= 0 {
+			panic(fmt.Sprintf("lang: ref label of %q, which has no binder or a label already", c))
+		}
+		row.labelAt = slot
+	}
+}
+
+// refLabelSlot is the index of the positional an action's ref label follows
+// (-1: none).
+func refLabelSlot(a *Action) int {
+	if a.RefLabel == nil {
+		return -1
+	}
+	if row, ok := binders[a.Command]; ok {
+		return row.labelAt
+	}
+	return -1
 }
 
 func init() {
@@ -203,20 +245,44 @@ func init() {
 	addBinder(bindOpen, "open")
 	addBinder(bindSnapshot, "snapshot")
 	addBinder(bindText, "type", "screenshot")
+	refLabelAfter(0, "click", "press", "fill")
+	refLabelAfter(1, "get")
 }
 
 // Bind decodes an action's positionals (already interpolated) into its
 // typed arguments. Commands without a binder bind to NoArgs.
 func Bind(a *Action) (Args, error) {
-	b, ok := binders[a.Command]
-	if !ok {
-		return NoArgs{}, nil
-	}
-	args, err := b(a)
+	args, err := bindArgs(a)
 	if err != nil {
 		return nil, err
 	}
 	return args, nil
+}
+
+// bindArgs is Bind with its error typed (check reads the failed part).
+func bindArgs(a *Action) (Args, *Error) {
+	row, ok := binders[a.Command]
+	if !ok {
+		return NoArgs{}, nil
+	}
+	return row.bind(a)
+}
+
+// NamedRef returns the element ref bound arguments name (a ref target or a
+// ref wait, well-formed) as written, and where it is written.
+func NamedRef(args Args) (string, Pos, bool) {
+	var t Target
+	switch v := args.(type) {
+	case TargetArgs:
+		t = v.Target
+	case GetArgs:
+		t = v.Target
+	case WaitArgs:
+		return v.WaitSpec.Ref, v.Pos, v.Kind == "ref" && v.RefOK
+	default:
+		return "", Pos{}, false
+	}
+	return t.Raw, t.Pos, t.Kind == TargetRef && t.RefOK
 }
 
 // HasVariables reports whether an action's positionals, flags or runtime
@@ -244,13 +310,62 @@ func argError(format string, args ...any) *Error {
 	return &Error{Code: codeInvalidArgs, Message: fmt.Sprintf(format, args...)}
 }
 
-// bindTarget decodes a target followed by trailing command positionals.
-func bindTarget(p []string, trailing int) (Target, []string, *Error) {
+// bindPart says which part of an action's arguments a Bind error is about,
+// so that check reports it under that part's rule (a usage error is left to
+// check's arity rule).
+type bindPart uint8
+
+const (
+	partUsage    bindPart = iota
+	partTarget            // an interaction target (rule "target")
+	partSelector          // a selector argument or flag value (rule "selector")
+	partWait              // a wait form (rule "wait")
+	partIsRef             // a ref given to is (rule "target")
+)
+
+// about marks a Bind error with its part and the positionals it is about.
+func (e *Error) about(part bindPart, args []string, pos []Pos) *Error {
+	e.part, e.args, e.argPos = part, args, pos
+	return e
+}
+
+// posAt is the position of positional i (the action's when it has none).
+func posAt(a *Action, i int) Pos {
+	if i >= 0 && i < len(a.ArgPos) {
+		return a.ArgPos[i]
+	}
+	return a.Pos
+}
+
+// posFrom are the positions of the positionals from i on.
+func posFrom(a *Action, i int) []Pos {
+	if i >= 0 && i <= len(a.ArgPos) {
+		return a.ArgPos[i:]
+	}
+	return nil
+}
+
+// valueFlagPos is the position of the value of the action's string flag
+// (scroll --until); the action's position when there is none.
+func valueFlagPos(a *Action) Pos {
+	for j, t := range a.Tokens {
+		if t.Quoted == 0 && chkLooksLikeFlag(t.Raw) && j+1 < len(a.Tokens) {
+			if f, ok := LookupFlag(a.Command, t.Raw); ok && f.Kind == FlagString {
+				return a.Tokens[j+1].Pos
+			}
+		}
+	}
+	return a.Pos
+}
+
+// bindTarget decodes the target at positional base of p (the action's
+// positionals from base on), followed by trailing command positionals.
+func bindTarget(a *Action, p []string, base, trailing int) (Target, []string, *Error) {
 	it, err := decodeTarget(p, TargetOptions{Trailing: trailing})
 	if err != nil {
-		return Target{}, nil, err
+		return Target{}, nil, err.about(partTarget, p, posFrom(a, base))
 	}
-	t := Target{Kind: TargetKind(it.Kind), Raw: it.Raw, X: it.X, Y: it.Y, Selector: it.Selector}
+	t := Target{Kind: TargetKind(it.Kind), Raw: it.Raw, X: it.X, Y: it.Y, Selector: it.Selector, Pos: posAt(a, base)}
 	if t.Kind == TargetRef {
 		t.Ref, t.RefOK = ParseRefToken(it.Raw)
 	}
@@ -258,13 +373,13 @@ func bindTarget(p []string, trailing int) (Target, []string, *Error) {
 }
 
 func bindTouch(a *Action) (Args, *Error) {
-	t, _, err := bindTarget(a.Positionals, 0)
+	t, _, err := bindTarget(a, a.Positionals, 0, 0)
 	if err != nil {
 		return nil, err
 	}
 	args := TargetArgs{Target: t}
 	if a.RefLabel != nil {
-		args.Label = *a.RefLabel
+		args.Label, args.HasLabel = *a.RefLabel, true
 	}
 	return args, nil
 }
@@ -281,7 +396,7 @@ func bindLongPress(a *Action) (Args, *Error) {
 			}
 		}
 	}
-	t, _, err := bindTarget(pos, 0)
+	t, _, err := bindTarget(a, pos, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -293,13 +408,13 @@ func bindFill(a *Action) (Args, *Error) {
 	if len(a.Positionals) < 2 {
 		return nil, argError("fill requires a target and text: fill <target> <text>")
 	}
-	t, rest, err := bindTarget(a.Positionals, 1)
+	t, rest, err := bindTarget(a, a.Positionals, 0, 1)
 	if err != nil {
 		return nil, err
 	}
 	args := TargetArgs{Target: t, Text: strings.Join(rest, " ")}
 	if a.RefLabel != nil {
-		args.Label = *a.RefLabel
+		args.Label, args.HasLabel = *a.RefLabel, true
 	}
 	return args, nil
 }
@@ -309,7 +424,7 @@ func bindGet(a *Action) (Args, *Error) {
 	if len(p) < 2 || (p[0] != "text" && p[0] != "attrs") {
 		return nil, argError("get requires text|attrs and a target: get text <target>")
 	}
-	t, _, err := bindTarget(p[1:], 0)
+	t, _, err := bindTarget(a, p[1:], 1, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -324,29 +439,29 @@ func bindIs(a *Action) (Args, *Error) {
 	if len(p) < 2 {
 		return nil, argError("is requires a predicate and a selector: is <predicate> <selector> [value]")
 	}
-	pred, selText, rest := p[0], p[1], p[2:]
+	pred, selText, rest, at := p[0], p[1], p[2:], 1
 	if !IsPredicates[pred] && IsPredicates[p[1]] {
-		pred, selText = p[1], p[0]
+		pred, selText, at = p[1], p[0], 0
 	}
 	if !IsPredicates[pred] {
 		return nil, argError("Unknown predicate %q. Supported: visible, hidden, exists, editable, selected, focused, text, absent", pred)
 	}
 	if strings.HasPrefix(selText, "@") {
-		return nil, argError("is does not accept refs; use a selector")
+		return nil, argError("is does not accept refs; use a selector").about(partIsRef, p[at:at+1], posFrom(a, at))
 	}
 	chain, err := ParseSelectorChain(selText)
 	if err != nil {
-		return nil, err.(*Error)
+		return nil, err.(*Error).about(partSelector, p[at:at+1], posFrom(a, at))
 	}
-	return IsArgs{Predicate: pred, Selector: chain, SelectorText: selText, Value: strings.Join(rest, " ")}, nil
+	return IsArgs{Predicate: pred, Selector: chain, SelectorText: selText, SelectorPos: posAt(a, at), Value: strings.Join(rest, " ")}, nil
 }
 
 func bindWait(a *Action) (Args, *Error) {
 	w, err := decodeWait(a.Positionals)
 	if err != nil {
-		return nil, err
+		return nil, err.about(partWait, a.Positionals, posFrom(a, 0))
 	}
-	args := WaitArgs{WaitSpec: w}
+	args := WaitArgs{WaitSpec: w, Written: a.Positionals, Pos: posAt(a, 0)}
 	if w.Kind == "ref" {
 		args.Ref, args.RefOK = ParseRefToken(w.Ref)
 	}
@@ -402,7 +517,7 @@ func bindScroll(a *Action) (Args, *Error) {
 	if until, ok := a.Flags.String("scrollUntil"); ok {
 		chain, err := ParseSelectorChain(until)
 		if err != nil {
-			return nil, err.(*Error)
+			return nil, err.(*Error).about(partSelector, []string{until}, []Pos{valueFlagPos(a)})
 		}
 		args.Until = chain
 	}
@@ -538,7 +653,7 @@ func ActionLabel(a *Action) string {
 			parts = append(parts, "<text>")
 			continue
 		}
-		if _, _, _, ok := ParseRef(p); ok {
+		if _, _, _, ok := parseRef(p); ok {
 			parts = append(parts, p)
 		} else if _, ok := JSNumber(p); ok {
 			parts = append(parts, p)

@@ -99,9 +99,6 @@ type Action struct {
 	// ArgPos maps each entry of Positionals to the position of the token it came
 	// from (same length as Positionals; joined positionals take the first token).
 	ArgPos []Pos `json:"-"`
-	// Args are the typed arguments, once bound (Check binds the lines without
-	// ${...}; see Bind). nil: not bound yet.
-	Args Args `json:"-"`
 }
 
 // Line returns the 1-based physical line of the action.
@@ -185,6 +182,11 @@ type Error struct {
 	// Metadata is true for header (context/env) errors: compat JSON reports
 	// them as metadataError rather than parseError.
 	Metadata bool
+	// A Bind error says which part of the arguments failed, the positionals
+	// of that part and their positions (check reports it under its rule).
+	part   bindPart
+	args   []string
+	argPos []Pos
 }
 
 func (e *Error) Error() string {

@@ -90,7 +90,7 @@ func Check(s *Script, src string, opts CheckOptions) []Diagnostic {
 	if s == nil {
 		return nil
 	}
-	c := &checker{s: s, opts: opts, hiddenEnv: map[string]int{}}
+	c := &checker{s: s, opts: opts, hiddenEnv: map[string]int{}, bound: make(map[*Action]Args, len(s.Actions))}
 	c.header()
 	c.platform = c.effectivePlatform()
 	for _, l := range s.Lines {
@@ -117,6 +117,9 @@ type checker struct {
 	headerEnd int
 	// hiddenEnv maps env keys defined after an early header end to their line.
 	hiddenEnv map[string]int
+	// bound are the actions' arguments as Bind decoded them (the ref-frame
+	// walk reads them); an action that did not bind has none.
+	bound map[*Action]Args
 }
 
 func (c *checker) add(p Pos, sev Severity, rule, msg, hint string) {

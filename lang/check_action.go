@@ -46,22 +46,12 @@ func (c *checker) action(l *Line, a *Action) {
 	}
 	c.flags(a, spec)
 	c.arity(a, spec)
-	c.targets(a)
+	args, err := bindArgs(a)
+	if err == nil {
+		c.bound[a] = args
+	}
+	c.targets(a, args, err)
 	c.variables(a)
-	bindStatic(a)
-}
-
-// bindStatic binds an action whose arguments hold no ${...}, so the runner
-// reads the typed value instead of decoding again. An action that does not
-// bind stays unbound: its diagnostics came from targets above, and the
-// runner reports the same error when the step runs.
-func bindStatic(a *Action) {
-	if a.Args != nil || HasVariables(a) {
-		return
-	}
-	if args, err := Bind(a); err == nil {
-		a.Args = args
-	}
 }
 
 func (c *checker) unknownCommand(a *Action) {

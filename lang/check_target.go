@@ -19,73 +19,61 @@ func chkHasVar(ss []string) bool {
 	return false
 }
 
-// argPos is the position of positional i; -1 means the value of the
-// action's value flag (scroll --until).
-func (c *checker) argPos(a *Action, i int) Pos {
-	if i >= 0 && i < len(a.ArgPos) {
-		return a.ArgPos[i]
+// targets reports what binding the action's arguments (lang.Bind, as the
+// runner will) finds wrong with its targets, selectors and wait form, and
+// the warnings its bound value calls for. args is nil when Bind failed
+// with err.
+func (c *checker) targets(a *Action, args Args, err *Error) {
+	if err != nil {
+		c.bindError(a, err)
+		return
 	}
-	if i < 0 {
-		for j, t := range a.Tokens {
-			if t.Quoted == 0 && chkLooksLikeFlag(t.Raw) && j+1 < len(a.Tokens) {
-				if f, ok := LookupFlag(a.Command, t.Raw); ok && f.Kind == FlagString {
-					return a.Tokens[j+1].Pos
-				}
-			}
+	switch v := args.(type) {
+	case TargetArgs:
+		if a.Command == "fill" && v.Target.Kind == TargetRef && v.HasLabel {
+			c.add(v.Target.Pos, SeverityWarning, "fill-ref-label",
+				fmt.Sprintf("fill %s %s %s types only %q: the token after the ref is read as its label", v.Target.Raw, v.Label, v.Text, v.Text),
+				fmt.Sprintf("quote the text: fill %s %s", v.Target.Raw, QuoteSelectorValue(v.Label+" "+v.Text)))
 		}
-	}
-	return a.Pos
-}
-
-func (c *checker) targets(a *Action) {
-	p := a.Positionals
-	switch a.Command {
-	case "click", "press", "focus", "hover":
-		c.target(a, p, 0, TargetOptions{})
-	case "longpress":
-		opts := TargetOptions{}
-		if len(p) > 1 {
-			if _, ok := JSNumber(p[len(p)-1]); ok {
-				opts.Trailing = 1
-			}
-		}
-		c.target(a, p, 0, opts)
-	case "fill":
-		if len(p) >= 2 {
-			c.target(a, p, 0, TargetOptions{Trailing: 1})
-		}
-		if a.RefLabel != nil && len(p) == 2 && strings.HasPrefix(p[0], "@") {
-			c.add(c.argPos(a, 0), SeverityWarning, "fill-ref-label",
-				fmt.Sprintf("fill %s %s %s types only %q: the token after the ref is read as its label", p[0], *a.RefLabel, p[1], p[1]),
-				fmt.Sprintf("quote the text: fill %s %s", p[0], QuoteSelectorValue(*a.RefLabel+" "+p[1])))
-		}
-	case "get":
-		if len(p) >= 2 {
-			c.target(a, p[1:], 1, TargetOptions{})
-		}
-	case "is":
-		if len(p) >= 2 && strings.HasPrefix(p[1], "@") {
-			c.add(c.argPos(a, 1), SeverityError, "target",
-				fmt.Sprintf("is does not accept refs (%s): it asserts on a selector", p[1]),
-				"use a selector such as label=\"...\" or id=\"...\"")
-		} else if len(p) >= 2 && !strings.Contains(p[1], "${") {
-			c.selector(a, p[1], 1)
-		}
-	case "wait":
-		c.wait(a)
-	case "scroll":
-		if u, ok := a.Flags.String("scrollUntil"); ok && !strings.Contains(u, "${") {
-			c.selector(a, u, -1)
-		}
+	case WaitArgs:
+		c.waitText(v)
 	}
 }
 
-// target decodes an interaction target like the runner will and reports what
-// would fail.
-func (c *checker) target(a *Action, p []string, base int, opts TargetOptions) {
+// bindError reports a Bind failure under the rule of the part that failed;
+// a usage error is left to arity, and a part that holds ${...} to the run.
+func (c *checker) bindError(a *Action, err *Error) {
+	p := err.args
 	if len(p) == 0 || chkHasVar(p) {
 		return
 	}
+	at := func(i int) Pos {
+		if i < len(err.argPos) {
+			return err.argPos[i]
+		}
+		return a.Pos
+	}
+	switch err.part {
+	case partTarget:
+		c.target(a, p, at(0), err)
+	case partSelector:
+		if !c.unknownKey(p[0], at(0)) {
+			c.add(at(0), SeverityError, "selector", err.Message, "")
+		}
+	case partIsRef:
+		c.add(at(0), SeverityError, "target",
+			fmt.Sprintf("is does not accept refs (%s): it asserts on a selector", p[0]),
+			"use a selector such as label=\"...\" or id=\"...\"")
+	case partWait:
+		if p[0] == "absent" && len(p) > 1 && c.unknownKey(p[1], at(1)) {
+			return
+		}
+		c.add(at(0), SeverityError, "wait", err.Message, "usage: wait <ms> | text <text> [ms] | <selector> [ms] | @ref [ms] | stable [quietMs] [timeoutMs] | absent <selector> [ms]")
+	}
+}
+
+// target reports a target that did not bind (p: its positionals, from pos).
+func (c *checker) target(a *Action, p []string, pos Pos, err *Error) {
 	if strings.HasPrefix(p[0], "@") {
 		return
 	}
@@ -98,23 +86,17 @@ func (c *checker) target(a *Action, p []string, base int, opts TargetOptions) {
 			}
 		}
 	}
-	if c.unknownKey(a, p[0], base) {
+	if c.unknownKey(p[0], pos) {
 		return
 	}
-	if _, err := DecodeTarget(p, opts); err != nil {
-		msg := err.Error()
-		if e, ok := err.(*Error); ok {
-			msg = e.Message
-		}
-		hint := ""
-		if strings.Contains(p[0], " #") {
-			hint = "# starts a comment only at the beginning of a line; here it became part of the target"
-		} else if (a.Command == "click" || a.Command == "press") && strings.Contains(p[0], " ") && LooksLikeSelector(p[0]) {
-			hint = "agent-device joins the words of a click target into one selector; quote the value: " +
-				a.Command + " " + QuoteSelectorValue(chkQuoteLastValue(p[0]))
-		}
-		c.add(c.argPos(a, base), SeverityError, "target", msg, hint)
+	hint := ""
+	if strings.Contains(p[0], " #") {
+		hint = "# starts a comment only at the beginning of a line; here it became part of the target"
+	} else if (a.Command == "click" || a.Command == "press") && strings.Contains(p[0], " ") && LooksLikeSelector(p[0]) {
+		hint = "agent-device joins the words of a click target into one selector; quote the value: " +
+			a.Command + " " + QuoteSelectorValue(chkQuoteLastValue(p[0]))
 	}
+	c.add(pos, SeverityError, "target", err.Message, hint)
 }
 
 // quoteLastValue turns `label=Sign in` into `label="Sign in"`.
@@ -128,7 +110,7 @@ func chkQuoteLastValue(expr string) string {
 
 // unknownKey reports the first key=value term of expr whose key is not a
 // selector key, with the rewrite suggestion. It returns true when it reported.
-func (c *checker) unknownKey(a *Action, expr string, idx int) bool {
+func (c *checker) unknownKey(expr string, pos Pos) bool {
 	parts, ok := splitQuoteAware(expr, splitFallback)
 	if !ok {
 		return false
@@ -148,7 +130,7 @@ func (c *checker) unknownKey(a *Action, expr string, idx int) bool {
 				hint = "the ~= operator is not supported (selectors match whole values, case-insensitively); did you mean " +
 					SuggestSelectorRewrite(strings.TrimSuffix(key, "~"), value) + "?"
 			}
-			c.add(c.argPos(a, idx), SeverityError, "selector-key",
+			c.add(pos, SeverityError, "selector-key",
 				fmt.Sprintf("unknown selector key %q (supported: %s)", key, strings.Join(SelectorKeys, ", ")), hint)
 			return true
 		}
@@ -156,41 +138,21 @@ func (c *checker) unknownKey(a *Action, expr string, idx int) bool {
 	return false
 }
 
-func (c *checker) selector(a *Action, expr string, idx int) {
-	if c.unknownKey(a, expr, idx) {
-		return
-	}
-	if _, err := ParseSelectorChain(expr); err != nil {
-		c.add(c.argPos(a, idx), SeverityError, "selector", err.(*Error).Message, "")
-	}
-}
-
-func (c *checker) wait(a *Action) {
-	p := a.Positionals
-	if len(p) == 0 || chkHasVar(p) {
-		return
-	}
-	if p[0] == "absent" && len(p) > 1 {
-		if c.unknownKey(a, p[1], 1) {
-			return
-		}
-	}
-	w, err := DecodeWait(p)
-	if err != nil {
-		c.add(c.argPos(a, 0), SeverityError, "wait", err.(*Error).Message, "usage: wait <ms> | text <text> [ms] | <selector> [ms] | @ref [ms] | stable [quietMs] [timeoutMs] | absent <selector> [ms]")
-		return
-	}
-	if w.Kind != "text" || p[0] == "text" {
+// waitText warns about a wait that reads as a text wait although its words
+// look like a selector.
+func (c *checker) waitText(w WaitArgs) {
+	p := w.Written
+	if w.Kind != "text" || len(p) == 0 || p[0] == "text" || chkHasVar(p) {
 		return
 	}
 	if LooksLikeSelector(p[0]) {
-		c.add(c.argPos(a, 0), SeverityWarning, "wait-text",
+		c.add(w.Pos, SeverityWarning, "wait-text",
 			fmt.Sprintf("wait %s waits for the text %q, not for a selector: the words do not parse as one selector", strings.Join(p, " "), w.Text),
 			"quote a selector value with spaces, e.g. wait \"label=\\\"Sign in\\\"\", or write wait text ... for a text wait")
 		return
 	}
 	if key, value, ok := SplitSelectorKeyValue(p[0]); ok && !IsSelectorKey(key) {
-		c.add(c.argPos(a, 0), SeverityWarning, "wait-text",
+		c.add(w.Pos, SeverityWarning, "wait-text",
 			fmt.Sprintf("wait %s waits for the text %q: %q is not a selector key", strings.Join(p, " "), w.Text, key),
 			"did you mean wait "+QuoteSelectorValue(SuggestSelectorRewrite(key, value))+"?")
 	}
@@ -275,24 +237,6 @@ func (c *checker) varHint(name string) string {
 
 // ---- ref frames (ADR 0014) ----
 
-// refArg returns the index of the positional holding an element ref, or -1.
-func chkRefArg(a *Action) int {
-	idx := 0
-	switch a.Command {
-	case "click", "press", "fill", "longpress", "focus", "hover", "wait":
-	case "get":
-		idx = 1
-	default:
-		return -1
-	}
-	if idx < len(a.Positionals) {
-		if _, _, _, ok := ParseRef(a.Positionals[idx]); ok {
-			return idx
-		}
-	}
-	return -1
-}
-
 // refFrames walks the plan with ADR 0014 rule 14: a complete snapshot
 // activates a frame; the first mutation expires it; a plain ref needs an
 // active frame for a mutation.
@@ -318,20 +262,19 @@ func (c *checker) refFrames() {
 			continue
 		}
 		effect, _ := EffectOf(a)
-		if i := chkRefArg(a); i >= 0 {
-			ref := a.Positionals[i]
+		if ref, pos, ok := NamedRef(c.bound[a]); ok {
 			mutation := effect == EffectMayInvalidate
 			switch {
 			case state == none:
-				c.add(c.argPos(a, i), SeverityWarning, "ref-before-snapshot",
+				c.add(pos, SeverityWarning, "ref-before-snapshot",
 					fmt.Sprintf("%s is used before any snapshot: refs exist only after a snapshot in the same run", ref),
 					"add snapshot -i before this line, or use a selector")
 			case state == expired && mutation:
-				c.add(c.argPos(a, i), SeverityWarning, "ref-frame-expired",
+				c.add(pos, SeverityWarning, "ref-frame-expired",
 					fmt.Sprintf("%s will fail with ref_frame_expired: %s on line %d already expired the snapshot of line %d", ref, expiredBy.Command, expiredBy.Pos.Line, snapLine),
 					"take snapshot -i again before this line (ADR 0014), or use a selector")
 			case state == expired:
-				c.add(c.argPos(a, i), SeverityWarning, "ref-frame-stale",
+				c.add(pos, SeverityWarning, "ref-frame-stale",
 					fmt.Sprintf("%s reads a stale ref: %s on line %d expired the snapshot of line %d", ref, expiredBy.Command, expiredBy.Pos.Line, snapLine),
 					"take snapshot -i again before this line, or use a selector")
 			}

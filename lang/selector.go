@@ -66,12 +66,13 @@ func ParseSelectorChain(expr string) (*SelectorChain, error) {
 			return nil, selectorError("Invalid selector fallback expression: " + trimmed)
 		}
 	}
+	chain.Segments = make([]SelectorSegment, 0, len(parts))
 	for _, p := range parts {
 		seg, err := parseSegment(selTrim(p))
 		if err != nil {
 			return nil, err
 		}
-		chain.Segments = append(chain.Segments, *seg)
+		chain.Segments = append(chain.Segments, seg)
 	}
 	return chain, nil
 }
@@ -88,53 +89,53 @@ func unclosedSegment(expr string) string {
 	return expr
 }
 
-func parseSegment(seg string) (*SelectorSegment, error) {
+func parseSegment(seg string) (SelectorSegment, error) {
 	terms, ok := splitQuoteAware(seg, splitSpace)
 	if !ok {
-		return nil, selectorError("Unclosed quote in selector: " + seg)
+		return SelectorSegment{}, selectorError("Unclosed quote in selector: " + seg)
 	}
-	out := &SelectorSegment{Raw: seg}
+	out := SelectorSegment{Raw: seg, Terms: make([]SelectorTerm, 0, len(terms))}
 	for _, raw := range terms {
 		if raw == "" {
 			continue
 		}
 		t, err := parseTerm(raw)
 		if err != nil {
-			return nil, err
+			return SelectorSegment{}, err
 		}
-		out.Terms = append(out.Terms, *t)
+		out.Terms = append(out.Terms, t)
 	}
 	return out, nil
 }
 
-func parseTerm(raw string) (*SelectorTerm, error) {
+func parseTerm(raw string) (SelectorTerm, error) {
 	eq := strings.IndexByte(raw, '=')
 	if eq < 0 {
 		k := strings.ToLower(selTrim(raw))
 		if isBoolKey(k) {
-			return &SelectorTerm{Key: k, Value: "true", IsBool: true, Bool: true}, nil
+			return SelectorTerm{Key: k, Value: "true", IsBool: true, Bool: true}, nil
 		}
-		return nil, selectorError(`Invalid selector term "` + raw + `", expected key=value`)
+		return SelectorTerm{}, selectorError(`Invalid selector term "` + raw + `", expected key=value`)
 	}
 	key := strings.ToLower(selTrim(raw[:eq]))
 	rawValue := selTrim(raw[eq+1:])
 	if !IsSelectorKey(key) {
-		return nil, selectorError("Unknown selector key: " + key)
+		return SelectorTerm{}, selectorError("Unknown selector key: " + key)
 	}
 	if rawValue == "" {
-		return nil, selectorError("Missing selector value for key: " + key)
+		return SelectorTerm{}, selectorError("Missing selector value for key: " + key)
 	}
 	value := unquoteSelectorValue(rawValue)
 	if isBoolKey(key) {
 		switch strings.ToLower(value) {
 		case "true":
-			return &SelectorTerm{Key: key, Value: "true", IsBool: true, Bool: true}, nil
+			return SelectorTerm{Key: key, Value: "true", IsBool: true, Bool: true}, nil
 		case "false":
-			return &SelectorTerm{Key: key, Value: "false", IsBool: true, Bool: false}, nil
+			return SelectorTerm{Key: key, Value: "false", IsBool: true, Bool: false}, nil
 		}
-		return nil, selectorError("Invalid boolean value for " + key + ": " + rawValue)
+		return SelectorTerm{}, selectorError("Invalid boolean value for " + key + ": " + rawValue)
 	}
-	return &SelectorTerm{Key: key, Value: value}, nil
+	return SelectorTerm{Key: key, Value: value}, nil
 }
 
 type splitMode int
@@ -147,6 +148,7 @@ const (
 // splitQuoteAware splits s outside quoted runs. ok is false when a quote is
 // left open at the end.
 func splitQuoteAware(s string, mode splitMode) (parts []string, ok bool) {
+	parts = make([]string, 0, 4) // one allocation for the usual few parts
 	var quote byte
 	start := 0
 	backslashes := 0
@@ -220,6 +222,7 @@ func unquoteSelectorValue(v string) string {
 		return inner
 	}
 	var b strings.Builder
+	b.Grow(len(inner)) // decoding only shortens
 	for i := 0; i < len(inner); i++ {
 		c := inner[i]
 		if c != '\\' || i+1 >= len(inner) {

@@ -23,7 +23,7 @@ type InteractionTarget struct {
 	Rest     []string       // positionals after the target (fill text, longpress duration, ...)
 }
 
-// TargetOptions tune DecodeTarget for a command's shape.
+// TargetOptions tune decodeTarget for a command's shape.
 type TargetOptions struct {
 	// Trailing is how many positionals at the end belong to the command, not to
 	// the target (fill's text: 1). They are returned in Rest. A ref target
@@ -33,9 +33,9 @@ type TargetOptions struct {
 
 var bareRefPattern = regexp.MustCompile(`^e\d+$`)
 
-// ParseRef decodes "@eN" or "@eN~sG" (the grammar of Ref) into the ref
+// parseRef decodes "@eN" or "@eN~sG" (the grammar of Ref) into the ref
 // without its pin, as written, and the pin. ok is false for anything else.
-func ParseRef(tok string) (ref string, pin int, pinned bool, ok bool) {
+func parseRef(tok string) (ref string, pin int, pinned bool, ok bool) {
 	n, g, ok := scanRef(tok)
 	if !ok {
 		return "", 0, false, false
@@ -51,29 +51,16 @@ func ParseRef(tok string) (ref string, pin int, pinned bool, ok bool) {
 	return ref, 0, false, true
 }
 
-// DecodeInteractionTarget decodes the target of an interaction command from
-// its positionals (click/press semantics: a token after a ref is its label).
-func DecodeInteractionTarget(positionals []string) (*InteractionTarget, error) {
-	return DecodeTarget(positionals, TargetOptions{})
-}
-
-// DecodeTarget decodes a target followed by opts.Trailing command positionals.
-func DecodeTarget(positionals []string, opts TargetOptions) (*InteractionTarget, error) {
-	it, err := decodeTarget(positionals, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &it, nil
-}
-
-// decodeTarget is DecodeTarget without the allocation of the result.
+// decodeTarget decodes a target followed by opts.Trailing command
+// positionals. Only the binder (args.go) calls it: every other reader takes
+// the bound value from Bind.
 func decodeTarget(positionals []string, opts TargetOptions) (InteractionTarget, *Error) {
 	if allSpace(positionals) {
 		return InteractionTarget{}, targetError(targetParseFailure(positionals))
 	}
 	p0 := positionals[0]
 	if strings.HasPrefix(p0, "@") {
-		ref, pin, pinned, ok := ParseRef(p0)
+		ref, pin, pinned, ok := parseRef(p0)
 		if !ok {
 			ref = p0 // malformed refs (@e2~x3) are left for ref admission to reject
 		}
@@ -205,16 +192,7 @@ type WaitSpec struct {
 // DefaultWaitTimeoutMs is the timeout of polling waits without one.
 const DefaultWaitTimeoutMs = 10000
 
-// DecodeWait decodes wait positionals.
-func DecodeWait(positionals []string) (*WaitSpec, error) {
-	w, err := decodeWait(positionals)
-	if err != nil {
-		return nil, err
-	}
-	return &w, nil
-}
-
-// decodeWait is DecodeWait without the allocation of the result.
+// decodeWait decodes wait positionals (for the binder, as decodeTarget).
 func decodeWait(positionals []string) (WaitSpec, *Error) {
 	if len(positionals) == 0 {
 		return WaitSpec{}, targetError(`wait requires an argument: wait <ms> | text <text> [ms] | <selector> [ms] | @ref [ms] | stable [quietMs] [timeoutMs] | absent <selector> [ms].`)

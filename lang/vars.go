@@ -2,7 +2,6 @@ package lang
 
 import (
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -221,42 +220,6 @@ func IsSecretName(name string) bool {
 		}
 	}
 	return false
-}
-
-// Redact replaces every non-empty value of vars found in text by
-// <var:NAME>, longest values first (ties by name, for determinism).
-func Redact(text string, vars map[string]string) string {
-	type pair struct{ name, value string }
-	var ps []pair
-	for n, v := range vars {
-		if v != "" {
-			ps = append(ps, pair{n, v})
-		}
-	}
-	sort.Slice(ps, func(i, j int) bool {
-		if len(ps[i].value) != len(ps[j].value) {
-			return len(ps[i].value) > len(ps[j].value)
-		}
-		return ps[i].name < ps[j].name
-	})
-	if len(ps) == 0 {
-		return text
-	}
-	// One pass, so a replacement is never matched again by a shorter value.
-	var b strings.Builder
-outer:
-	for i := 0; i < len(text); {
-		for _, p := range ps {
-			if strings.HasPrefix(text[i:], p.value) {
-				b.WriteString("<var:" + p.name + ">")
-				i += len(p.value)
-				continue outer
-			}
-		}
-		b.WriteByte(text[i])
-		i++
-	}
-	return b.String()
 }
 
 // SecretValues picks the variables to mask in reports: those with a secret

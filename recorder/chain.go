@@ -140,15 +140,9 @@ func uniqueIn(places []place, seg string) bool {
 	return true
 }
 
-// leaks reports whether s would write a masked literal.
-func (r *Recorder) leaks(s string) bool {
-	for _, lit := range r.secrets {
-		if strings.Contains(s, lit) {
-			return true
-		}
-	}
-	return false
-}
+// leaks reports whether s would write a masked literal anywhere, even
+// inside a word: the recorder refuses such a text rather than mask it.
+func (r *Recorder) leaks(s string) bool { return r.mask.Finds(s) }
 
 // uniqueID reports whether n's id occurs once in tree (id demotion, §5.4).
 func uniqueID(tree *drivers.Snapshot, id string) bool {

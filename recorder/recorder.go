@@ -29,6 +29,7 @@ type Recorder struct {
 	problem string            // the last step's problem, for its command's answer
 	aborted string
 	secrets []string
+	mask    *drivers.Masker   // of secrets: what must never be written
 	full    *drivers.Snapshot // a full capture taken just before the next step
 	n       int               // steps seen
 }
@@ -53,6 +54,7 @@ func (r *Recorder) Mask(literal string) {
 	}
 	r.mu.Lock()
 	r.secrets = append(r.secrets, literal)
+	r.mask = drivers.NewMasker(r.secrets)
 	r.mu.Unlock()
 }
 
@@ -109,7 +111,7 @@ func (r *Recorder) add(st Step) {
 	}
 	a, err := r.convert(st, full)
 	if err != nil {
-		ei := &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "unrecordable_step", Step: st.Step,
+		ei := &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonUnrecordableStep, Step: st.Step,
 			Message: fmt.Sprintf("Cannot write recorded step %d %q to a script: %s", st.Step, describe(st.Written), err),
 			Hint:    "Use a selector for this element (adtest find, or id=/label= from the snapshot), or give it a unique id or label; the recording is refused at close while this step is in it."}
 		if r.refusal == nil {
@@ -133,7 +135,7 @@ func (r *Recorder) Script() ([]byte, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.aborted != "" {
-		return nil, &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "recording_aborted",
+		return nil, &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonRecordingAborted,
 			Message: "The recording was aborted by " + r.aborted + "; nothing is written", Hint: "Record one open per script: start a new session with open --save-script."}
 	}
 	if r.refusal != nil {
@@ -149,60 +151,56 @@ func (r *Recorder) Script() ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-// convert builds the action a step is written as.
+// convert builds the action a step is written as. It reads the step's
+// arguments as lang.Bind decodes them (the ${NAME} of --record-as kept).
 func (r *Recorder) convert(st Step, full *drivers.Snapshot) (*lang.Action, error) {
 	w := st.Written
 	a := &lang.Action{Command: w.Command, Positionals: slices.Clone(w.Positionals), Flags: cloneFlags(w.Flags), Runtime: cloneFlags(w.Runtime)}
-	switch w.Command {
-	case "click", "press", "focus", "hover", "longpress", "fill", "wait":
-	default:
-		for _, p := range a.Positionals {
-			if _, _, _, ok := lang.ParseRef(p); ok {
-				return nil, fmt.Errorf("its ref %s cannot be written as a selector for %s", p, w.Command)
-			}
-		}
-		return a, nil
-	}
-	pos, tail := a.Positionals, []string(nil)
-	trailing := 0
-	switch w.Command {
-	case "fill":
-		trailing = 1
-	case "longpress":
-		if len(pos) > 1 {
-			if _, ok := lang.JSNumber(pos[len(pos)-1]); ok {
-				if it, err := lang.DecodeTarget(pos, lang.TargetOptions{}); err != nil || it.Kind != "point" || len(it.Rest) > 0 {
-					pos, tail = pos[:len(pos)-1], pos[len(pos)-1:]
-				}
-			}
-		}
-	case "wait":
-		if len(pos) == 0 || !strings.HasPrefix(pos[0], "@") {
-			return a, nil // durations, text, selectors and stable waits stay as written
-		}
-		pos, tail = pos[:1], pos[1:]
-	}
-	it, err := lang.DecodeTarget(pos, lang.TargetOptions{Trailing: trailing})
+	args, err := lang.Bind(w)
 	if err != nil {
 		return nil, err
 	}
-	mutating := w.Command != "wait"
-	switch it.Kind {
-	case "point":
+	var t lang.Target
+	var tail []string // positionals written after the target unchanged
+	text := ""        // fill's text
+	switch v := args.(type) {
+	case lang.TargetArgs: // click, press, focus, hover, longpress, fill
+		t, text = v.Target, v.Text
+		if v.HasDuration {
+			tail = w.Positionals[len(w.Positionals)-1:]
+		}
+	case lang.WaitArgs:
+		if v.Kind != "ref" {
+			return a, nil // durations, text, selectors and stable waits stay as written
+		}
+		t = lang.Target{Kind: lang.TargetRef, Raw: v.WaitSpec.Ref, Ref: v.Ref, RefOK: v.RefOK}
+		tail = w.Positionals[1:]
+	default:
+		if ref, _, ok := lang.NamedRef(args); ok {
+			return nil, fmt.Errorf("its ref %s cannot be written as a selector for %s", ref, w.Command)
+		}
 		return a, nil
-	case "selector":
+	}
+	mutating := w.Command != "wait"
+	switch t.Kind {
+	case lang.TargetPoint:
+		return a, nil
+	case lang.TargetSelector:
 		if st.Kind == "selector" && st.Tree != nil && st.Index >= 0 && w.Command != "wait" {
-			a.TargetEvidence = r.evidence(st.Tree, st.Index, it.Selector, mutating)
+			a.TargetEvidence = r.evidence(st.Tree, st.Index, t.Selector, mutating)
 		}
 		return a, nil
 	}
 	// A ref: rewrite it to a selector chain from the tree that authorised it.
 	if st.Kind != "ref" || st.Tree == nil || st.Index < 0 || st.Index >= len(st.Tree.Nodes) {
-		return nil, fmt.Errorf("its ref %s has no resolved node to build a selector from", it.Ref)
+		ref := t.Raw
+		if t.RefOK {
+			ref = t.Ref.Plain()
+		}
+		return nil, fmt.Errorf("its ref %s has no resolved node to build a selector from", ref)
 	}
 	var rest []string
 	if w.Command == "fill" {
-		text := strings.Join(it.Rest, " ")
 		if text == "" {
 			return nil, fmt.Errorf("an empty fill of a ref cannot be written as a selector step")
 		}
@@ -263,15 +261,14 @@ func (r *Recorder) Guard() error {
 		return nil
 	}
 	for _, a := range r.actions[last+1:] {
-		if a.Command != "wait" || len(a.Positionals) == 0 {
-			continue
-		}
-		if it, err := lang.DecodeTarget(a.Positionals[:1], lang.TargetOptions{}); err == nil && it.Kind == "selector" {
-			return nil
+		if args, err := lang.Bind(a); err == nil {
+			if w, ok := args.(lang.WaitArgs); ok && w.Kind == "selector" {
+				return nil
+			}
 		}
 	}
 	a := r.actions[last]
-	return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "destination_guard_missing", Step: r.steps[last],
+	return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonDestinationGuardMissing, Step: r.steps[last],
 		Message: fmt.Sprintf("session save-script needs a selector wait after the last action that changes the screen (step %d %q), so that a replay of the published script ends where the session is", r.steps[last], describe(a)),
 		Hint:    `Run a wait for what the screen shows now, e.g. adtest wait 'text="Welcome"' 5000, then save again (close publishes without this guard).`}
 }

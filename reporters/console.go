@@ -14,7 +14,7 @@ import (
 )
 
 // Console streams one line per finished test and prints a summary at the
-// end. It implements runner.SuiteListener. With live progress on (a
+// end. It implements runner.Observer. With live progress on (a
 // terminal), a status area below the finished lines shows each worker's
 // test, its current step and elapsed time, and the counts so far; Tick
 // redraws it. Calls may come from the suite's workers and from a ticker: the
@@ -197,10 +197,7 @@ func WriteSummary(w io.Writer, r *runner.Result, colorOn bool) error {
 			e, a := lastError(t)
 			fmt.Fprintf(&b, "  %d) %s %s\n", i+1, p.fail.Sprint(EscapeControl(location(t.File, e))), EscapeControl(t.Name))
 			if e != nil {
-				reason := e.Reason
-				if reason == "" {
-					reason = e.Code
-				}
+				reason := reasonOf(e)
 				fmt.Fprintf(&b, "     %s [%s]\n", EscapeText(describe(e)), EscapeControl(reason))
 				if e.Hint != "" {
 					fmt.Fprintf(&b, "     hint: %s\n", EscapeText(e.Hint))

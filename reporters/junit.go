@@ -192,7 +192,7 @@ func rerun(t runner.TestResult, a runner.AttemptResult) JUnitRerun {
 
 func reasonOf(e *runner.ErrorInfo) string {
 	if e.Reason != "" {
-		return e.Reason
+		return string(e.Reason)
 	}
 	return e.Code
 }

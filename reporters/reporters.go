@@ -8,8 +8,6 @@ package reporters
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/adtest/adtest/reporters/html"
@@ -49,7 +47,7 @@ type StreamOptions struct {
 // Streamer is a reporter that follows the run's events and ends with a
 // summary of the final result. One that redraws also has Tick().
 type Streamer interface {
-	runner.SuiteListener
+	runner.Observer
 	Summary(r *runner.Result) error
 }
 
@@ -132,7 +130,7 @@ func Render(name string, w io.Writer, r *runner.Result, color bool) error {
 }
 
 // Listeners fans suite events out to several listeners, in order.
-type Listeners []runner.SuiteListener
+type Listeners []runner.Observer
 
 func (ls Listeners) SuiteStarted(e runner.SuiteStarted) {
 	for _, l := range ls {
@@ -162,39 +160,6 @@ func (ls Listeners) TestFinished(e runner.TestFinished) {
 	for _, l := range ls {
 		l.TestFinished(e)
 	}
-}
-
-// WriteFileAtomic renders into a temporary file next to path and renames it
-// into place, so a reader never sees a half-written report.
-func WriteFileAtomic(path string, render func(io.Writer) error) error {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if err := render(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }
 
 // lastError is the error of a test's last failed attempt.

@@ -3,16 +3,13 @@ package reporters
 import (
 	"bytes"
 	"encoding/xml"
-	"errors"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sebdah/goldie/v2"
 
+	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/runner"
 )
 
@@ -20,7 +17,7 @@ import (
 func sample() *runner.Result {
 	start := time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)
 	fail := func(line, step int, cmd, reason, msg string) *runner.ErrorInfo {
-		return &runner.ErrorInfo{Code: "COMMAND_FAILED", Reason: reason, Message: msg, Hint: "take a snapshot and check the selector", Step: step, Line: line, Command: cmd}
+		return &runner.ErrorInfo{Code: "COMMAND_FAILED", Reason: drivers.Reason(reason), Message: msg, Hint: "take a snapshot and check the selector", Step: step, Line: line, Command: cmd}
 	}
 	return &runner.Result{
 		Version: 1, StartedAt: start, DurationMs: 12345,
@@ -269,26 +266,6 @@ func TestParseSpec(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("ParseSpec(%q) = %q, want %q", tc.in, got, tc.want)
 		}
-	}
-}
-
-func TestWriteFileAtomic(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "sub", "r.xml")
-	if err := WriteFileAtomic(p, func(w io.Writer) error { _, err := io.WriteString(w, "one"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	err := WriteFileAtomic(p, func(w io.Writer) error { io.WriteString(w, "half"); return errors.New("boom") })
-	if err == nil || err.Error() != "boom" {
-		t.Fatalf("err = %v", err)
-	}
-	b, _ := os.ReadFile(p)
-	if string(b) != "one" {
-		t.Errorf("a failed render replaced the report: %q", b)
-	}
-	entries, _ := os.ReadDir(filepath.Dir(p))
-	if len(entries) != 1 {
-		t.Errorf("temp files left: %v", entries)
 	}
 }
 

@@ -2,6 +2,8 @@ package runner
 
 import (
 	"testing"
+
+	"github.com/adtest/adtest/drivers"
 )
 
 // A selector target that stays disabled is found again and retried until
@@ -30,8 +32,8 @@ open guarded -> guarded
 			before := len(e.dev.Mutations())
 			start := e.clock.Now()
 			_, err := e.run(t, tc.line)
-			if err == nil || err.Reason != ReasonTargetDisabled {
-				t.Fatalf("got %+v, want %s", err, ReasonTargetDisabled)
+			if err == nil || err.Reason != drivers.ReasonTargetDisabled {
+				t.Fatalf("got %+v, want %s", err, drivers.ReasonTargetDisabled)
 			}
 			a, _ := err.Details["actionability"].(map[string]any)
 			if tc.retried {

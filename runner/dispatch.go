@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/adtest/adtest/lang"
+
+	"github.com/adtest/adtest/drivers"
 )
 
 // Output is what one leaf command returns.
@@ -102,17 +104,8 @@ func (s *Session) Dispatch(ctx context.Context, a *lang.Action) (*Output, *Error
 }
 
 func (s *Session) dispatch(ctx context.Context, a *lang.Action) (*Output, *ErrorInfo) {
-	args, err := bindArgs(a)
+	args, err := lang.Bind(a)
 	return s.dispatchBound(ctx, a, args, err)
-}
-
-// bindArgs returns an action's typed arguments: bound by check already, or
-// bound now (after interpolation).
-func bindArgs(a *lang.Action) (lang.Args, error) {
-	if a.Args != nil {
-		return a.Args, nil
-	}
-	return lang.Bind(a)
 }
 
 // dispatchBound is dispatch with the arguments bound (berr: binding failed;
@@ -120,13 +113,13 @@ func bindArgs(a *lang.Action) (lang.Args, error) {
 func (s *Session) dispatchBound(ctx context.Context, a *lang.Action, args lang.Args, berr error) (*Output, *ErrorInfo) {
 	leaf, known := leaves[a.Command]
 	if !known {
-		return nil, newErr(CodeInvalidArgs, "unknown_command", "Unknown command %q", a.Command)
+		return nil, newErr(CodeInvalidArgs, drivers.ReasonUnknownCommand, "Unknown command %q", a.Command)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, ctxError(ctx, err)
 	}
 	if s.closed && a.Command != "open" && a.Command != "replay" {
-		return nil, newErr(CodeSessionNotFound, "session_closed", "The session was closed; run open first")
+		return nil, newErr(CodeSessionNotFound, drivers.ReasonSessionClosed, "The session was closed; run open first")
 	}
 	if leaf == nil {
 		return nil, unsupported(a.Command, s.cfg.Platform)
@@ -138,7 +131,7 @@ func (s *Session) dispatchBound(ctx context.Context, a *lang.Action, args lang.A
 	if e == nil && !m.none() {
 		out, e = s.mutate(ctx, a, &m)
 	}
-	if e != nil && ctx.Err() != nil && e.Reason != "timeout" && e.Reason != "cancelled" {
+	if e != nil && ctx.Err() != nil && e.Reason != drivers.ReasonTimeout && e.Reason != drivers.ReasonCancelled {
 		if ce := ctxError(ctx, ctx.Err()); ce != nil {
 			return nil, ce
 		}

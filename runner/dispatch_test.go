@@ -113,7 +113,7 @@ func TestSelectorResolution(t *testing.T) {
 			e.must(t, "open shop")
 			_, err := e.run(t, tc.line)
 			if tc.reason != "" {
-				if err == nil || err.Reason != tc.reason || err.Code != tc.code {
+				if err == nil || string(err.Reason) != tc.reason || err.Code != tc.code {
 					t.Fatalf("got %+v", err)
 				}
 				if len(e.dev.Mutations()) != 1 {

@@ -4,7 +4,9 @@
 //
 // # Shape
 //
-//   - session.go: Session, SessionConfig, Clock.
+//   - session.go: Session, SessionConfig, Clock. The session owns its
+//     driver: evidence.go is what it hands to readers outside the step path
+//     (Evidence for a failed attempt's artifacts, Capture for the recorder).
 //   - internal/frame: the ref frame. Its fields are unexported, so only that
 //     package constructs, activates, publishes or expires a frame.Frame, and
 //     every transition returns a new value; the compiler holds it. refs.go
@@ -33,11 +35,15 @@
 //   - render.go: snapshot text and JSON, ref numbering (e1..eN in document
 //     order over printed nodes).
 //   - verify.go: target-v1 binding verification before dispatch (§4.2.2).
-//   - step.go: Session.Step, the one path of a command (interpolate, bind,
-//     verify, dispatch), and the Journal that hears every step.
-//   - replay.go: Replay (a loop over Step), StepEvent/Observer,
-//     REPLAY_DIVERGENCE with its divergence report, variable resolution and
-//     redaction.
+//   - step.go: Session.Step, the one path of a command (interpolate, bind
+//     with lang.Bind, verify, dispatch, each under the step bound), and the
+//     step record: JournalEntry, which the Journal hears and from which the
+//     step event (Event), the JSON step result (Result) and, through the
+//     event, timing.ndjson's step lines are derived.
+//   - events.go: Observer, the one listener interface of replays, the suite
+//     runner and reporters, and the suite's events.
+//   - replay.go: Replay (a loop over step records), REPLAY_DIVERGENCE with
+//     its divergence report, and redaction.
 //
 // # ADR 0014 required evidence → tests
 //

@@ -21,18 +21,6 @@ const (
 	CodeUnknown              = "UNKNOWN"
 )
 
-// Reasons of target guards a driver reports (drivers.TargetError) before any
-// side effect. A selector target failing one of them is resolved again and
-// retried for the wait timeout (mutate); a ref target fails with it.
-const (
-	ReasonTargetStale       = "target_stale"       // the element left the page (re-rendered, navigated)
-	ReasonTargetNotVisible  = "target_not_visible" // hidden, zero size, or cannot be scrolled into view
-	ReasonTargetCovered     = "target_covered"     // another element receives the press at its point
-	ReasonTargetDisabled    = "target_disabled"    // disabled (attribute or aria-disabled)
-	ReasonTargetNotEditable = "target_not_editable"
-	ReasonTargetUnstable    = "target_unstable" // its box kept changing (an animation that does not end)
-)
-
 // DefaultHint returns the per-code default hint (spec §7).
 func DefaultHint(code string) string {
 	switch code {
@@ -54,12 +42,12 @@ func DefaultHint(code string) string {
 	return ""
 }
 
-func newErr(code, reason, format string, args ...any) *ErrorInfo {
+func newErr(code string, reason drivers.Reason, format string, args ...any) *ErrorInfo {
 	return &ErrorInfo{Code: code, Reason: reason, Message: fmt.Sprintf(format, args...), Hint: DefaultHint(code)}
 }
 
 func unsupported(command, platform string) *ErrorInfo {
-	e := newErr(CodeUnsupportedOperation, "unsupported_operation", "%s is not supported on %s", command, platform)
+	e := newErr(CodeUnsupportedOperation, drivers.ReasonUnsupportedOperation, "%s is not supported on %s", command, platform)
 	e.Details = map[string]any{"command": command, "platform": platform}
 	return e
 }
@@ -85,7 +73,7 @@ func fromError(ctx context.Context, command, platform string, err error) *ErrorI
 		if hint == "" {
 			hint = DefaultHint(code)
 		}
-		return &ErrorInfo{Code: code, Reason: "invalid_args", Message: le.Message, Hint: hint}
+		return &ErrorInfo{Code: code, Reason: drivers.ReasonInvalidArgs, Message: le.Message, Hint: hint}
 	}
 	if ce := ctxError(ctx, err); ce != nil {
 		return ce
@@ -102,18 +90,18 @@ func fromError(ctx context.Context, command, platform string, err error) *ErrorI
 		return unsupported(command, platform)
 	}
 	if errors.Is(err, drivers.ErrInfrastructure) {
-		return &ErrorInfo{Code: CodeDeviceNotFound, Reason: ReasonInfrastructure, Message: err.Error(), Hint: DefaultHint(CodeDeviceNotFound)}
+		return &ErrorInfo{Code: CodeDeviceNotFound, Reason: drivers.ReasonInfrastructure, Message: err.Error(), Hint: DefaultHint(CodeDeviceNotFound)}
 	}
-	return &ErrorInfo{Code: CodeCommandFailed, Reason: "command_failed", Message: err.Error(), Hint: DefaultHint(CodeCommandFailed)}
+	return &ErrorInfo{Code: CodeCommandFailed, Reason: drivers.ReasonCommandFailed, Message: err.Error(), Hint: DefaultHint(CodeCommandFailed)}
 }
 
 // ctxError maps a context end to reason timeout (deadline) or cancelled.
 func ctxError(ctx context.Context, err error) *ErrorInfo {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || (ctx.Err() != nil && errors.Is(context.Cause(ctx), context.DeadlineExceeded)):
-		return &ErrorInfo{Code: CodeCommandFailed, Reason: "timeout", Message: "Timed out: the test's time budget ran out during this step", Hint: "Raise --timeout or the script's context timeout, or look for a step that waits on something that never appears."}
+		return &ErrorInfo{Code: CodeCommandFailed, Reason: drivers.ReasonTimeout, Message: "Timed out: the test's time budget ran out during this step", Hint: "Raise --timeout or the script's context timeout, or look for a step that waits on something that never appears."}
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
-		return &ErrorInfo{Code: CodeCommandFailed, Reason: "cancelled", Message: "Cancelled while this step was running", Hint: "The run was interrupted; rerun to finish."}
+		return &ErrorInfo{Code: CodeCommandFailed, Reason: drivers.ReasonCancelled, Message: "Cancelled while this step was running", Hint: "The run was interrupted; rerun to finish."}
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package runner
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/adtest/adtest/drivers"
+)
 
 // One vocabulary of infrastructure failures, read by suite, reporters and cmd.
 func TestInfrastructureVocabulary(t *testing.T) {
@@ -12,10 +16,10 @@ func TestInfrastructureVocabulary(t *testing.T) {
 		{nil, false, false},
 		{&ErrorInfo{Code: CodeCommandFailed, Reason: "selector_not_found"}, false, false},
 		{&ErrorInfo{Code: CodeInfra, Reason: "no_driver"}, true, false},
-		{&ErrorInfo{Code: CodeInfra, Reason: ReasonSessionStart}, true, true},
-		{&ErrorInfo{Code: CodeDeviceNotFound, Reason: ReasonInfrastructure}, true, true},
-		{&ErrorInfo{Code: CodeReplayDivergence, Reason: ReasonInfrastructure}, true, true},
-		{&ErrorInfo{Code: CodeInfra, Reason: ReasonTimeoutCleanupPending}, true, false},
+		{&ErrorInfo{Code: CodeInfra, Reason: drivers.ReasonSessionStart}, true, true},
+		{&ErrorInfo{Code: CodeDeviceNotFound, Reason: drivers.ReasonInfrastructure}, true, true},
+		{&ErrorInfo{Code: CodeReplayDivergence, Reason: drivers.ReasonInfrastructure}, true, true},
+		{&ErrorInfo{Code: CodeInfra, Reason: drivers.ReasonTimeoutCleanupPending}, true, false},
 	} {
 		if got := tc.e.IsInfrastructure(); got != tc.infra {
 			t.Errorf("%+v: IsInfrastructure = %v, want %v", tc.e, got, tc.infra)

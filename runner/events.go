@@ -37,13 +37,40 @@ type TestFinished struct {
 	Test  TestResult
 }
 
-// SuiteListener receives suite events. StepStarted and StepFinished carry
-// each step of each attempt (File, Name, Attempt and Worker set); a listener
-// that does not show steps ignores them.
-type SuiteListener interface {
+// Observer follows a run as it happens: the one listener interface of
+// replays, the suite runner and reporters. A replay emits the step events
+// only (before dispatch, and after with Status, Duration and Error); the
+// suite runner also emits its own, and its step events carry File, Name,
+// Attempt and Worker. A handler that does not show steps ignores them; one
+// that follows steps only embeds StepsOnly.
+type Observer interface {
 	SuiteStarted(SuiteStarted)
 	StepStarted(StepEvent)
 	StepFinished(StepEvent)
 	AttemptFinished(AttemptFinished)
 	TestFinished(TestFinished)
+}
+
+// StepsOnly is embedded by an Observer that follows steps only: it ignores
+// the suite's own events.
+type StepsOnly struct{}
+
+func (StepsOnly) SuiteStarted(SuiteStarted)       {}
+func (StepsOnly) AttemptFinished(AttemptFinished) {}
+func (StepsOnly) TestFinished(TestFinished)       {}
+
+// StepEvent is one step starting or finishing, derived from the step's
+// record (JournalEntry.Event); the suite runner fills File, Name, Attempt
+// and Worker. Action is the action text with variable values and secrets
+// masked (as written when the step starts, as bound when it finishes).
+type StepEvent struct {
+	File, Name        string
+	Attempt, Worker   int
+	Step, Total, Line int
+	Command           string
+	Action            string
+	Status            Status // "" when the step starts (skipped steps: StatusSkipped)
+	Duration          time.Duration
+	Error             *ErrorInfo
+	Time              time.Time
 }

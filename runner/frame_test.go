@@ -85,7 +85,7 @@ open guarded -> guarded
 			gen := e.sess.RefsGeneration()
 			before := len(e.dev.Mutations())
 			_, err := e.run(t, tc.line)
-			if err == nil || err.Reason != tc.reason {
+			if err == nil || string(err.Reason) != tc.reason {
 				t.Fatalf("got %+v, want reason %s", err, tc.reason)
 			}
 			if !e.sess.frame.IsActive() || e.sess.RefsGeneration() != gen {
@@ -137,7 +137,7 @@ func TestEvidence03PostSeamFailuresExpire(t *testing.T) {
 			}
 			defer cancel()
 			_, err := e.sess.Dispatch(ctx, parseScript(t, "click @e3\n").Actions[0])
-			if err == nil || err.Reason != tc.reason {
+			if err == nil || string(err.Reason) != tc.reason {
 				t.Fatalf("got %+v, want %s", err, tc.reason)
 			}
 			if e.dev.Count("tap") != 1 {
@@ -300,7 +300,7 @@ func TestEvidence07PartialPublication(t *testing.T) {
 		{fmt.Sprintf("click @e4~s%d", completeGen), "ref_generation_mismatch", "Ref @e4 was minted from a superseded snapshot generation"},
 	} {
 		_, err := e.run(t, tc.line)
-		if err == nil || err.Reason != tc.reason || err.Message != tc.msg {
+		if err == nil || string(err.Reason) != tc.reason || err.Message != tc.msg {
 			t.Fatalf("%s: got %+v, want %s %q", tc.line, err, tc.reason, tc.msg)
 		}
 		if got := err.Details["scope"]; !reflect.DeepEqual(got, []string{"@e4"}) {
@@ -360,7 +360,7 @@ func TestAdmissionOrderAndShape(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, rej := tc.frame.AdmitMutation(tc.ref)
 			err := refRejected(rej)
-			if err == nil || err.Reason != tc.reason || err.Code != "COMMAND_FAILED" {
+			if err == nil || string(err.Reason) != tc.reason || err.Code != "COMMAND_FAILED" {
 				t.Fatalf("got %+v, want %s", err, tc.reason)
 			}
 			keys := []string{"currentGeneration", "reason", "ref", "scope"}
@@ -632,7 +632,7 @@ func TestEvidence16FailedOpenExpires(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 			defer cancel()
 			_, err := e.sess.Dispatch(ctx, parseScript(t, "open demo --relaunch\n").Actions[0])
-			if err == nil || err.Reason != tc.reason {
+			if err == nil || string(err.Reason) != tc.reason {
 				t.Fatalf("got %+v", err)
 			}
 			if _, err := e.run(t, "click @e2"); err == nil || err.Reason != "ref_frame_expired" {

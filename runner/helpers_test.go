@@ -117,7 +117,7 @@ func (e *env) expect(t testing.TB, line, want, reason string) {
 	t.Helper()
 	out, err := e.run(t, line)
 	if reason != "" {
-		if err == nil || err.Reason != reason {
+		if err == nil || string(err.Reason) != reason {
 			t.Fatalf("got %+v", err)
 		}
 		return

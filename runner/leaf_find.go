@@ -42,15 +42,15 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action, args lang.Args) 
 			return nil, mutation{}, e
 		}
 		if !done {
-			return nil, mutation{}, newErr(CodeCommandFailed, "wait_target_absent", "find %q: nothing matched within %dms", query, timeout.Milliseconds())
+			return nil, mutation{}, newErr(CodeCommandFailed, drivers.ReasonWaitTargetAbsent, "find %q: nothing matched within %dms", query, timeout.Milliseconds())
 		}
 	}
 	if len(matches) == 0 {
 		if action == "exists" {
-			e := newErr(CodeCommandFailed, "predicate_failed", "find %q: no element matches", query)
+			e := newErr(CodeCommandFailed, drivers.ReasonPredicateFailed, "find %q: no element matches", query)
 			return nil, mutation{}, e
 		}
-		e := newErr(CodeCommandFailed, "selector_not_found", "find %q: no element matches", query)
+		e := newErr(CodeCommandFailed, drivers.ReasonSelectorNotFound, "find %q: no element matches", query)
 		return nil, mutation{}, e
 	}
 	idx := matches[0]
@@ -93,7 +93,7 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action, args lang.Args) 
 		return nil, does(da, out), nil
 	case "get", "exists", "wait":
 	default:
-		return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "Unknown find action %q. Supported: click, focus, fill, type, get text, get attrs, exists, wait", action)
+		return nil, mutation{}, newErr(CodeInvalidArgs, drivers.ReasonInvalidArgs, "Unknown find action %q. Supported: click, focus, fill, type, get text, get attrs, exists, wait", action)
 	}
 	// Read-only find: publish the returned ref as a partial frame.
 	out := &Output{Data: map[string]any{"action": action}}

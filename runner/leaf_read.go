@@ -68,7 +68,7 @@ func (s *Session) leafIs(ctx context.Context, a *lang.Action, args lang.Args) (*
 	default:
 		res, rerr := resolveUnique(obs.Snap, chain, false)
 		if rerr != nil {
-			if pred == "hidden" && rerr.Reason == "selector_not_found" {
+			if pred == "hidden" && rerr.Reason == drivers.ReasonSelectorNotFound {
 				pass = true
 				break
 			}
@@ -88,7 +88,7 @@ func (s *Session) leafIs(ctx context.Context, a *lang.Action, args lang.Args) (*
 		if pred == "text" {
 			msg = fmt.Sprintf("Expected %s to have text %q, got %q", selText, want, got)
 		}
-		e := newErr(CodeCommandFailed, "predicate_failed", "%s", msg)
+		e := newErr(CodeCommandFailed, drivers.ReasonPredicateFailed, "%s", msg)
 		e.Hint = "Check the snapshot, or wait for the state before asserting it."
 		e.Details = map[string]any{"predicate": pred, "selector": selText}
 		return nil, mutation{}, e
@@ -132,15 +132,16 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) 
 		timeout = time.Duration(*w.TimeoutMs) * time.Millisecond
 	}
 	var check func(*observation) bool
-	var what, reason, warning string
+	var what, warning string
+	var reason drivers.Reason
 	impostors := false
 	switch w.Kind {
 	case "text":
 		check = func(o *observation) bool { return containsText(o.Snap, w.Text) }
-		what, reason = fmt.Sprintf("text %q", w.Text), "wait_target_absent"
+		what, reason = fmt.Sprintf("text %q", w.Text), drivers.ReasonWaitTargetAbsent
 	case "selector":
 		check = func(o *observation) bool { return len(match.Exists(o.Snap, w.Selector)) > 0 }
-		what, reason = w.Selector.Raw, "wait_target_absent"
+		what, reason = w.Selector.Raw, drivers.ReasonWaitTargetAbsent
 		if ev := a.TargetEvidence; ev != nil {
 			// Landmark semantics (§4.2.2): keep polling while only impostors
 			// match; at the deadline impostors make an identity mismatch.
@@ -156,7 +157,7 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) 
 		}
 	case "absent":
 		check = func(o *observation) bool { return len(match.Exists(o.Snap, w.Selector)) == 0 }
-		what, reason = w.Selector.Raw+" to disappear", "wait_target_present"
+		what, reason = w.Selector.Raw+" to disappear", drivers.ReasonWaitTargetPresent
 	case "ref":
 		if !wa.RefOK {
 			return nil, mutation{}, badRef(w.Ref)
@@ -169,7 +170,7 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) 
 		warning = warn
 		text := match.NodeText(&s.frame.Evidence().Snap.Nodes[idx])
 		check = func(o *observation) bool { return text != "" && containsText(o.Snap, text) }
-		what, reason = fmt.Sprintf("%s (%q)", ref, text), "wait_target_absent"
+		what, reason = fmt.Sprintf("%s (%q)", ref, text), drivers.ReasonWaitTargetAbsent
 	case "stable":
 		quiet := 500 * time.Millisecond
 		if w.QuietMs != nil {
@@ -185,16 +186,16 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) 
 			}
 			return now.Sub(since) >= quiet
 		}
-		what, reason = "a stable screen", "wait_stable_timeout"
+		what, reason = "a stable screen", drivers.ReasonWaitStableTimeout
 	default:
-		return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "Unsupported wait form %q", w.Kind)
+		return nil, mutation{}, newErr(CodeInvalidArgs, drivers.ReasonInvalidArgs, "Unsupported wait form %q", w.Kind)
 	}
 	polls, done, e := s.poll(ctx, timeout, check)
 	if e != nil {
 		return nil, mutation{}, e
 	}
 	if !done && impostors {
-		e := newErr(CodeCommandFailed, "wait_landmark_identity_mismatch", "Timed out after %dms waiting for %s: only elements without the recorded identity matched", timeout.Milliseconds(), what)
+		e := newErr(CodeCommandFailed, drivers.ReasonWaitLandmarkIdentityMismatch, "Timed out after %dms waiting for %s: only elements without the recorded identity matched", timeout.Milliseconds(), what)
 		e.Hint = "The landmark on screen is not the recorded one; re-record the step or repair the selector."
 		e.Details = map[string]any{"timeoutMs": timeout.Milliseconds(), "polls": polls}
 		return nil, mutation{}, e

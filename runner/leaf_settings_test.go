@@ -89,7 +89,7 @@ func TestSettingsDispatch(t *testing.T) {
 				if err != nil || out.Text != tc.line {
 					t.Fatalf("%s: out %+v err %+v", tc.line, out, err)
 				}
-			} else if err == nil || err.Code != tc.code || err.Reason != tc.reason || err.Message != tc.message || err.Hint != tc.hint {
+			} else if err == nil || err.Code != tc.code || string(err.Reason) != tc.reason || err.Message != tc.message || err.Hint != tc.hint {
 				t.Fatalf("%s: got %+v\nwant code %s reason %s message %q hint %q", tc.line, err, tc.code, tc.reason, tc.message, tc.hint)
 			}
 			if !reflect.DeepEqual(d.calls, tc.calls) {

@@ -83,7 +83,7 @@ func (s *Session) scopedSnapshot(ctx context.Context, opts drivers.SnapshotOptio
 	}
 	if root < 0 {
 		// Unusable repetition: preserve the last useful frame and lineage.
-		e := newErr(CodeCommandFailed, "scope_not_found", "Snapshot scope %s is no longer on screen", ref)
+		e := newErr(CodeCommandFailed, drivers.ReasonScopeNotFound, "Snapshot scope %s is no longer on screen", ref)
 		e.Details = map[string]any{"ref": ref}
 		return nil, mutation{}, e
 	}
@@ -106,7 +106,7 @@ func nodeKey(n *drivers.Node) string {
 // there is at least one), rendered pinned in text.
 func (s *Session) leafDiff(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	if args.(lang.SubArgs).Sub != "snapshot" {
-		return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "diff supports only: diff snapshot")
+		return nil, mutation{}, newErr(CodeInvalidArgs, drivers.ReasonInvalidArgs, "diff supports only: diff snapshot")
 	}
 	prev := s.last
 	obs, e := s.observe(ctx, drivers.SnapshotOptions{})

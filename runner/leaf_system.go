@@ -88,13 +88,13 @@ func (s *Session) leafSettings(ctx context.Context, a *lang.Action, args lang.Ar
 	}
 	values, ok := can[sa.Sub]
 	if !ok {
-		e := newErr(CodeUnsupportedOperation, "unsupported_setting", "settings %s is not supported on %s", sa.Sub, s.cfg.Platform)
+		e := newErr(CodeUnsupportedOperation, drivers.ReasonUnsupportedSetting, "settings %s is not supported on %s", sa.Sub, s.cfg.Platform)
 		e.Details = map[string]any{"command": "settings", "setting": sa.Sub, "platform": s.cfg.Platform, "supported": usage}
 		e.Hint = fmt.Sprintf("On %s, settings can set: %s.", s.cfg.Platform, strings.Join(usage, ", "))
 		return nil, mutation{}, e
 	}
 	if len(sa.Rest) != 1 || !slices.Contains(values, sa.Rest[0]) {
-		e := newErr(CodeInvalidArgs, "invalid_args", "settings %s takes one of %s, got %q", sa.Sub, strings.Join(values, "|"), strings.Join(sa.Rest, " "))
+		e := newErr(CodeInvalidArgs, drivers.ReasonInvalidArgs, "settings %s takes one of %s, got %q", sa.Sub, strings.Join(values, "|"), strings.Join(sa.Rest, " "))
 		e.Hint = fmt.Sprintf("Write settings %s %s.", sa.Sub, values[0])
 		return nil, mutation{}, e
 	}
@@ -131,7 +131,7 @@ func (s *Session) leafKeyboard(ctx context.Context, a *lang.Action, args lang.Ar
 		// the keyboard turns out to be hidden already.
 		return nil, does(drivers.Action{Kind: drivers.ActKey, Key: key}, &Output{Text: "keyboard " + sub}), nil
 	}
-	return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "Unknown keyboard action %q. Supported: status, get, dismiss, enter, return", sub)
+	return nil, mutation{}, newErr(CodeInvalidArgs, drivers.ReasonInvalidArgs, "Unknown keyboard action %q. Supported: status, get, dismiss, enter, return", sub)
 }
 
 func (s *Session) leafAlert(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
@@ -166,7 +166,7 @@ func (s *Session) leafAlert(ctx context.Context, a *lang.Action, args lang.Args)
 				return &Output{Text: text, Data: map[string]any{"open": true, "text": text}}, mutation{}, nil
 			}
 			if !s.cfg.Clock.Now().Before(deadline) {
-				return nil, mutation{}, newErr(CodeCommandFailed, "wait_target_absent", "Timed out after %dms waiting for an alert", timeout.Milliseconds())
+				return nil, mutation{}, newErr(CodeCommandFailed, drivers.ReasonWaitTargetAbsent, "Timed out after %dms waiting for an alert", timeout.Milliseconds())
 			}
 			if e := s.sleep(ctx, min(s.cfg.PollInterval, deadline.Sub(s.cfg.Clock.Now()))); e != nil {
 				return nil, mutation{}, e
@@ -181,7 +181,7 @@ func (s *Session) leafAlert(ctx context.Context, a *lang.Action, args lang.Args)
 			return nil, nil
 		}}, nil
 	}
-	return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "Unknown alert action %q. Supported: get, wait, accept, dismiss", sub)
+	return nil, mutation{}, newErr(CodeInvalidArgs, drivers.ReasonInvalidArgs, "Unknown alert action %q. Supported: get, wait, accept, dismiss", sub)
 }
 
 func (s *Session) leafScreenshot(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {

@@ -174,7 +174,7 @@ func (s *Session) leafScroll(ctx context.Context, a *lang.Action, args lang.Args
 					}
 					how += ")"
 				}
-				e := newErr(CodeCommandFailed, "selector_not_found", "Scrolled %s %s but %s never came into view", da.Direction, how, until)
+				e := newErr(CodeCommandFailed, drivers.ReasonSelectorNotFound, "Scrolled %s %s but %s never came into view", da.Direction, how, until)
 				e.Hint = "check the selector, or scroll the container that holds the target (scroll with a target, or another direction)"
 				return nil, e
 			}
@@ -192,11 +192,11 @@ func (s *Session) leafSwipe(ctx context.Context, a *lang.Action, args lang.Args)
 		count = c
 	}
 	if count > 200 {
-		return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "swipe --count must be at most 200")
+		return nil, mutation{}, newErr(CodeInvalidArgs, drivers.ReasonInvalidArgs, "swipe --count must be at most 200")
 	}
 	pause, _ := a.Flags.Int("pauseMs")
 	if pause > 10000 {
-		return nil, mutation{}, newErr(CodeInvalidArgs, "invalid_args", "swipe --pause-ms must be at most 10000")
+		return nil, mutation{}, newErr(CodeInvalidArgs, drivers.ReasonInvalidArgs, "swipe --pause-ms must be at most 10000")
 	}
 	pattern, _ := a.Flags.String("pattern")
 	from, to := drivers.Point(sw.From), drivers.Point(sw.To)

@@ -32,9 +32,9 @@ func resolveUnique(snap *drivers.Snapshot, chain *lang.SelectorChain, mutating b
 		if mutating {
 			code = CodeAmbiguousMatch
 		}
-		return res, newErr(code, "ambiguous_match", "Selector did not resolve uniquely (%s)", strings.Join(r.Counts, ", "))
+		return res, newErr(code, drivers.ReasonAmbiguousMatch, "Selector did not resolve uniquely (%s)", strings.Join(r.Counts, ", "))
 	}
-	e := newErr(CodeCommandFailed, "selector_not_found", "Selector did not match (%s)", strings.Join(r.Counts, ", "))
+	e := newErr(CodeCommandFailed, drivers.ReasonSelectorNotFound, "Selector did not match (%s)", strings.Join(r.Counts, ", "))
 	e.Hint = "Selectors match exactly (trimmed, case-insensitive); check the snapshot or add a wait for the element."
 	return res, e
 }

@@ -13,7 +13,7 @@ import (
 func TestRedactorMarkersNeverMix(t *testing.T) {
 	t.Parallel()
 	scope := &lang.Scope{CLI: map[string]string{"USER": "ada", "A": "v"}}
-	r := newRedactor(scope, []string{"e", "hunter2"})
+	r := stepMasker(scope, []string{"e", "hunter2"})
 	for in, want := range map[string]string{
 		"Replay failed at step 2":    "Replay failed at step 2",
 		"fill ada then hunter2":      "fill <var:USER> then ***",
@@ -21,7 +21,7 @@ func TestRedactorMarkersNeverMix(t *testing.T) {
 		"adamant evil vivid":         "adamant evil vivid",
 		"hunter2ada":                 "***ada",
 	} {
-		if got := r.apply(in); got != want {
+		if got := r.String(in); got != want {
 			t.Errorf("apply(%q) = %q, want %q", in, got, want)
 		}
 	}

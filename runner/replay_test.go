@@ -66,7 +66,10 @@ screen second
 	}
 }
 
-type recObserver struct{ events []string }
+type recObserver struct {
+	StepsOnly
+	events []string
+}
 
 func (o *recObserver) StepStarted(ev StepEvent) {
 	o.events = append(o.events, fmt.Sprintf("start %d/%d line %d %s: %s", ev.Step, ev.Total, ev.Line, ev.Command, ev.Action))
@@ -75,7 +78,7 @@ func (o *recObserver) StepStarted(ev StepEvent) {
 func (o *recObserver) StepFinished(ev StepEvent) {
 	s := fmt.Sprintf("end %d %s", ev.Step, ev.Status)
 	if ev.Error != nil {
-		s += " " + ev.Error.Reason
+		s += " " + string(ev.Error.Reason)
 	}
 	o.events = append(o.events, s)
 }
@@ -104,7 +107,7 @@ func TestEvidence10ReplayDelegates(t *testing.T) {
 				}
 				return
 			}
-			if res.Error == nil || res.Error.Step != tc.failStep || res.Error.Reason != tc.reason {
+			if res.Error == nil || res.Error.Step != tc.failStep || string(res.Error.Reason) != tc.reason {
 				t.Fatalf("got %+v", res.Error)
 			}
 			d := res.Error.Details
@@ -146,26 +149,26 @@ func TestDivergenceReport(t *testing.T) {
 	if er.Message != want {
 		t.Fatalf("message\n got %s\nwant %s", er.Message, want)
 	}
-	div := er.Details["divergence"].(map[string]any)
-	if div["kind"] != "selector-miss" || div["version"] != 1 {
+	div := er.Divergence()
+	if div.Kind != "selector-miss" || div.Version != 1 {
 		t.Fatalf("divergence %v", div)
 	}
-	screen := div["screen"].(map[string]any)
+	screen := div.Screen
 	gen := e.sess.RefsGeneration()
-	if screen["state"] != "available" || screen["refsGeneration"] != gen {
+	if screen.State != "available" || screen.RefsGeneration != gen {
 		t.Fatalf("screen %v (gen %d)", screen, gen)
 	}
-	refs := screen["refs"].([]map[string]any)
+	refs := screen.Refs
 	wantRefs := []string{fmt.Sprintf("@e1~s%d", gen), fmt.Sprintf("@e2~s%d", gen), fmt.Sprintf("@e3~s%d", gen)}
 	var got []string
 	for _, r := range refs {
-		got = append(got, r["ref"].(string))
+		got = append(got, r.Ref)
 	}
 	if !reflect.DeepEqual(got, wantRefs) {
 		t.Fatalf("screen refs %v, want %v", got, wantRefs)
 	}
-	sugg := div["suggestions"].([]map[string]any)
-	if len(sugg) == 0 || sugg[0]["selector"] != `id="signin"` || sugg[0]["basis"] != "id" {
+	sugg := div.Suggestions
+	if len(sugg) == 0 || sugg[0].Selector != `id="signin"` || sugg[0].Basis != "id" {
 		t.Fatalf("suggestions %v", sugg)
 	}
 	if _, err := e.run(t, "click @e2"); err == nil || err.Reason != "plain_ref_requires_complete_frame" {
@@ -257,7 +260,7 @@ func TestReadinessWait(t *testing.T) {
 				}
 				return
 			}
-			if res.Error == nil || res.Error.Reason != tc.reason {
+			if res.Error == nil || string(res.Error.Reason) != tc.reason {
 				t.Fatalf("got %+v", res.Error)
 			}
 			rd := res.Error.Details["readiness"].(map[string]any)
@@ -295,7 +298,7 @@ func TestWaitForms(t *testing.T) {
 			if tc.reason == "" && err != nil {
 				t.Fatalf("%s: %v", tc.line, err)
 			}
-			if tc.reason != "" && (err == nil || err.Reason != tc.reason) {
+			if tc.reason != "" && (err == nil || string(err.Reason) != tc.reason) {
 				t.Fatalf("got %+v, want %s", err, tc.reason)
 			}
 			if got := e.clock.Now().Sub(start); got != tc.elapsed {
@@ -368,7 +371,7 @@ func TestReplayTimeout(t *testing.T) {
 			}
 			defer cancel()
 			res := e.sess.Replay(ctx, parseScript(t, "open demo\nfill id=email x\nclick id=signin\n"), ReplayOptions{})
-			if res.Status != tc.status || res.Error == nil || res.Error.Reason != tc.reason || res.Error.Step != 2 {
+			if res.Status != tc.status || res.Error == nil || string(res.Error.Reason) != tc.reason || res.Error.Step != 2 {
 				t.Fatalf("status %s error %+v", res.Status, res.Error)
 			}
 			if len(res.Steps) != 2 || e.dev.Count("tap") != 0 {
@@ -390,7 +393,7 @@ func TestReadinessSparse(t *testing.T) {
 	if rd := res.Error.Details["readiness"].(map[string]any); rd["end"] != "sparse" {
 		t.Fatalf("readiness %v", rd)
 	}
-	if div := res.Error.Details["divergence"].(map[string]any); div["screen"].(map[string]any)["state"] != "unavailable" {
-		t.Fatalf("screen %v", div["screen"])
+	if div := res.Error.Divergence(); div.Screen.State != "unavailable" {
+		t.Fatalf("screen %v", div.Screen)
 	}
 }

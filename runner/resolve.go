@@ -20,7 +20,7 @@ type resolved struct {
 }
 
 func badRef(ref string) *ErrorInfo {
-	e := newErr(CodeInvalidArgs, "invalid_ref", "Invalid ref %q: refs look like @e3 or @e3~s42", ref)
+	e := newErr(CodeInvalidArgs, drivers.ReasonInvalidRef, "Invalid ref %q: refs look like @e3 or @e3~s42", ref)
 	e.Details = map[string]any{"ref": ref}
 	return e
 }
@@ -64,7 +64,7 @@ func (s *Session) resolveTarget(ctx context.Context, it lang.Target, mutating bo
 	check := func(o *observation) bool {
 		obs = o
 		res, rerr = resolveUnique(o.Snap, it.Selector, mutating)
-		return rerr == nil || rerr.Reason != "selector_not_found"
+		return rerr == nil || rerr.Reason != drivers.ReasonSelectorNotFound
 	}
 	if readiness > 0 {
 		polls, done, e := s.poll(ctx, readiness, check)
@@ -77,7 +77,7 @@ func (s *Session) resolveTarget(ctx context.Context, it lang.Target, mutating bo
 			if obs != nil && len(obs.Snap.Nodes) == 0 {
 				// The app showed an empty tree the whole time.
 				end = "sparse"
-				rerr.Reason = "capture_sparse"
+				rerr.Reason = drivers.ReasonCaptureSparse
 				rerr.Message = fmt.Sprintf("The screen showed no elements while waiting for %s", it.Selector.Raw)
 			}
 			rerr.Details = map[string]any{"selector": it.Selector.Raw, "readiness": map[string]any{"waitedMs": readiness.Milliseconds(), "polls": polls, "end": end}}

@@ -1,6 +1,10 @@
 package runner
 
-import "time"
+import (
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+)
 
 // Status of a test, an attempt or a step.
 type Status string
@@ -84,7 +88,7 @@ type StepResult struct {
 // not tied to a step).
 type ErrorInfo struct {
 	Code    string         `json:"code"`
-	Reason  string         `json:"reason,omitempty"`
+	Reason  drivers.Reason `json:"reason,omitempty"`
 	Message string         `json:"message"`
 	Hint    string         `json:"hint,omitempty"`
 	Step    int            `json:"step,omitempty"`
@@ -96,16 +100,9 @@ type ErrorInfo struct {
 
 func (e *ErrorInfo) Error() string { return e.Message }
 
-// Reasons and codes of infrastructure failures (the device's or the
+// CodeInfra is the code of infrastructure failures (the device's or the
 // browser's fault, not the test's).
-const (
-	CodeInfra          = "INFRA"
-	ReasonSessionStart = "session_start_failed"
-	// ReasonInfrastructure: a step failed because the device or browser
-	// went away (drivers.ErrInfrastructure).
-	ReasonInfrastructure        = "infrastructure"
-	ReasonTimeoutCleanupPending = "timeout_cleanup_pending"
-)
+const CodeInfra = "INFRA"
 
 // IsInfrastructure reports an error that is the device's or the browser's
 // fault (no driver, a session that could not start, a hung teardown), not
@@ -115,15 +112,8 @@ func (e *ErrorInfo) IsInfrastructure() bool {
 		return false
 	}
 	switch e.Reason {
-	case ReasonSessionStart, ReasonInfrastructure, ReasonTimeoutCleanupPending:
+	case drivers.ReasonSessionStart, drivers.ReasonInfrastructure, drivers.ReasonTimeoutCleanupPending:
 		return true
 	}
 	return e.Code == CodeInfra
-}
-
-// Unavailable reports the infrastructure failures that mean the browser or
-// device is not there (a session that could not start, one lost mid-test):
-// the run's exit code 3.
-func (e *ErrorInfo) Unavailable() bool {
-	return e != nil && (e.Reason == ReasonSessionStart || e.Reason == ReasonInfrastructure)
 }

@@ -130,7 +130,7 @@ func actionability(err error) bool {
 		return false
 	}
 	switch te.Reason {
-	case ReasonTargetStale, ReasonTargetNotVisible, ReasonTargetCovered, ReasonTargetDisabled, ReasonTargetNotEditable, ReasonTargetUnstable:
+	case drivers.ReasonTargetStale, drivers.ReasonTargetNotVisible, drivers.ReasonTargetCovered, drivers.ReasonTargetDisabled, drivers.ReasonTargetNotEditable, drivers.ReasonTargetUnstable:
 		return true
 	}
 	return false

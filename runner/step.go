@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
@@ -32,11 +33,18 @@ type StepOptions struct {
 // into the session.
 type Journal interface{ Record(e JournalEntry) }
 
-// JournalEntry is what one step did.
+// JournalEntry is the record of one step: what it was, what it did and how
+// it ended. It is the one step record: the journal hears it, and the step
+// event (Event), the step of the JSON result (Result) and timing.ndjson's
+// lines are derived from it.
 type JournalEntry struct {
 	Step, Line int
-	Written    *lang.Action // the action as written (before interpolation)
-	Bound      *lang.Action // after interpolation and binding (nil when interpolation failed)
+	// Total is the number of steps of the replay (0 when interactive); File
+	// the script the step is from.
+	Total   int
+	File    string
+	Written *lang.Action // the action as written (before interpolation)
+	Bound   *lang.Action // after interpolation and binding (nil when interpolation failed)
 	// Text is the canonical action text (lang.FormatAction of Bound, else of
 	// Written) with variable values and secrets masked.
 	Text       string
@@ -45,11 +53,28 @@ type JournalEntry struct {
 	EpochBefore, EpochAfter int64
 	// Effect is the step's ref-frame effect: "mutation", "read", "snapshot",
 	// "partial" or "none".
-	Effect   string
-	Output   *Output
-	Error    *ErrorInfo
+	Effect string
+	Output *Output
+	Error  *ErrorInfo
+	// Status is "" while the step runs, then passed, failed or skipped.
+	Status Status
+	// Warning is the output's warning, masked.
+	Warning  string
 	Start    time.Time
 	Duration time.Duration
+}
+
+// Event is the record as a step event: starting while it has no status,
+// finished once it has one.
+func (e *JournalEntry) Event() StepEvent {
+	return StepEvent{File: e.File, Step: e.Step, Total: e.Total, Line: e.Line, Command: e.Written.Command,
+		Action: e.Text, Status: e.Status, Duration: e.Duration, Error: e.Error, Time: e.Start}
+}
+
+// Result is the record as a step of the JSON result.
+func (e *JournalEntry) Result() StepResult {
+	return StepResult{Step: e.Step, Line: e.Line, Command: e.Written.Command, Action: e.Text,
+		Status: e.Status, DurationMs: e.Duration.Milliseconds(), Warning: e.Warning}
 }
 
 // Resolution is how a step's target was resolved.
@@ -71,72 +96,69 @@ type Resolution struct {
 func (s *Session) Step(ctx context.Context, a *lang.Action, opts StepOptions) (*Output, *ErrorInfo) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := s.step(ctx, a, opts, newRedactor(opts.Scope, opts.Secrets), "")
-	return r.out, r.err
+	rec := JournalEntry{Step: opts.Step, Total: opts.Total, Line: a.Line(), Written: a}
+	s.step(ctx, &rec, opts, stepMasker(opts.Scope, opts.Secrets))
+	return rec.Output, rec.Error
 }
 
-// stepResult is the outcome of one step, for Replay.
-type stepResult struct {
-	out   *Output
-	err   *ErrorInfo
-	bound *lang.Action // nil when interpolation failed
-	text  string       // masked action text
-	dur   time.Duration
-}
-
-// step is Step without the lock. written is the masked text of a when the
-// caller has it already ("" = not yet).
-func (s *Session) step(ctx context.Context, a *lang.Action, opts StepOptions, red *redactor, written string) stepResult {
+// step is Step without the lock: it runs rec.Written and completes its
+// record (rec.Text, when set, is the masked text of the action as written).
+func (s *Session) step(ctx context.Context, rec *JournalEntry, opts StepOptions, red *drivers.Masker) {
+	a := rec.Written
 	file := opts.File
 	if file == "" {
 		file = s.cfg.File
 	}
+	rec.File = file
 	start := s.cfg.Clock.Now()
-	before := s.frame.Generation()
+	if rec.Start.IsZero() {
+		rec.Start = start // else: when the step was announced (Replay)
+	}
+	rec.EpochBefore = s.frame.Generation()
 	s.resolution = nil
-	var r stepResult
 	ra, err := interpolate(a, opts.Scope, file)
 	if err != nil {
 		// Unresolved variables are plain INVALID_ARGS, not a divergence.
-		r.err = fromError(ctx, a.Command, s.cfg.Platform, err)
-		r.err.Message = red.apply(r.err.Message)
+		rec.Error = fromError(ctx, a.Command, s.cfg.Platform, err)
+		rec.Error.Message = red.String(rec.Error.Message)
 	} else {
-		r.bound = ra
-		args, berr := bindArgs(ra)
+		rec.Bound = ra
+		args, berr := lang.Bind(ra)
 		// Target-binding verification completes before dispatch (and so
 		// before the seam): a divergence here preserves the frame. Arguments
 		// that do not bind are reported by dispatch, after its session checks.
 		sctx, scancel := stepBound(ctx, opts.Timeout)
 		if berr == nil {
-			r.err = s.verifyTarget(sctx, ra, args)
+			rec.Error = s.verifyTarget(sctx, ra, args)
 		}
-		if r.err == nil {
-			r.out, r.err = s.dispatchBound(sctx, ra, args, berr)
+		if rec.Error == nil {
+			rec.Output, rec.Error = s.dispatchBound(sctx, ra, args, berr)
 		}
-		if r.err != nil && ctx.Err() == nil && errors.Is(sctx.Err(), context.DeadlineExceeded) {
-			r.err = stepTimeoutError(ra, opts.Step, opts.Timeout)
+		if rec.Error != nil && ctx.Err() == nil && errors.Is(sctx.Err(), context.DeadlineExceeded) {
+			rec.Error = stepTimeoutError(ra, opts.Step, opts.Timeout)
 		}
 		scancel()
 	}
-	r.dur = s.cfg.Clock.Now().Sub(start)
-	shown := r.bound
+	rec.Duration = s.cfg.Clock.Now().Sub(start)
+	shown := rec.Bound
 	if shown == nil {
 		shown = a
 	}
-	if shown == a && written != "" {
-		r.text = written
-	} else {
-		r.text = red.actionText(shown)
+	if shown != a || rec.Text == "" {
+		rec.Text = actionText(red, shown)
 	}
+	rec.Status = StatusPassed
+	if rec.Error != nil {
+		rec.Status = StatusFailed
+	}
+	if rec.Output != nil && rec.Output.Warning != "" {
+		rec.Warning = red.String(rec.Output.Warning)
+	}
+	rec.Resolution, rec.EpochAfter, rec.Effect = s.resolution, s.frame.Generation(), effectName(shown)
 	if j := s.cfg.Journal; j != nil {
-		j.Record(JournalEntry{
-			Step: opts.Step, Line: a.Line(), Written: a, Bound: r.bound, Text: r.text,
-			Resolution: s.resolution, EpochBefore: before, EpochAfter: s.frame.Generation(),
-			Effect: effectName(shown), Output: r.out, Error: r.err, Start: start, Duration: r.dur,
-		})
+		j.Record(*rec)
 	}
 	s.resolution = nil
-	return r
 }
 
 // effectName is the registry's ref-frame effect of an action, named for the
@@ -177,14 +199,14 @@ func (s *Session) resolvedAt(kind, ref, selector string, tree *drivers.Snapshot,
 // actionText is the canonical text of an action with variable values and
 // secrets masked: the values are masked before printing, so quoting cannot
 // hide one from the mask.
-func (r *redactor) actionText(a *lang.Action) string {
-	if len(r.pairs) == 0 {
+func actionText(r *drivers.Masker, a *lang.Action) string {
+	if r == nil {
 		return lang.FormatAction(a)
 	}
 	b := *a
-	b.Positionals = r.all(a.Positionals)
+	b.Positionals = r.Strings(a.Positionals)
 	if a.RefLabel != nil {
-		l := r.apply(*a.RefLabel)
+		l := r.String(*a.RefLabel)
 		b.RefLabel = &l
 	}
 	for _, dst := range []*lang.Flags{&b.Flags, &b.Runtime} {
@@ -194,11 +216,82 @@ func (r *redactor) actionText(a *lang.Action) string {
 		m := make(lang.Flags, len(*dst))
 		for k, v := range *dst {
 			if s, ok := v.(string); ok {
-				v = r.apply(s)
+				v = r.String(s)
 			}
 			m[k] = v
 		}
 		*dst = m
 	}
-	return r.apply(lang.FormatAction(&b))
+	return r.String(lang.FormatAction(&b))
+}
+
+// stepBound derives the context of one step from the attempt's.
+func stepBound(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		// No bound: the step runs on the attempt's context as it is (a
+		// cancel context per step cost two allocations and a registration
+		// with the parent, for nothing to cancel).
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+// stepTimeoutError is the failure of a step whose bound passed while the
+// attempt's own context is still live.
+func stepTimeoutError(a *lang.Action, step int, d time.Duration) *ErrorInfo {
+	e := newErr(CodeCommandFailed, drivers.ReasonStepTimeout, "step %d (%s, line %d) did not finish within the step bound of %dms",
+		step, a.Command, a.Line(), d.Milliseconds())
+	e.Hint = "the page or device stopped answering (a script that never returns, a hung app); raise --step-timeout MS if the step is legitimately slow"
+	e.Details = map[string]any{"stepTimeoutMs": d.Milliseconds()}
+	return e
+}
+
+// interpolate resolves ${VAR} in positionals, string flags and runtime hints
+// just before the step runs. Strings without '$' are left untouched.
+func interpolate(a *lang.Action, scope *lang.Scope, file string) (*lang.Action, error) {
+	need := false
+	for _, p := range a.Positionals {
+		need = need || strings.Contains(p, "$")
+	}
+	for _, f := range []lang.Flags{a.Flags, a.Runtime} {
+		for _, v := range f {
+			if s, ok := v.(string); ok && strings.Contains(s, "$") {
+				need = true
+			}
+		}
+	}
+	if !need {
+		return a, nil
+	}
+	if scope == nil {
+		scope = &lang.Scope{}
+	}
+	b := *a
+	b.Positionals = make([]string, len(a.Positionals))
+	for i, p := range a.Positionals {
+		v, err := scope.Interpolate(p, file, a.Line())
+		if err != nil {
+			return nil, err
+		}
+		b.Positionals[i] = v
+	}
+	for _, dst := range []*lang.Flags{&b.Flags, &b.Runtime} {
+		src := *dst
+		if src == nil {
+			continue
+		}
+		m := make(lang.Flags, len(src))
+		for k, v := range src {
+			if s, ok := v.(string); ok {
+				r, err := scope.Interpolate(s, file, a.Line())
+				if err != nil {
+					return nil, err
+				}
+				v = r
+			}
+			m[k] = v
+		}
+		*dst = m
+	}
+	return &b, nil
 }

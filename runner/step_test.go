@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/adtest/adtest/drivers"
@@ -153,31 +154,68 @@ func TestStepInteractive(t *testing.T) {
 	}
 }
 
-// The runner reads the value check bound; it binds itself only what check
-// could not (a line with ${...}, after interpolation).
-func TestStepReadsBoundArgs(t *testing.T) {
+// The runner binds a step's arguments after interpolation (lang.Bind, the
+// one reader of positionals): the step acts on the interpolated target, and
+// neither check nor the runner writes anything into the shared script.
+func TestStepBindsAfterInterpolation(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, loginScreens)
 	e.must(t, "open demo")
-	s := parseScript(t, "click id=help\nfill id=email ${EMAIL}\n")
-	lang.Check(s, "", lang.CheckOptions{Vars: map[string]string{"EMAIL": "x"}})
-	if s.Actions[0].Args == nil || s.Actions[1].Args != nil {
-		t.Fatalf("check bound %v and %v", s.Actions[0].Args, s.Actions[1].Args)
-	}
-	// Swap the bound target: the step must act on it, not on the positionals.
-	other := parseScript(t, "click id=signin\n")
-	lang.Check(other, "", lang.CheckOptions{})
-	s.Actions[0].Args = other.Actions[0].Args
-	out, err := e.sess.Step(context.Background(), s.Actions[0], StepOptions{})
+	const src = "click id=${BUTTON}\nfill id=email ${EMAIL}\n"
+	s, pristine := parseScript(t, src), parseScript(t, src)
+	lang.Check(s, src, lang.CheckOptions{Vars: map[string]string{"BUTTON": "x", "EMAIL": "x"}})
+	scope := &lang.Scope{CLI: map[string]string{"BUTTON": "signin", "EMAIL": "ada@example.com"}}
+	out, err := e.sess.Step(context.Background(), s.Actions[0], StepOptions{Scope: scope})
 	if err != nil || out.Text != "Tapped id=signin" || e.dev.Screen() != "home" {
 		t.Fatalf("%+v %+v on %s", out, err, e.dev.Screen())
 	}
-	scope := &lang.Scope{CLI: map[string]string{"EMAIL": "ada@example.com"}}
 	e.must(t, "click id=logout")
 	if _, err := e.sess.Step(context.Background(), s.Actions[1], StepOptions{Scope: scope}); err != nil {
 		t.Fatal(err)
 	}
-	if s.Actions[1].Args != nil {
-		t.Fatal("the runner wrote its binding into the shared script")
+	if !reflect.DeepEqual(s, pristine) {
+		t.Fatal("check or the runner wrote into the shared script")
 	}
 }
+
+// One record per step: the journal's entry is the step, and the step event
+// and the JSON step result are read off it, never assembled apart. A
+// replay's finished events and its steps are exactly the journal's entries
+// derived (the failing step's event carries the divergence, which wraps the
+// step's own error after the journal heard it).
+func TestStepRecordDerivesEventAndResult(t *testing.T) {
+	t.Parallel()
+	e, j := journalEnv(t)
+	obs := &recEvents{}
+	script := parseScript(t, "open demo\nfill id=email ada@example.com\nclick id=help\nclick id=nope\n")
+	res := e.sess.Replay(context.Background(), script, ReplayOptions{Observer: obs})
+	if res.Status != StatusFailed || len(j.entries) != 4 || len(res.Steps) != 4 || len(obs.finished) != 4 {
+		t.Fatalf("status %s, %d entries, %d steps, %d events", res.Status, len(j.entries), len(res.Steps), len(obs.finished))
+	}
+	for i, rec := range j.entries {
+		if got, want := res.Steps[i], rec.Result(); got != want {
+			t.Errorf("step %d: result %+v, the record's %+v", i+1, got, want)
+		}
+		want := rec.Event()
+		if i == 3 {
+			if obs.finished[i].Error == nil || obs.finished[i].Error.Code != CodeReplayDivergence || want.Error == nil {
+				t.Fatalf("step 4: event error %+v, record error %+v", obs.finished[i].Error, want.Error)
+			}
+			want.Error = obs.finished[i].Error
+		}
+		if got := obs.finished[i]; got != want {
+			t.Errorf("step %d: event %+v, the record's %+v", i+1, got, want)
+		}
+		if got := obs.started[i]; got.Step != rec.Step || got.Status != "" || got.Time != rec.Start || got.Command != rec.Written.Command {
+			t.Errorf("step %d: start event %+v, record %+v", i+1, got, rec)
+		}
+	}
+}
+
+type recEvents struct {
+	StepsOnly
+	started, finished []StepEvent
+}
+
+func (r *recEvents) StepStarted(ev StepEvent)  { r.started = append(r.started, ev) }
+func (r *recEvents) StepFinished(ev StepEvent) { r.finished = append(r.finished, ev) }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner/match"
+
+	"github.com/adtest/adtest/drivers"
 )
 
 // Target-binding verification of target-v1 evidence (spec §4.2.2). It runs
@@ -13,17 +15,13 @@ import (
 // non-verified outcome ends the step before the side-effect seam, so the
 // frame is preserved (ADR 0014 evidence 2).
 
-// verifiedCommands are the element-targeting commands that are verified.
-var verifiedCommands = map[string]bool{
-	"click": true, "press": true, "fill": true, "longpress": true, "get": true,
-	"is": true, "focus": true, "hover": true,
-}
-
 // bindingSelector returns the selector of an annotated step, or nil when the
-// step is not verified (no evidence, a ref or point target, is exists/absent,
-// arguments that did not bind).
+// step is not verified. The element-targeting commands are those whose
+// arguments bind to a target or an is assertion; anything else, a ref or
+// point target, is exists/absent and arguments that did not bind are not
+// verified.
 func bindingSelector(a *lang.Action, args lang.Args) *lang.SelectorChain {
-	if a.TargetEvidence == nil || !verifiedCommands[a.Command] {
+	if a.TargetEvidence == nil {
 		return nil
 	}
 	var t lang.Target
@@ -54,36 +52,28 @@ func (s *Session) verifyTarget(ctx context.Context, a *lang.Action, args lang.Ar
 		return nil
 	}
 	ev := a.TargetEvidence
-	recorded := map[string]any{"role": ev.Role}
-	if ev.ID != "" {
-		recorded["id"] = ev.ID
-	}
-	if ev.Label != "" {
-		recorded["label"] = ev.Label
-	}
-	fail := func(kind, reason, msg string, matchCount int, obs *observation, cands []int) *ErrorInfo {
+	recorded := RecordedIdentity{Role: ev.Role, ID: ev.ID, Label: ev.Label}
+	fail := func(kind string, reason drivers.Reason, msg string, matchCount int, obs *observation, cands []int) *ErrorInfo {
 		e := newErr(CodeCommandFailed, reason, "%s", msg)
 		e.Hint = "The recorded target is not the element on screen; re-record the step or repair the selector."
-		tb := map[string]any{"classification": kind, "recorded": recorded}
+		tb := &TargetBinding{Classification: kind, Recorded: recorded}
 		if matchCount >= 0 {
-			tb["matchCount"] = matchCount
+			tb.MatchCount = &matchCount
 		}
 		if obs != nil && len(cands) > 0 {
-			var list []map[string]any
 			for _, i := range cands {
 				n := &obs.Snap.Nodes[i]
-				list = append(list, map[string]any{"role": n.Role, "label": n.Label})
-				if len(list) == 5 {
+				tb.Candidates = append(tb.Candidates, BindingCandidate{Role: n.Role, Label: n.Label})
+				if len(tb.Candidates) == 5 {
 					break
 				}
 			}
-			tb["candidates"] = list
 		}
 		e.Details = map[string]any{"selector": chain.Raw, "targetBinding": tb}
 		return e
 	}
 	if ev.Verification == "unverifiable" {
-		return fail("identity-unverifiable", "identity_unverifiable", fmt.Sprintf("Target %s was recorded as unverifiable", chain.Raw), -1, nil, nil)
+		return fail("identity-unverifiable", drivers.ReasonIdentityUnverifiable, fmt.Sprintf("Target %s was recorded as unverifiable", chain.Raw), -1, nil, nil)
 	}
 	var obs *observation
 	var matches []int
@@ -99,7 +89,7 @@ func (s *Session) verifyTarget(ctx context.Context, a *lang.Action, args lang.Ar
 		return e
 	}
 	if len(matches) == 0 {
-		return fail("selector-miss", "selector_miss", fmt.Sprintf("Selector %s matched nothing (recorded target not on screen)", chain.Raw), 0, obs, nil)
+		return fail("selector-miss", drivers.ReasonSelectorMiss, fmt.Sprintf("Selector %s matched nothing (recorded target not on screen)", chain.Raw), 0, obs, nil)
 	}
 	var members []int
 	for _, i := range matches {
@@ -108,7 +98,7 @@ func (s *Session) verifyTarget(ctx context.Context, a *lang.Action, args lang.Ar
 		}
 	}
 	if len(members) == 0 {
-		return fail("identity-mismatch", "identity_mismatch", fmt.Sprintf("Selector %s matched %d element(s), none with the recorded identity", chain.Raw, len(matches)), len(matches), obs, matches)
+		return fail("identity-mismatch", drivers.ReasonIdentityMismatch, fmt.Sprintf("Selector %s matched %d element(s), none with the recorded identity", chain.Raw, len(matches)), len(matches), obs, matches)
 	}
 	mutating := a.Command != "get" && a.Command != "is"
 	res, rerr := resolveUnique(obs.Snap, chain, mutating)
@@ -123,24 +113,24 @@ func (s *Session) verifyTarget(ctx context.Context, a *lang.Action, args lang.Ar
 			}
 		}
 		if len(iso) != 1 {
-			return fail("identity-unverifiable", "identity_unverifiable", fmt.Sprintf("Selector %s matched %d elements with the recorded identity; none isolates the target", chain.Raw, len(members)), len(matches), obs, members)
+			return fail("identity-unverifiable", drivers.ReasonIdentityUnverifiable, fmt.Sprintf("Selector %s matched %d elements with the recorded identity; none isolates the target", chain.Raw, len(members)), len(matches), obs, members)
 		}
 		member = iso[0]
 	}
 	if rerr != nil || res.node != member {
-		return fail("identity-mismatch", "identity_mismatch", fmt.Sprintf("Selector %s resolves to another element than the recorded target", chain.Raw), len(matches), obs, matches)
+		return fail("identity-mismatch", drivers.ReasonIdentityMismatch, fmt.Sprintf("Selector %s resolves to another element than the recorded target", chain.Raw), len(matches), obs, matches)
 	}
 	return nil
 }
 
 // bindingKind maps a binding reason to the divergence kind.
-func bindingKind(reason string) string {
+func bindingKind(reason drivers.Reason) string {
 	switch reason {
-	case "selector_miss":
+	case drivers.ReasonSelectorMiss:
 		return "selector-miss"
-	case "identity_mismatch", "wait_landmark_identity_mismatch":
+	case drivers.ReasonIdentityMismatch, drivers.ReasonWaitLandmarkIdentityMismatch:
 		return "identity-mismatch"
-	case "identity_unverifiable":
+	case drivers.ReasonIdentityUnverifiable:
 		return "identity-unverifiable"
 	}
 	return ""

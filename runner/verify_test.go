@@ -51,11 +51,11 @@ func TestTargetVerification(t *testing.T) {
 			if res.Error == nil {
 				t.Fatal("passed")
 			}
-			div := res.Error.Details["divergence"].(map[string]any)
-			if div["kind"] != tc.kind || div["repairHint"] != tc.hint {
-				t.Fatalf("kind %v hint %v (%s)", div["kind"], div["repairHint"], res.Error.Message)
+			div := res.Error.Divergence()
+			if div.Kind != tc.kind || div.RepairHint != tc.hint {
+				t.Fatalf("kind %v hint %v (%s)", div.Kind, div.RepairHint, res.Error.Message)
 			}
-			if tb := div["targetBinding"].(map[string]any); tb["classification"] != tc.kind {
+			if tb := div.TargetBinding; tb.Classification != tc.kind {
 				t.Fatalf("targetBinding %v", tb)
 			}
 			if e.dev.Count("tap") != 0 {
@@ -97,8 +97,8 @@ func TestWaitLandmark(t *testing.T) {
 			if res.Error == nil {
 				t.Fatal("passed")
 			}
-			if div := res.Error.Details["divergence"].(map[string]any); div["kind"] != tc.kind {
-				t.Fatalf("kind %v (%s)", div["kind"], res.Error.Message)
+			if div := res.Error.Divergence(); div.Kind != tc.kind {
+				t.Fatalf("kind %v (%s)", div.Kind, res.Error.Message)
 			}
 		})
 	}

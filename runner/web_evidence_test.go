@@ -160,7 +160,7 @@ func (e *webEnv) fails(t *testing.T, line, code, reason string) *runner.ErrorInf
 	if er == nil {
 		t.Fatalf("%s: succeeded, want %s (%s)", line, code, reason)
 	}
-	if er.Code != code || er.Reason != reason {
+	if er.Code != code || string(er.Reason) != reason {
 		t.Fatalf("%s: %s (%s) %q, want %s (%s)", line, er.Code, er.Reason, er.Message, code, reason)
 	}
 	return er

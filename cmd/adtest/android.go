@@ -31,16 +31,6 @@ func runAndroid(ctx context.Context, env *Env) int {
 	return ExitOK
 }
 
-// androidProvider opens the Android driver for a run.
-func androidProvider(ctx context.Context, env *Env, f *runFlags) (*android.Provider, error) {
-	// ADTEST_ADB names the adb binary that starts a local server (default: adb on PATH).
-	opts := android.Options{Server: f.adbServer, Getenv: env.Getenv, Devices: f.devices, Snapshot: f.androidSnapshot, ADBPath: env.Getenv("ADTEST_ADB")}
-	if f.debug {
-		opts.Debugf = func(format string, a ...any) { fmt.Fprintf(env.Stderr, "debug: "+format+"\n", a...) }
-	}
-	return android.NewProvider(ctx, opts)
-}
-
 // androidDevices returns the online devices of the adb server when the run
 // has Android tests and more than one device is online, so that each gets a
 // worker; nil otherwise (the provider reports a missing server or device).

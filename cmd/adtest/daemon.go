@@ -12,8 +12,8 @@ import (
 
 	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/drivers"
-	"github.com/adtest/adtest/drivers/android"
 	"github.com/adtest/adtest/drivers/web"
+	"github.com/adtest/adtest/internal/userdir"
 	"github.com/adtest/adtest/recorder"
 	"github.com/adtest/adtest/runner"
 )
@@ -47,11 +47,11 @@ func runDaemon(ctx context.Context, env *Env) int {
 			}
 			ei := clientError(ctx, c, err)
 			printError(env, "daemon status", ei, asJSON)
-			return exitForError(ei)
+			return ei.Exit()
 		}
 		if resp.Error != nil {
 			printError(env, "daemon status", resp.Error, asJSON)
-			return exitForError(resp.Error)
+			return resp.Error.Exit()
 		}
 		if asJSON {
 			d := resp.Data
@@ -86,11 +86,11 @@ func runDaemon(ctx context.Context, env *Env) int {
 		if err != nil {
 			ei := clientError(ctx, c, err)
 			printError(env, "daemon stop", ei, asJSON)
-			return exitForError(ei)
+			return ei.Exit()
 		}
 		if resp.Error != nil {
 			printError(env, "daemon stop", resp.Error, asJSON)
-			return exitForError(resp.Error)
+			return resp.Error.Exit()
 		}
 		if !c.Remote() {
 			// Stopped means gone: sessions, browsers and the process itself.
@@ -238,33 +238,17 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 	return ExitOK
 }
 
-// scriptDir is where a recording without a path goes.
+// scriptDir is where a recording without a path goes: sessions/ in the
+// per-user state directory (internal/userdir).
 func scriptDir(env *Env) string {
-	if d := getenv(env, "XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "adtest", "sessions")
-	}
-	if h := getenv(env, "HOME"); h != "" {
-		return filepath.Join(h, ".local", "state", "adtest", "sessions")
-	}
-	return filepath.Join(env.Cwd, ".adtest", "sessions")
+	return filepath.Join(userdir.Dir(func(k string) string { return getenv(env, k) }, userdir.State), "sessions")
 }
 
 // daemonProviders wires the platforms of interactive sessions.
 func daemonProviders(env *Env, browser, cdpURL, adbServer string) daemon.ProviderFunc {
+	o := providerOptions{browser: browser, cdpURL: cdpURL, adbServer: adbServer}
 	return func(ctx context.Context, platform string) (drivers.Provider, error) {
-		switch platform {
-		case drivers.PlatformWeb:
-			if cdpURL != "" {
-				return web.NewRemote(cdpURL, web.Options{Getenv: env.Getenv})
-			}
-			return web.NewLocal(web.Options{BrowserPath: browser, Getenv: env.Getenv})
-		case drivers.PlatformAndroid:
-			// The adb server from --adb-server, else ADB_SERVER_SOCKET /
-			// ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037; ADTEST_ADB names
-			// the adb binary that starts a local one.
-			return android.NewProvider(ctx, android.Options{Server: adbServer, Getenv: env.Getenv, ADBPath: getenv(env, "ADTEST_ADB")})
-		}
-		return nil, fmt.Errorf("%w: no driver for platform %q", drivers.ErrInfrastructure, platform)
+		return openProvider(ctx, env, o, platform)
 	}
 }
 
@@ -302,11 +286,11 @@ func runSession(ctx context.Context, env *Env) int {
 		if err != nil {
 			ei := clientError(ctx, c, err)
 			printError(env, "session list", ei, f.json)
-			return exitForError(ei)
+			return ei.Exit()
 		}
 		if resp.Error != nil {
 			printError(env, "session list", resp.Error, f.json)
-			return exitForError(resp.Error)
+			return resp.Error.Exit()
 		}
 		if f.json {
 			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": resp.Data})

@@ -20,7 +20,6 @@ type FS interface {
 	ReplaceFile(name string, data []byte, mode fs.FileMode) error
 	Stat(name string) (fs.FileInfo, error)
 	MkdirAll(name string, perm fs.FileMode) error
-	Rename(oldpath, newpath string) error
 	Open(name string) (io.ReadCloser, error)
 	Create(name string) (io.WriteCloser, error)
 	// Sub is the tree rooted at dir.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/daemon"
+	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )
@@ -255,7 +256,7 @@ func daemonDir(env *Env) string {
 func runInteractive(ctx context.Context, env *Env, name string) int {
 	f, err := parseSessionFlags(name, env.Args, env.Cwd)
 	if err != nil && wantsJSON(env.Args) {
-		printError(env, name, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "invalid_args",
+		printError(env, name, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs,
 			Message: err.Error(), Hint: fmt.Sprintf("Run `adtest %s -h` for its flags.", name)}, true)
 		return ExitUsage
 	}
@@ -296,11 +297,11 @@ func respond(ctx context.Context, env *Env, c *daemon.Client, req *daemon.Reques
 	if err != nil {
 		ei := clientError(ctx, c, err)
 		printError(env, name, ei, asJSON)
-		return exitForError(ei)
+		return ei.Exit()
 	}
 	if resp.Error != nil {
 		printError(env, name, resp.Error, asJSON)
-		return exitForError(resp.Error)
+		return resp.Error.Exit()
 	}
 	if asJSON {
 		data := resp.Data
@@ -344,10 +345,10 @@ func clientError(ctx context.Context, c *daemon.Client, err error) *runner.Error
 	case errors.As(err, &ve):
 		return ve.Resp.Error
 	case ctx.Err() != nil:
-		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "cancelled", Message: "Interrupted before the daemon answered",
+		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonCancelled, Message: "Interrupted before the daemon answered",
 			Hint: "The daemon cancels the command; it may have acted already: run `adtest snapshot` to see the screen before the next command."}
 	}
-	ei := &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: daemon.ReasonDaemonUnavailable, Message: err.Error(),
+	ei := &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonDaemonUnavailable, Message: err.Error(),
 		Hint: "Run `adtest daemon status`; the daemon's log is " + daemon.LogPath(c.Dir) + "."}
 	if c.Remote() {
 		ei.Hint = "Check that the remote daemon at " + c.Addr + " runs and that ADTEST_DAEMON_TOKEN is its token."
@@ -367,21 +368,4 @@ func printError(env *Env, name string, e *runner.ErrorInfo, asJSON bool) {
 	if e.Hint != "" {
 		fmt.Fprintf(env.Stderr, "  hint: %s\n", e.Hint)
 	}
-}
-
-// exitForError maps an interactive command's error to design.md's exit codes:
-// 3 when the daemon, the device or the session's helper is gone (a lost
-// session included), 2 for a usage error, 1 for a command that failed.
-func exitForError(e *runner.ErrorInfo) int {
-	switch {
-	case e.Reason == daemon.ReasonSessionLost || e.Reason == daemon.ReasonDaemonUnavailable ||
-		e.Reason == daemon.ReasonVersionMismatch || e.Reason == daemon.ReasonShuttingDown ||
-		e.Reason == "infrastructure" || e.Code == runner.CodeDeviceNotFound || e.IsInfrastructure():
-		return ExitInfra
-	case e.Reason == "cancelled":
-		return ExitInterrupted
-	case e.Code == runner.CodeInvalidArgs:
-		return ExitUsage
-	}
-	return ExitFailed
 }

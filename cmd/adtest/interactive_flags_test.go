@@ -8,7 +8,6 @@ import (
 
 	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/lang"
-	"github.com/adtest/adtest/runner"
 )
 
 func TestParseSessionFlags(t *testing.T) {
@@ -63,24 +62,6 @@ func TestParseSessionFlags(t *testing.T) {
 	}
 }
 
-func TestExitForError(t *testing.T) {
-	for _, tc := range []struct {
-		e    runner.ErrorInfo
-		want int
-	}{
-		{runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: "session_lost"}, ExitInfra},
-		{runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "daemon_unavailable"}, ExitInfra},
-		{runner.ErrorInfo{Code: runner.CodeDeviceNotFound, Reason: "infrastructure"}, ExitInfra},
-		{runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "invalid_args"}, ExitUsage},
-		{runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: "ref_frame_expired"}, ExitFailed},
-		{runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: "session_not_found"}, ExitFailed},
-	} {
-		if got := exitForError(&tc.e); got != tc.want {
-			t.Errorf("%s/%s: exit %d, want %d", tc.e.Code, tc.e.Reason, got, tc.want)
-		}
-	}
-}
-
 // TestInteractiveCommandsFromTable: the CLI's session commands are exactly
 // the table's interactive rows, and help lists them.
 func TestInteractiveCommandsFromTable(t *testing.T) {
@@ -111,7 +92,7 @@ func TestClientErrorInterrupted(t *testing.T) {
 	if e.Reason != "cancelled" || e.Hint == "" {
 		t.Fatalf("got %+v, want reason cancelled with a hint", e)
 	}
-	if got := exitForError(e); got != ExitInterrupted {
+	if got := e.Exit(); got != ExitInterrupted {
 		t.Fatalf("exit %d, want %d", got, ExitInterrupted)
 	}
 }

@@ -60,11 +60,7 @@ func writeLastRun(fsys FS, path string, lr lastRun) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := fsys.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return fsys.Rename(tmp, path)
+	return fsys.ReplaceFile(path, append(b, '\n'), 0o644)
 }
 
 // keepLastFailed keeps the tests the previous run (of the same shard) left

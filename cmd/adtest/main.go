@@ -17,6 +17,8 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/adtest/adtest/internal/atomicfile"
+	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/suite"
 )
 
@@ -44,13 +46,13 @@ type Env struct {
 	Now func() time.Time
 }
 
-// Exit codes of design.md.
+// Exit codes of design.md: runner's, where the rules that pick one live.
 const (
-	ExitOK          = 0
-	ExitFailed      = 1
-	ExitUsage       = 2
-	ExitInfra       = 3
-	ExitInterrupted = 130
+	ExitOK          = runner.ExitOK
+	ExitFailed      = runner.ExitFailed
+	ExitUsage       = runner.ExitUsage
+	ExitInfra       = runner.ExitInfra
+	ExitInterrupted = runner.ExitInterrupted
 )
 
 type command struct {
@@ -165,41 +167,17 @@ func (osFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 }
 func (osFS) Stat(name string) (fs.FileInfo, error)        { return os.Stat(name) }
 func (osFS) MkdirAll(name string, perm fs.FileMode) error { return os.MkdirAll(name, perm) }
-func (osFS) Rename(oldpath, newpath string) error         { return os.Rename(oldpath, newpath) }
 func (osFS) Open(name string) (io.ReadCloser, error)      { return os.Open(name) }
 func (osFS) Create(name string) (io.WriteCloser, error)   { return os.Create(name) }
 func (osFS) Sub(dir string) fs.FS                         { return os.DirFS(dir) }
 
-// ReplaceFile writes a temporary file in the same directory, gives it mode,
-// syncs it, then renames it over path.
-func (osFS) ReplaceFile(path string, data []byte, mode fs.FileMode) (err error) {
-	// Write through a symlink, not over it.
-	if real, rerr := filepath.EvalSymlinks(path); rerr == nil {
+// ReplaceFile replaces path (the file a symlink at path points to, not the
+// link) atomically with data, given mode and synced to the disk.
+func (osFS) ReplaceFile(path string, data []byte, mode fs.FileMode) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".adtest-fmt-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = tmp.Chmod(mode.Perm()); err != nil {
-		return err
-	}
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFile(path, data, atomicfile.Options{Perm: mode, Sync: true})
 }
 
 // executableStamp is the size and modification time of this executable

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/daemon"
+	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )
@@ -64,7 +65,7 @@ exit codes: 0 replayed, 1 any error (agent-device's codes)
 
 // replayInvalid is an INVALID_ARGS error raised before anything runs.
 func replayInvalid(format string, a ...any) *runner.ErrorInfo {
-	return &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: "invalid_args", Message: fmt.Sprintf(format, a...)}
+	return &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs, Message: fmt.Sprintf(format, a...)}
 }
 
 func runReplay(ctx context.Context, env *Env) int {
@@ -247,16 +248,16 @@ func replayFail(env *Env, asJSON bool, e *runner.ErrorInfo) int {
 // printResume prints the command that continues a failed replay (text
 // mode): the divergence's resume point and the plan digest.
 func printResume(env *Env, req *daemon.Request, e *runner.ErrorInfo) {
-	div, _ := e.Details["divergence"].(map[string]any)
-	resume, _ := div["resume"].(map[string]any)
-	if resume == nil {
+	div := e.Divergence()
+	if div == nil || div.Resume == nil {
 		return
 	}
-	if alt, ok := resume["alternateFrom"]; ok {
-		fmt.Fprintf(env.Stderr, "Plan digest: %v\nResume: fix the app state, then adtest replay %s --session %s --from %v --plan-digest %v (or --from %v to skip the failed step)\n",
-			resume["planDigest"], displayRel(env.Cwd, req.Replay.File), req.Session, resume["from"], resume["planDigest"], alt)
+	resume := div.Resume
+	if resume.AlternateFrom != 0 {
+		fmt.Fprintf(env.Stderr, "Plan digest: %s\nResume: fix the app state, then adtest replay %s --session %s --from %d --plan-digest %s (or --from %d to skip the failed step)\n",
+			resume.PlanDigest, displayRel(env.Cwd, req.Replay.File), req.Session, resume.From, resume.PlanDigest, resume.AlternateFrom)
 		return
 	}
-	fmt.Fprintf(env.Stderr, "Plan digest: %v\nResume: fix the app state, then adtest replay %s --session %s --from %v --plan-digest %v\n",
-		resume["planDigest"], displayRel(env.Cwd, req.Replay.File), req.Session, resume["from"], resume["planDigest"])
+	fmt.Fprintf(env.Stderr, "Plan digest: %s\nResume: fix the app state, then adtest replay %s --session %s --from %d --plan-digest %s\n",
+		resume.PlanDigest, displayRel(env.Cwd, req.Replay.File), req.Session, resume.From, resume.PlanDigest)
 }

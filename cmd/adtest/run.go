@@ -13,9 +13,8 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
-	"github.com/adtest/adtest/drivers/fake"
-	"github.com/adtest/adtest/drivers/web"
 	exampleweb "github.com/adtest/adtest/examples/web"
+	"github.com/adtest/adtest/internal/atomicfile"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner"
@@ -379,23 +378,14 @@ func parseAll(file string, src []byte) (*lang.Script, error) {
 
 func providerFunc(env *Env, f *runFlags) suite.ProviderFunc {
 	return func(ctx context.Context, platform string) (drivers.Provider, error) {
-		if f.fakeDevice != "" {
-			return fake.LoadProvider(abs(env.Cwd, f.fakeDevice))
+		o := providerOptions{
+			fakeDevice: f.fakeDevice, browser: f.browser, cdpURL: f.cdpURL, browserPerWorker: f.browserPerWorker,
+			adbServer: f.adbServer, devices: f.devices, androidSnapshot: f.androidSnapshot,
 		}
-		switch platform {
-		case drivers.PlatformWeb:
-			if f.cdpURL != "" {
-				return web.NewRemote(f.cdpURL, web.Options{BrowserPerWorker: f.browserPerWorker, Getenv: env.Getenv})
-			}
-			return web.NewLocal(web.Options{
-				BrowserPath:      f.browser,
-				BrowserPerWorker: f.browserPerWorker,
-				Getenv:           env.Getenv,
-			})
-		case drivers.PlatformAndroid:
-			return androidProvider(ctx, env, f)
+		if f.debug {
+			o.debugf = func(format string, a ...any) { fmt.Fprintf(env.Stderr, "debug: "+format+"\n", a...) }
 		}
-		return nil, fmt.Errorf("%w: no driver for platform %q (adtest runs web and android)", drivers.ErrInfrastructure, platform)
+		return openProvider(ctx, env, o, platform)
 	}
 }
 
@@ -453,7 +443,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 		fmt.Fprintf(env.Stderr, "adtest run: last run: %v\n", err)
 	}
 	// The run's own result.json, for --shard-weights and merge-reports.
-	if err := reporters.WriteFileAtomic(filepath.Join(p.runDir, "result.json"), func(w io.Writer) error {
+	if err := atomicfile.Write(filepath.Join(p.runDir, "result.json"), atomicfile.Options{MkdirAll: true}, func(w io.Writer) error {
 		return reporters.WriteJSON(w, res)
 	}); err != nil {
 		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)
@@ -499,21 +489,19 @@ func (p *runPlan) startServer(ctx context.Context, env *Env) (baseURL string, st
 }
 
 // suiteConfig is the suite configuration of the plan for one shard.
-func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.SuiteListener, baseURL string) suite.Config {
+func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.Observer, baseURL string) suite.Config {
 	f := p.f
 	return suite.Config{
 		Workers: f.workers, Devices: f.devices,
 		FailFast: f.failFast, MaxFailures: f.maxFailures,
 		RunDir: p.runDir, RunID: p.runID, Shard: shard, Cwd: env.Cwd,
 		CLIVars: p.cliVars, ProcessVars: p.procVars, MaskNames: f.masks,
-		BaseURL:        baseURL,
-		Providers:      p.providers,
-		NewReplayer:    suite.RunnerReplayer,
-		FormatSnapshot: suite.FormatSnapshot,
-		Listener:       listener,
-		Prefetch:       map[string]bool{drivers.PlatformWeb: f.fakeDevice == ""},
-		StepTimeout:    time.Duration(f.stepTimeout) * time.Millisecond,
-		RepeatEach:     f.repeatEach,
+		BaseURL:     baseURL,
+		Providers:   p.providers,
+		Listener:    listener,
+		Prefetch:    map[string]bool{drivers.PlatformWeb: f.fakeDevice == ""},
+		StepTimeout: time.Duration(f.stepTimeout) * time.Millisecond,
+		RepeatEach:  f.repeatEach,
 	}
 }
 
@@ -549,39 +537,18 @@ func writeFinalReport(env *Env, s reporters.Spec, res *runner.Result, color bool
 	if s.Path == "" {
 		return reporters.Render(s.Name, env.Stdout, res, color)
 	}
-	return reporters.WriteFileAtomic(abs(env.Cwd, s.Path), func(w io.Writer) error {
+	return atomicfile.Write(abs(env.Cwd, s.Path), atomicfile.Options{MkdirAll: true}, func(w io.Writer) error {
 		return reporters.Render(s.Name, w, res, false)
 	})
 }
 
-// exitCode maps a result to design.md's exit codes.
+// exitCode is the run's exit code (runner.Result.Exit), or 1 when it passed
+// but a report could not be written.
 func exitCode(res *runner.Result, failOnFlaky, reportFailed bool) int {
-	switch {
-	case res.Interrupted:
-		return ExitInterrupted
-	case infrastructureFailed(res):
-		return ExitInfra
-	case res.Stats.Failed+res.Stats.TimedOut > 0:
-		return ExitFailed
-	case failOnFlaky && res.Stats.Flaky > 0:
-		return ExitFailed
-	case reportFailed:
-		return ExitFailed
+	if code := res.Exit(failOnFlaky); code != ExitOK || !reportFailed {
+		return code
 	}
-	return ExitOK
-}
-
-// infrastructureFailed reports a run stopped because a session could not be
-// opened, or a test lost its browser or device (infrastructure, exit 3).
-func infrastructureFailed(res *runner.Result) bool {
-	for _, t := range res.Tests {
-		if n := len(t.Attempts); n > 0 {
-			if t.Attempts[n-1].Error.Unavailable() {
-				return true
-			}
-		}
-	}
-	return false
+	return ExitFailed
 }
 
 func orDefault(s, def string) string {

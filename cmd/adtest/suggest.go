@@ -8,6 +8,8 @@ import (
 
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+
+	"github.com/adtest/adtest/drivers"
 )
 
 // didYouMean is " (did you mean X?)" for the candidate nearest to word by
@@ -94,7 +96,7 @@ func unknownCommand(env *Env, args []string, cmds map[string]command) int {
 	}
 	if wantsJSON(args) {
 		writeJSONLine(env.Stdout, map[string]any{"ok": false, "error": &runner.ErrorInfo{
-			Code: runner.CodeInvalidArgs, Reason: "unknown_command", Message: "adtest: " + msg,
+			Code: runner.CodeInvalidArgs, Reason: drivers.ReasonUnknownCommand, Message: "adtest: " + msg,
 			Hint: "Run `adtest --help` for the commands."}})
 		return ExitUsage
 	}

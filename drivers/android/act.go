@@ -21,13 +21,13 @@ func (s *Session) Preflight(ctx context.Context, a drivers.Action) error {
 	n := a.Target.Node
 	switch {
 	case !n.Visible:
-		return &drivers.TargetError{Reason: "target_not_visible", Message: fmt.Sprintf("Target %s is not on screen", a.Target.Describe), Hint: "Scroll it into view first (scroll --until)."}
+		return &drivers.TargetError{Reason: drivers.ReasonTargetNotVisible, Message: fmt.Sprintf("Target %s is not on screen", a.Target.Describe), Hint: "Scroll it into view first (scroll --until)."}
 	case !n.Enabled:
-		return &drivers.TargetError{Reason: "target_disabled", Message: fmt.Sprintf("Target %s is disabled", a.Target.Describe), Hint: "Wait until it is enabled."}
+		return &drivers.TargetError{Reason: drivers.ReasonTargetDisabled, Message: fmt.Sprintf("Target %s is disabled", a.Target.Describe), Hint: "Wait until it is enabled."}
 	case strings.HasSuffix(n.Handle, coveredMark):
-		return &drivers.TargetError{Reason: "target_covered", Message: fmt.Sprintf("Target %s is covered by a system dialog", a.Target.Describe), Hint: "Answer the dialog first (alert accept|dismiss)."}
+		return &drivers.TargetError{Reason: drivers.ReasonTargetCovered, Message: fmt.Sprintf("Target %s is covered by a system dialog", a.Target.Describe), Hint: "Answer the dialog first (alert accept|dismiss)."}
 	case a.Kind == drivers.ActFill && !n.Editable:
-		return &drivers.TargetError{Reason: "target_not_editable", Message: fmt.Sprintf("Target %s is not a text field", a.Target.Describe), Hint: "Fill an EditText."}
+		return &drivers.TargetError{Reason: drivers.ReasonTargetNotEditable, Message: fmt.Sprintf("Target %s is not a text field", a.Target.Describe), Hint: "Fill an EditText."}
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/android/adb"
+	"github.com/adtest/adtest/internal/userdir"
 )
 
 // The pinned on-device helper: agent-device's snapshot helper APK from its
@@ -39,21 +40,11 @@ const (
 	helperProtocol    = "android-snapshot-helper-v1"
 )
 
-// HelperDir is the per-user cache directory of the helper: $ADTEST_CACHE_DIR
-// or the user cache dir, then adtest/android-helper/VERSION.
+// HelperDir is the per-user cache directory of the helper: the adtest cache
+// (internal/userdir: $ADTEST_CACHE_DIR, else $XDG_CACHE_HOME/adtest, else
+// ~/.cache/adtest), then android-helper/VERSION. getenv may be nil.
 func HelperDir(getenv func(string) string) string {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	base := getenv("ADTEST_CACHE_DIR")
-	if base == "" {
-		if d, err := os.UserCacheDir(); err == nil {
-			base = filepath.Join(d, "adtest")
-		} else {
-			base = filepath.Join(os.TempDir(), "adtest-cache")
-		}
-	}
-	return filepath.Join(base, "android-helper", HelperNPMVersion)
+	return filepath.Join(userdir.Dir(getenv, userdir.Cache), "android-helper", HelperNPMVersion)
 }
 
 // LoadHelperAPK reads the cached APK and checks its pinned sha256.

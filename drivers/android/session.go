@@ -255,23 +255,21 @@ func (s *Session) live() error {
 	return nil
 }
 
-// DrainEvents returns the helper events of this session's device since the
-// last call, as timing.ndjson records ("event": "helper").
-func (s *Session) DrainEvents() []map[string]any {
+// DrainEvents implements drivers.EventSource: the helper events of this
+// session's device since the last call.
+func (s *Session) DrainEvents() []drivers.Event {
 	s.p.mu.Lock()
 	evs := s.pending
 	s.pending = nil
 	s.p.mu.Unlock()
-	out := make([]map[string]any, 0, len(evs))
+	out := make([]drivers.Event, 0, len(evs))
 	for _, e := range evs {
-		m := map[string]any{"event": "helper", "ts": e.Time, "device": e.Device, "command": e.Command, "helper": e.Event}
-		if e.Reason != "" {
-			m["reason"] = e.Reason
-		}
-		out = append(out, m)
+		out = append(out, drivers.Event{Time: e.Time, Source: "helper", Kind: e.Event, Device: e.Device, Command: e.Command, Reason: e.Reason})
 	}
 	return out
 }
+
+var _ drivers.EventSource = (*Session)(nil)
 
 // Snapshot implements drivers.Driver.
 func (s *Session) Snapshot(ctx context.Context, opts drivers.SnapshotOptions) (*drivers.Snapshot, error) {

@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/adtest/adtest/internal/atomicfile"
 )
 
 // Setup fetches the pinned agent-device npm tarball with `npm pack`,
@@ -54,7 +56,7 @@ func Setup(ctx context.Context, dir string, logf func(string, ...any)) error {
 		return err
 	}
 	for name, b := range map[string][]byte{HelperManifest: manifest, HelperAPKName: apk} {
-		if err := writeAtomic(filepath.Join(dir, name), b); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, name), b, atomicfile.Options{}); err != nil {
 			return err
 		}
 	}
@@ -90,24 +92,4 @@ func extract(tgz string, want map[string]bool) (map[string][]byte, error) {
 			out[h.Name] = b
 		}
 	}
-}
-
-func writeAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -23,16 +23,16 @@ func (d *Device) Preflight(ctx context.Context, a drivers.Action) error {
 	}
 	e, n := d.find(a.Target)
 	if e == nil {
-		return &drivers.TargetError{Reason: "target_not_found", Message: fmt.Sprintf("Target %s is not on screen", a.Target.Describe), Hint: "Capture a fresh snapshot and retarget."}
+		return &drivers.TargetError{Reason: drivers.ReasonTargetNotFound, Message: fmt.Sprintf("Target %s is not on screen", a.Target.Describe), Hint: "Capture a fresh snapshot and retarget."}
 	}
 	if !n.Visible {
-		return &drivers.TargetError{Reason: "target_not_visible", Message: fmt.Sprintf("Target %s is not visible", a.Target.Describe), Hint: "Scroll it into view first (scroll --until)."}
+		return &drivers.TargetError{Reason: drivers.ReasonTargetNotVisible, Message: fmt.Sprintf("Target %s is not visible", a.Target.Describe), Hint: "Scroll it into view first (scroll --until)."}
 	}
 	if e.Disabled {
-		return &drivers.TargetError{Reason: "target_disabled", Message: fmt.Sprintf("Target %s is disabled", a.Target.Describe), Hint: "Wait until it is enabled."}
+		return &drivers.TargetError{Reason: drivers.ReasonTargetDisabled, Message: fmt.Sprintf("Target %s is disabled", a.Target.Describe), Hint: "Wait until it is enabled."}
 	}
 	if a.Kind == drivers.ActFill && !e.Editable {
-		return &drivers.TargetError{Reason: "target_not_editable", Message: fmt.Sprintf("Target %s is not editable", a.Target.Describe), Hint: "Fill a text field."}
+		return &drivers.TargetError{Reason: drivers.ReasonTargetNotEditable, Message: fmt.Sprintf("Target %s is not editable", a.Target.Describe), Hint: "Fill a text field."}
 	}
 	return nil
 }

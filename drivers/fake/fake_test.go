@@ -151,7 +151,7 @@ func TestPreflight(t *testing.T) {
 		n := snap.Nodes[i]
 		err := d.Preflight(ctx, drivers.Action{Kind: drivers.ActTap, Target: &drivers.Target{Node: &n, Describe: n.Label}})
 		var te *drivers.TargetError
-		if !errors.As(err, &te) || te.Reason != want {
+		if !errors.As(err, &te) || string(te.Reason) != want {
 			t.Fatalf("node %d: %v, want %s", i, err, want)
 		}
 	}

@@ -120,21 +120,21 @@ func (s *Session) checkArm(ctx context.Context, op string, tg *drivers.Target, s
 	case "stale":
 		return ti, staleError(desc)
 	case "not_visible":
-		return ti, &drivers.TargetError{Reason: "target_not_visible", Message: fmt.Sprintf("%s is not visible (it has no size or is hidden)", desc), Hint: "wait until the element is shown, or check the selector"}
+		return ti, &drivers.TargetError{Reason: drivers.ReasonTargetNotVisible, Message: fmt.Sprintf("%s is not visible (it has no size or is hidden)", desc), Hint: "wait until the element is shown, or check the selector"}
 	case "out_of_view":
 		if scroll {
-			return ti, &drivers.TargetError{Reason: "target_not_visible", Message: fmt.Sprintf("%s could not be scrolled into view (a container that hides its overflow holds it out of view)", desc), Hint: "scroll its container first, or bring it into view the way a user would (a tab, a button)"}
+			return ti, &drivers.TargetError{Reason: drivers.ReasonTargetNotVisible, Message: fmt.Sprintf("%s could not be scrolled into view (a container that hides its overflow holds it out of view)", desc), Hint: "scroll its container first, or bring it into view the way a user would (a tab, a button)"}
 		}
 	}
 	if ti.Covered != "" {
 		return ti, &drivers.TargetError{
-			Reason:  "target_covered",
+			Reason:  drivers.ReasonTargetCovered,
 			Message: fmt.Sprintf("%s is covered by %s: the %s would land on the covering element, so nothing was done", desc, ti.Covered, op),
 			Hint:    "close or wait out the element on top (banner, dialog, overlay), or scroll so the target is clear",
 		}
 	}
 	if needEnabled && !ti.Enabled {
-		return ti, &drivers.TargetError{Reason: "target_disabled", Message: fmt.Sprintf("%s is disabled", desc), Hint: "wait until it is enabled (is enabled / wait), or complete the fields it depends on"}
+		return ti, &drivers.TargetError{Reason: drivers.ReasonTargetDisabled, Message: fmt.Sprintf("%s is disabled", desc), Hint: "wait until it is enabled (is enabled / wait), or complete the fields it depends on"}
 	}
 	return ti, nil
 }
@@ -174,7 +174,7 @@ func (s *Session) actionable(ctx context.Context, op string, tg *drivers.Target,
 		}
 		if time.Now().After(deadline) {
 			return ti, &drivers.TargetError{
-				Reason:  "target_unstable",
+				Reason:  drivers.ReasonTargetUnstable,
 				Message: fmt.Sprintf("%s kept moving for %s (an animation or a scroll that does not end), so nothing was done", describeTarget(tg), stableBound),
 				Hint:    "wait until the animation ends, or target an element that does not move",
 			}
@@ -238,7 +238,7 @@ func (s *Session) pressGuard(ctx context.Context, op string, tg *drivers.Target)
 		return fmt.Errorf("web: %s: %s moved or was covered by %s during the %s, after %d press(es) had landed on it", op, desc, r.Covered, op, r.Hits)
 	}
 	return &drivers.TargetError{
-		Reason:  "target_covered",
+		Reason:  drivers.ReasonTargetCovered,
 		Message: fmt.Sprintf("%s: the %s landed on %s at the moment of the press (the element moved or was covered), so the page did not receive it", desc, op, r.Covered),
 		Hint:    "wait until the page is still (an animation, a re-render or an overlay), or target the element with a selector so it is found again",
 	}
@@ -348,6 +348,27 @@ func click(ctx context.Context, t *chromedp.Target, p drivers.Point, btn input.M
 	return mouse(ctx, t, input.DispatchMouseEventTypeMouseReleased, p, btn, 0, count)
 }
 
+// clickCalls are the mouse events of count clicks at p with no hold and no
+// interval (each followed by a double click's second press for doubleTap),
+// as click sends them one by one (a move before each press).
+func clickCalls(p drivers.Point, btn input.MouseButton, buttons int64, count int, doubleTap bool) []pipedCall {
+	ev := func(typ input.DispatchMouseEventType, b input.MouseButton, bs, n int64) pipedCall {
+		return pipedCall{method: input.CommandDispatchMouseEvent, params: input.DispatchMouseEventParams{Type: typ, X: p.X, Y: p.Y, Button: b, Buttons: bs, ClickCount: n}}
+	}
+	var calls []pipedCall
+	press := func(n int64) {
+		calls = append(calls, ev(input.DispatchMouseEventTypeMouseMoved, input.MouseButtonNone, 0, 0),
+			ev(input.DispatchMouseEventTypeMousePressed, btn, buttons, n), ev(input.DispatchMouseEventTypeMouseReleased, btn, 0, n))
+	}
+	for i := 0; i < count; i++ {
+		press(1)
+		if doubleTap {
+			press(2)
+		}
+	}
+	return calls
+}
+
 func (s *Session) tap(ctx context.Context, a drivers.Action) error {
 	btn, buttons, err := mouseButton(a.Button)
 	if err != nil {
@@ -362,6 +383,10 @@ func (s *Session) tap(ctx context.Context, a drivers.Action) error {
 		return err
 	}
 	err = s.input(ctx, "click", func(ctx context.Context, t *chromedp.Target) error {
+		if hold == 0 && (count == 1 || interval == 0) {
+			// Nothing to wait for between the events: they go as one run.
+			return s.pipedOrEach(ctx, t, clickCalls(p, btn, buttons, count, a.DoubleTap))
+		}
 		for i := 0; i < count; i++ {
 			if i > 0 {
 				if err := wait(ctx, interval); err != nil {
@@ -581,7 +606,7 @@ func (s *Session) back(ctx context.Context) error {
 			return err
 		}
 		if h.CurrentIndex <= 0 || int(h.CurrentIndex) >= len(h.Entries) {
-			return &drivers.TargetError{Reason: "no_history", Message: "there is no previous page to go back to", Hint: "open a page first"}
+			return &drivers.TargetError{Reason: drivers.ReasonNoHistory, Message: "there is no previous page to go back to", Hint: "open a page first"}
 		}
 		prev := h.Entries[h.CurrentIndex-1]
 		want = prev.URL

@@ -151,7 +151,7 @@ func TestFill(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			err := fill(find(t, after, tc.role, tc.label), tc.text)
 			var te *drivers.TargetError
-			if !errors.As(err, &te) || te.Reason != tc.reason || te.Message != tc.msg {
+			if !errors.As(err, &te) || string(te.Reason) != tc.reason || te.Message != tc.msg {
 				t.Fatalf("got %v\nwant reason %s message %q", err, tc.reason, tc.msg)
 			}
 		})

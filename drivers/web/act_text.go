@@ -34,7 +34,7 @@ func (s *Session) focus(ctx context.Context, a drivers.Action) error {
 	case "stale":
 		return staleError(describeTarget(a.Target))
 	case "not_focusable":
-		return &drivers.TargetError{Reason: "target_not_focusable", Message: fmt.Sprintf("%s cannot take the focus", describeTarget(a.Target)), Hint: "focus a field, button or link"}
+		return &drivers.TargetError{Reason: drivers.ReasonTargetNotFocusable, Message: fmt.Sprintf("%s cannot take the focus", describeTarget(a.Target)), Hint: "focus a field, button or link"}
 	}
 	return nil
 }
@@ -67,7 +67,7 @@ func (s *Session) fill(ctx context.Context, a drivers.Action) error {
 			return err
 		}
 		if r.State != "ok" {
-			return &drivers.TargetError{Reason: "target_not_editable", Message: fmt.Sprintf("nothing editable took the focus at %s", desc), Hint: "target the field itself"}
+			return &drivers.TargetError{Reason: drivers.ReasonTargetNotEditable, Message: fmt.Sprintf("nothing editable took the focus at %s", desc), Hint: "target the field itself"}
 		}
 		handle = r.Handle
 	}
@@ -79,13 +79,13 @@ func (s *Session) fill(ctx context.Context, a drivers.Action) error {
 	case "stale":
 		return staleError(desc)
 	case "disabled":
-		return &drivers.TargetError{Reason: "target_disabled", Message: fmt.Sprintf("%s is disabled", desc), Hint: "wait until it is enabled"}
+		return &drivers.TargetError{Reason: drivers.ReasonTargetDisabled, Message: fmt.Sprintf("%s is disabled", desc), Hint: "wait until it is enabled"}
 	case "not_editable":
-		return &drivers.TargetError{Reason: "target_not_editable", Message: fmt.Sprintf("%s is not an editable field", desc), Hint: "fill a text field, text area or select"}
+		return &drivers.TargetError{Reason: drivers.ReasonTargetNotEditable, Message: fmt.Sprintf("%s is not an editable field", desc), Hint: "fill a text field, text area or select"}
 	case "no_option":
-		return &drivers.TargetError{Reason: "option_not_found", Message: fmt.Sprintf("%s has no option %q (options: %s)", desc, a.Text, strings.Join(r.Options, ", ")), Hint: "use the visible text or the value of an option"}
+		return &drivers.TargetError{Reason: drivers.ReasonOptionNotFound, Message: fmt.Sprintf("%s has no option %q (options: %s)", desc, a.Text, strings.Join(r.Options, ", ")), Hint: "use the visible text or the value of an option"}
 	case "bad_value":
-		return &drivers.TargetError{Reason: "fill_mismatch", Message: fmt.Sprintf("%s does not take the value %q", desc, a.Text), Hint: "give the value in the field's own format (a date as 2006-01-02, a time as 15:04, a colour as #rrggbb)"}
+		return &drivers.TargetError{Reason: drivers.ReasonFillMismatch, Message: fmt.Sprintf("%s does not take the value %q", desc, a.Text), Hint: "give the value in the field's own format (a date as 2006-01-02, a time as 15:04, a colour as #rrggbb)"}
 	case "done":
 		return nil
 	}
@@ -131,7 +131,7 @@ func (s *Session) fill(ctx context.Context, a drivers.Action) error {
 	}
 	if end.Value != want {
 		return &drivers.TargetError{
-			Reason: "fill_mismatch",
+			Reason: drivers.ReasonFillMismatch,
 			Message: fmt.Sprintf("%s shows a different value after fill (%d characters, expected %d): the page changed or limited the input",
 				desc, utf8.RuneCountInString(end.Value), utf8.RuneCountInString(want)),
 			Hint: "check the field's maxlength, input mask or script; use type to append instead",

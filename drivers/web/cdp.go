@@ -54,7 +54,7 @@ func redactURL(raw string) string {
 	if u.RawQuery != "" {
 		q := u.Query()
 		for k := range q {
-			q[k] = []string{"***"}
+			q[k] = []string{drivers.Mask}
 		}
 		u.RawQuery = strings.ReplaceAll(q.Encode(), "%2A", "*")
 	}
@@ -126,7 +126,7 @@ func resolveCDP(ctx context.Context, cdpURL string) (string, error) {
 func scrubQuery(err error, rawQuery string) string {
 	msg := err.Error()
 	if rawQuery != "" {
-		msg = strings.ReplaceAll(msg, rawQuery, "***")
+		msg = strings.ReplaceAll(msg, rawQuery, drivers.Mask)
 	}
 	return msg
 }

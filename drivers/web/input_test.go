@@ -201,3 +201,44 @@ func TestScrollIsAUsersWheel(t *testing.T) {
 		t.Errorf("scroll report %+v, want 100 px of div#box", r)
 	}
 }
+
+// TestClickIsAUsersEventSequence: a click's move, press and release reach
+// the page in a user's order, each event once and trusted, whether they go
+// pipelined (pipe.go) or one by one (a browser without a pipelining
+// session); so does a double click's second press.
+func TestClickIsAUsersEventSequence(t *testing.T) {
+	t.Parallel()
+	const once = "pointerover pointerenter mouseover mouseenter pointermove mousemove pointerdown mousedown:1 pointerup mouseup:1 click:1"
+	const twice = once + " pointermove mousemove pointerdown mousedown:2 pointerup mouseup:2 click:2 dblclick:2"
+	for _, tc := range []struct {
+		name      string
+		piped     bool
+		doubleTap bool
+		want      string
+	}{
+		{"pipelined", true, false, once},
+		{"one by one", false, false, once},
+		{"double, pipelined", true, true, twice},
+		{"double, one by one", false, true, twice},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := session(t, "clickseq.html")
+			if !tc.piped {
+				s.refusePipe()
+			}
+			a := tap(byID(t, s, "go"))
+			a.DoubleTap = tc.doubleTap
+			act(t, s, a)
+			if got := textByID(t, s, "log"); got != tc.want {
+				t.Errorf("events\n got %s\nwant %s", got, tc.want)
+			}
+			s.mu.Lock()
+			sid := s.pipe.sid
+			s.mu.Unlock()
+			if piped := sid != ""; piped != tc.piped {
+				t.Errorf("pipelined %v, want %v", piped, tc.piped)
+			}
+		})
+	}
+}

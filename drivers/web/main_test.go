@@ -213,7 +213,7 @@ func dump(sn *drivers.Snapshot) string {
 func targetReason(err error) string {
 	var te *drivers.TargetError
 	if errors.As(err, &te) {
-		return te.Reason
+		return string(te.Reason)
 	}
 	return ""
 }

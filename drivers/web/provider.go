@@ -86,6 +86,7 @@ type Provider struct {
 	cleanOnce sync.Once  // stale profiles of killed runs, once per provider
 	startMu   sync.Mutex // one browser start at a time
 	opened    int        // sessions handed out
+	quiet     sync.Map   // target.SessionID: pipelining sessions (pipe.go)
 }
 
 // browserProc is one browser generation: a Chromium process (or a CDP
@@ -385,7 +386,7 @@ func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 		}
 		allocCtx, b.allocCancel = chromedp.NewExecAllocator(context.Background(), p.allocatorOptions(dir)...)
 	}
-	b.ctx, b.cancel = chromedp.NewContext(allocCtx)
+	b.ctx, b.cancel = chromedp.NewContext(allocCtx, chromedp.WithErrorf(p.chromedpErrorf))
 
 	// The first call binds the browser's life to b.ctx, so it gets no
 	// deadline of its own; a timer cancels a start that hangs.

@@ -49,6 +49,8 @@ type Session struct {
 	// world is the driver's isolated world in the current document (0:
 	// none yet, see world.go).
 	world runtime.ExecutionContextID
+	// pipe is the session's pipelining session on its page (pipe.go).
+	pipe pipeState
 }
 
 type dialogInfo struct {
@@ -322,7 +324,7 @@ func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 		_, err := chromedp.Navigate(url)(ctx, t)
 		var le *chromedp.LoadError
 		if errors.As(err, &le) {
-			return &drivers.TargetError{Reason: "navigation_failed", Message: fmt.Sprintf("could not open %s: %s", url, le.ErrorText), Hint: "check that the URL is right and the server is running"}
+			return &drivers.TargetError{Reason: drivers.ReasonNavigationFailed, Message: fmt.Sprintf("could not open %s: %s", url, le.ErrorText), Hint: "check that the URL is right and the server is running"}
 		}
 		return err
 	})
@@ -407,7 +409,7 @@ func (s *Session) refuseWithDialog(op string) error {
 		return nil
 	}
 	return &drivers.TargetError{
-		Reason:  "alert_open",
+		Reason:  drivers.ReasonAlertOpen,
 		Message: fmt.Sprintf("cannot %s: a JavaScript %s dialog is open (%q)", op, d.kind, d.message),
 		Hint:    "answer it first with `alert accept` or `alert dismiss`",
 	}

@@ -162,7 +162,7 @@ func describeNode(n *drivers.Node) string {
 
 func staleError(desc string) error {
 	return &drivers.TargetError{
-		Reason:  "target_stale",
+		Reason:  drivers.ReasonTargetStale,
 		Message: fmt.Sprintf("%s is no longer on the page (it was removed or the page navigated since the snapshot)", desc),
 		Hint:    "take a new snapshot and use its refs, or target the element with a selector",
 	}

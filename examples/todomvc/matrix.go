@@ -62,7 +62,7 @@ func cause(e *runner.ErrorInfo) string {
 	msg = portRe.ReplaceAllString(msg, "$1:PORT")
 	s := fmt.Sprintf("line %d %s: ", e.Line, e.Command)
 	if e.Reason != "" {
-		s += "[" + e.Reason + "] "
+		s += "[" + string(e.Reason) + "] "
 	}
 	return s + strings.TrimSpace(msg)
 }

@@ -15,6 +15,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+
+	"github.com/adtest/adtest/internal/userdir"
 )
 
 // The pinned npm package. scripts/setup.sh reads these three lines.
@@ -25,23 +27,10 @@ const (
 )
 
 // CacheDir is where scripts/setup.sh keeps the tarball and its extracted
-// tree: $ADTEST_CACHE_DIR, else the user cache dir + adtest, then
-// todomvc/VERSION.
+// tree: the adtest cache (internal/userdir: $ADTEST_CACHE_DIR, else
+// $XDG_CACHE_HOME/adtest, else ~/.cache/adtest), then todomvc/VERSION.
 func CacheDir(getenv func(string) string) string {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	base := getenv("ADTEST_CACHE_DIR")
-	if base == "" {
-		if d := getenv("XDG_CACHE_HOME"); d != "" {
-			base = filepath.Join(d, "adtest")
-		} else if h := getenv("HOME"); h != "" {
-			base = filepath.Join(h, ".cache", "adtest")
-		} else {
-			base = filepath.Join(os.TempDir(), "adtest-cache")
-		}
-	}
-	return filepath.Join(base, NPMPackage, NPMVersion)
+	return filepath.Join(userdir.Dir(getenv, userdir.Cache), NPMPackage, NPMVersion)
 }
 
 // Root is the extracted package (the tarball's package/ directory), or an

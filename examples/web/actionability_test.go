@@ -156,8 +156,8 @@ func TestActionabilityOnChromium(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, er := e.run("click " + refs["go"])
-		if er == nil || er.Code != runner.CodeCommandFailed || er.Reason != runner.ReasonTargetStale {
-			t.Fatalf("click %s after the re-render: %+v, want %s (%s)", refs["go"], er, runner.CodeCommandFailed, runner.ReasonTargetStale)
+		if er == nil || er.Code != runner.CodeCommandFailed || er.Reason != drivers.ReasonTargetStale {
+			t.Fatalf("click %s after the re-render: %+v, want %s (%s)", refs["go"], er, runner.CodeCommandFailed, drivers.ReasonTargetStale)
 		}
 		if got := e.sess.RefsGeneration(); got != gen {
 			t.Errorf("generation %d, want %d: the failed ref click crossed the seam", got, gen)

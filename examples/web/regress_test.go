@@ -215,7 +215,7 @@ func TestFrozenPageEndsWithinTheStepBound(t *testing.T) {
 		t.Fatalf("freeze: %s, want failed", freeze.Status)
 	}
 	e := freeze.Attempts[0].Error
-	if e.Reason != runner.ReasonStepTimeout || e.Step != 2 || e.Line != 4 ||
+	if e.Reason != drivers.ReasonStepTimeout || e.Step != 2 || e.Line != 4 ||
 		!strings.Contains(e.Message, "step 2 (click, line 4) did not finish within the step bound of 3000ms") {
 		t.Errorf("freeze error: %+v", e)
 	}

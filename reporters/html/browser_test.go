@@ -52,7 +52,7 @@ func TestReportInBrowser(t *testing.T) {
 		if tr.Status != want[tr.Name] {
 			t.Fatalf("fixture %s is %s, want %s: the report would not show what the checks expect\n%s", tr.Name, tr.Status, want[tr.Name], summary(res))
 		}
-		if r := wantReason[tr.Name]; r != "" && (len(tr.Attempts) == 0 || tr.Attempts[0].Error == nil || tr.Attempts[0].Error.Reason != r) {
+		if r := wantReason[tr.Name]; r != "" && (len(tr.Attempts) == 0 || tr.Attempts[0].Error == nil || string(tr.Attempts[0].Error.Reason) != r) {
 			t.Fatalf("fixture %s: its first attempt did not fail with %s: the report would not show what the checks expect\n%s", tr.Name, r, summary(res))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 
+	"github.com/adtest/adtest/internal/atomicfile"
 	"github.com/adtest/adtest/runner"
 )
 
@@ -39,24 +40,8 @@ func WriteDir(dir string, r *runner.Result, opts Options) error {
 			}
 		}
 	}
-	tmp, err := os.CreateTemp(dir, ".index.html.tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(files[0].Data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), filepath.Join(dir, "index.html"))
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("html report: %w", werr)
+	if err := atomicfile.WriteFile(filepath.Join(dir, "index.html"), files[0].Data, atomicfile.Options{}); err != nil {
+		return fmt.Errorf("html report: %w", err)
 	}
 	return nil
 }

@@ -51,7 +51,7 @@ func Slug(p string) string {
 // warnings by the caller's result; an artifact never fails a test.
 type artifacts struct {
 	dir  string
-	mask *Masker
+	mask *drivers.Masker
 	errs []string
 }
 
@@ -59,7 +59,7 @@ type artifacts struct {
 // directory is never reused (two files whose slugs clash, or a run dir used
 // twice): a suffix ~2, ~3, ... is added instead, "the second directory of
 // that name", which cannot read as "attempt 1 of 2" the way -2 did.
-func (s *scheduler) newArtifacts(t *Test, ai attemptInfo, mask *Masker) *artifacts {
+func (s *scheduler) newArtifacts(t *Test, ai attemptInfo, mask *drivers.Masker) *artifacts {
 	a := &artifacts{mask: mask}
 	if s.cfg.RunDir == "" {
 		return a
@@ -116,34 +116,26 @@ func (a *artifacts) writeResult(ar *runner.AttemptResult) {
 	a.write("result.json", append(b, '\n'))
 }
 
-// evidence saves the failure screenshot, the last snapshot and the log tail.
-func (a *artifacts) evidence(ctx context.Context, drv drivers.Driver, rep Replayer, format SnapshotFormatter, ar *runner.AttemptResult) {
-	if a.dir == "" {
+// evidence saves the failure screenshot, the last snapshot and the log
+// tail, as the attempt's session gives them.
+func (a *artifacts) evidence(ctx context.Context, rep Replayer, format SnapshotFormatter, ar *runner.AttemptResult) {
+	if a.dir == "" || rep == nil {
 		return
 	}
 	// Secrets typed into the page are painted over in the picture too.
-	if png, err := drv.Screenshot(ctx, drivers.ScreenshotOptions{Mask: a.mask.Values()}); err == nil && len(png) > 0 {
-		ar.Screenshot = a.write("failure.png", png)
-	} else if err != nil {
-		ar.Warnings = append(ar.Warnings, "failure screenshot: "+err.Error())
+	ev := rep.Evidence(ctx, a.mask.Values())
+	if ev.ScreenshotErr == nil && len(ev.Screenshot) > 0 {
+		ar.Screenshot = a.write("failure.png", ev.Screenshot)
+	} else if ev.ScreenshotErr != nil {
+		ar.Warnings = append(ar.Warnings, "failure screenshot: "+ev.ScreenshotErr.Error())
 	}
-	var snap *drivers.Snapshot
-	if rep != nil {
-		snap = rep.LastSnapshot()
-	}
-	if snap == nil {
-		if sn, err := drv.Snapshot(ctx, drivers.SnapshotOptions{}); err == nil {
-			snap = sn
-		}
-	}
-	if snap != nil {
+	if snap := ev.Snapshot; snap != nil {
 		a.write("snapshot.txt", a.mask.Bytes([]byte(format(snap))))
 		b, _ := json.MarshalIndent(a.mask.Snapshot(snap), "", "  ")
 		a.write("snapshot.json", append(b, '\n'))
 	}
-	if lt, ok := drv.(drivers.LogTailer); ok {
-		lines := lt.LogTail(200)
-		a.write("log.txt", a.mask.Bytes([]byte(strings.Join(lines, "\n")+"\n")))
+	if ev.HasLog {
+		a.write("log.txt", a.mask.Bytes([]byte(strings.Join(ev.Log, "\n")+"\n")))
 	}
 }
 
@@ -163,7 +155,7 @@ func (a *artifacts) timing() *timingWriter {
 type timingWriter struct {
 	mu   sync.Mutex
 	f    *os.File
-	mask *Masker
+	mask *drivers.Masker
 }
 
 func (tw *timingWriter) write(v map[string]any) {
@@ -179,6 +171,16 @@ func (tw *timingWriter) write(v map[string]any) {
 	}
 	b, _ := json.Marshal(v)
 	tw.f.Write(append(b, '\n'))
+}
+
+// driverEvent is the line of a driver's own event, after the step it served
+// ("event" names its source, which keys its kind: "helper": "reused").
+func (tw *timingWriter) driverEvent(step int, e drivers.Event) {
+	m := map[string]any{"event": e.Source, "ts": e.Time, "device": e.Device, "command": e.Command, e.Source: e.Kind, "step": step}
+	if e.Reason != "" {
+		m["reason"] = e.Reason
+	}
+	tw.write(m)
 }
 
 func (tw *timingWriter) step(now time.Time, ev runner.StepEvent, finished bool) {
@@ -203,27 +205,4 @@ func (tw *timingWriter) close() {
 		tw.f.Close()
 		tw.f = nil
 	}
-}
-
-// formatSnapshot is the fallback rendering of a snapshot: one node per line,
-// indented by depth.
-func formatSnapshot(s *drivers.Snapshot) string {
-	var b strings.Builder
-	if s.URL != "" || s.Title != "" {
-		fmt.Fprintf(&b, "# %s %s\n", s.Title, s.URL)
-	}
-	for _, n := range s.Nodes {
-		b.WriteString(strings.Repeat("  ", n.Depth))
-		b.WriteString(n.Role)
-		for _, v := range []string{n.Label, n.Text, n.Value} {
-			if v != "" {
-				fmt.Fprintf(&b, " %q", v)
-			}
-		}
-		if n.ID != "" {
-			fmt.Fprintf(&b, " id=%s", n.ID)
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
 }

@@ -16,13 +16,15 @@ import (
 )
 
 // stepRelay hands an attempt's step events to timing.ndjson and to the
-// listener, with the test and attempt filled in.
+// listener, with the test and attempt filled in; the driver's own events
+// (drivers.EventSource) follow the step that caused them in timing.ndjson.
 type stepRelay struct {
+	runner.StepsOnly
 	s    *scheduler
 	t    *Test
 	ai   attemptInfo
 	tw   *timingWriter
-	mask *Masker
+	mask *drivers.Masker
 	drv  drivers.Driver
 }
 
@@ -45,10 +47,9 @@ func (r *stepRelay) StepStarted(ev runner.StepEvent) {
 func (r *stepRelay) StepFinished(ev runner.StepEvent) {
 	ev = r.fill(ev)
 	r.tw.step(r.s.now(), ev, true)
-	if es, ok := r.drv.(eventSource); ok {
+	if es, ok := r.drv.(drivers.EventSource); ok {
 		for _, e := range es.DrainEvents() {
-			e["step"] = ev.Step
-			r.tw.write(e)
+			r.tw.driverEvent(ev.Step, e)
 		}
 	}
 	if l := r.s.cfg.Listener; l != nil {
@@ -135,10 +136,10 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	replayReturned := true
 
 	if prov == nil {
-		ar = failedAttempt(runner.CodeInfra, "no_driver", fmt.Sprintf("no driver for platform %q", t.Platform), "")
+		ar = failedAttempt(runner.CodeInfra, drivers.ReasonNoDriver, fmt.Sprintf("no driver for platform %q", t.Platform), "")
 		infra = true
 	} else if serr != nil {
-		ar = failedAttempt(runner.CodeInfra, ReasonSessionStart, "could not start a session: "+serr.Error(),
+		ar = failedAttempt(runner.CodeInfra, drivers.ReasonSessionStart, "could not start a session: "+serr.Error(),
 			"the browser or device did not accept a new session; check it is running")
 		infra = errors.Is(serr, drivers.ErrInfrastructure) || ctx.Err() == nil
 	} else {
@@ -160,7 +161,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	// Evidence, only from a session that answers.
 	if ar.Status != runner.StatusPassed && drv != nil && replayReturned && ctx.Err() == nil {
 		ecx, ecancel := context.WithTimeout(context.WithoutCancel(ctx), s.grace)
-		art.evidence(ecx, drv, rep, s.cfg.FormatSnapshot, &ar)
+		art.evidence(ecx, rep, s.cfg.FormatSnapshot, &ar)
 		ecancel()
 	}
 
@@ -171,7 +172,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	// A device that failed mid-attempt: its worker's retry would run on the
 	// same dead device, so there is none. (A browser's failure is retried:
 	// the next attempt gets a new browser.)
-	infra = infra || ai.device != "" && ar.Error != nil && ar.Error.Reason == runner.ReasonInfrastructure
+	infra = infra || ai.device != "" && ar.Error != nil && ar.Error.Reason == drivers.ReasonInfrastructure
 	return ar, infra
 }
 
@@ -203,16 +204,16 @@ func settle(ctx, actx context.Context, t *Test, ar runner.AttemptResult) (runner
 	timedOut := errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil && ar.Status != runner.StatusPassed
 	if timedOut {
 		steps := ar.Steps
-		ar = failedAttempt("COMMAND_FAILED", "timeout", fmt.Sprintf("TIMEOUT after %dms", t.TimeoutMs),
+		ar = failedAttempt("COMMAND_FAILED", drivers.ReasonTimeout, fmt.Sprintf("TIMEOUT after %dms", t.TimeoutMs),
 			"the attempt exceeded its hard deadline (--timeout or `context timeout=`); the step in flight was cancelled")
 		ar.Status = runner.StatusTimedOut
 		ar.Steps = steps
-		ar.Error.Details = map[string]any{"reason": "timeout", "timeoutMs": t.TimeoutMs}
+		ar.Error.Details = map[string]any{"reason": string(drivers.ReasonTimeout), "timeoutMs": t.TimeoutMs}
 		if n := len(steps); n > 0 {
 			ar.Error.Step, ar.Error.Line, ar.Error.Command = steps[n-1].Step, steps[n-1].Line, steps[n-1].Command
 		}
 	} else if ctx.Err() != nil && ar.Status == "" {
-		ar = failedAttempt("INTERRUPTED", "interrupted", "the run was interrupted", "")
+		ar = failedAttempt("INTERRUPTED", drivers.ReasonInterrupted, "the run was interrupted", "")
 	}
 	if ar.Status == "" {
 		ar.Status = runner.StatusFailed
@@ -246,7 +247,7 @@ func (s *scheduler) release(ctx context.Context, drv drivers.Driver, rep Replaye
 	if ar.Error.Details == nil {
 		ar.Error.Details = map[string]any{}
 	}
-	ar.Error.Reason = runner.ReasonTimeoutCleanupPending
+	ar.Error.Reason = drivers.ReasonTimeoutCleanupPending
 	ar.Error.Details["timeoutCleanupPending"] = true
 	ar.Error.Hint = "the session did not stop within the grace period and was abandoned; the device or browser may need a restart"
 	if ar.Status == runner.StatusPassed {
@@ -258,7 +259,7 @@ func (s *scheduler) release(ctx context.Context, drv drivers.Driver, rep Replaye
 // record completes the attempt's result (times, worker, paths as the user
 // sees them, artifact warnings, secrets masked) and writes its timing and
 // result files.
-func (s *scheduler) record(ar *runner.AttemptResult, start time.Time, timedOut bool, ai attemptInfo, art *artifacts, mask *Masker, tw *timingWriter) {
+func (s *scheduler) record(ar *runner.AttemptResult, start time.Time, timedOut bool, ai attemptInfo, art *artifacts, mask *drivers.Masker, tw *timingWriter) {
 	end := s.now()
 	ar.DurationMs = end.Sub(start).Milliseconds()
 	ar.StartedAt = start
@@ -274,7 +275,7 @@ func (s *scheduler) record(ar *runner.AttemptResult, start time.Time, timedOut b
 	for _, e := range art.errs {
 		ar.Warnings = append(ar.Warnings, "artifacts: "+e)
 	}
-	mask.Attempt(ar)
+	ar.Mask(mask)
 	stop := map[string]any{"event": "attempt_stop", "ts": end, "status": ar.Status,
 		"durationMs": ar.DurationMs, "timedOut": timedOut}
 	if ar.Error != nil {
@@ -308,7 +309,7 @@ func (s *scheduler) teardown(ctx context.Context, drv drivers.Driver, rep Replay
 	}
 }
 
-func failedAttempt(code, reason, msg, hint string) runner.AttemptResult {
+func failedAttempt(code string, reason drivers.Reason, msg, hint string) runner.AttemptResult {
 	return runner.AttemptResult{
 		Status: runner.StatusFailed,
 		Steps:  []runner.StepResult{},

@@ -158,4 +158,4 @@ func BenchmarkOverheadFake(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N*len(tests)), "ms/test")
 }
 
-var _ runner.SuiteListener = (*reporters.Console)(nil)
+var _ runner.Observer = (*reporters.Console)(nil)

@@ -2,7 +2,7 @@
 // queue, retries, hard per-attempt timeouts, shards, artifacts and the final
 // result. It talks to devices only through drivers.Provider and to the step
 // executor through the Replayer seam, and to reporters only through
-// runner.SuiteListener events and the runner.Result it returns.
+// runner.Observer events and the runner.Result it returns.
 package suite
 
 import (

@@ -1,6 +1,10 @@
 package suite
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/adtest/adtest/drivers"
+)
 
 // TestMaskerShortSecrets: a secret shorter than drivers.ShortSecretLen is
 // masked only as a whole token; a longer one everywhere; a mask is never
@@ -20,7 +24,7 @@ func TestMaskerShortSecrets(t *testing.T) {
 		{"long everywhere", []string{"hunter2"}, "xhunter2y", "x***y"},
 		{"unicode neighbours", []string{"é"}, "café é", "café ***"},
 	} {
-		m := NewMasker(tc.secrets)
+		m := drivers.NewMasker(tc.secrets)
 		if got := m.String(tc.in); got != tc.out {
 			t.Errorf("%s: %q -> %q, want %q", tc.name, tc.in, got, tc.out)
 		}

@@ -27,7 +27,9 @@ func (r *sessionReplayer) Replay(ctx context.Context, s *lang.Script, p ReplayPa
 	return r.s.Replay(ctx, s, runner.ReplayOptions{Scope: p.Scope, Secrets: p.Secrets, Observer: p.Steps, StepTimeout: p.StepTimeout})
 }
 
-func (r *sessionReplayer) LastSnapshot() *drivers.Snapshot { return r.s.LastSnapshot() }
+func (r *sessionReplayer) Evidence(ctx context.Context, mask []string) runner.Evidence {
+	return r.s.Evidence(ctx, mask)
+}
 
 func (r *sessionReplayer) Close(ctx context.Context) error { return r.s.Close(ctx) }
 

@@ -17,8 +17,10 @@ import (
 // double in tests).
 type Replayer interface {
 	Replay(ctx context.Context, s *lang.Script, p ReplayParams) runner.AttemptResult
-	// LastSnapshot is the last snapshot the session took, or nil.
-	LastSnapshot() *drivers.Snapshot
+	// Evidence is the session's evidence of a failure (runner.Session's),
+	// the values of mask painted over in its screenshot.
+	Evidence(ctx context.Context, mask []string) runner.Evidence
+	// Close ends the session; the session owns its driver and closes it.
 	Close(ctx context.Context) error
 }
 
@@ -76,10 +78,13 @@ type Config struct {
 	MaskNames []string
 	BaseURL   string
 
-	Providers      ProviderFunc
+	Providers ProviderFunc
+	// NewReplayer binds each attempt's session (RunnerReplayer when nil);
+	// FormatSnapshot renders snapshot.txt (FormatSnapshot, as `snapshot`
+	// prints, when nil).
 	NewReplayer    NewReplayerFunc
 	FormatSnapshot SnapshotFormatter
-	Listener       runner.SuiteListener
+	Listener       runner.Observer
 	// Prefetch lists the platforms whose next session a worker opens while
 	// its current test runs (web: a fresh browser context is independent of
 	// the one in use). Never for devices, where a new session relaunches the
@@ -123,17 +128,6 @@ func (c Config) sessionStartBound() time.Duration {
 	return max(c.StepTimeout, DefaultSessionStartTimeout)
 }
 
-// eventSource is a driver that reports events of its own per command (the
-// Android helper session: started, reused, invalidated, fallback); they go
-// to timing.ndjson after the step that caused them.
-type eventSource interface {
-	DrainEvents() []map[string]any
-}
-
-// ReasonInfrastructure is the typed reason of a step that failed because
-// the device or browser itself failed (drivers.ErrInfrastructure).
-const ReasonInfrastructure = runner.ReasonInfrastructure
-
 // lostDevice reports a test whose last attempt lost its device.
 func lostDevice(res runner.TestResult) bool {
 	if n := len(res.Attempts); n > 0 {
@@ -152,10 +146,6 @@ func (s *scheduler) deviceLost(device string) {
 		s.stopped = "not run: infrastructure failure: every device is gone (last: " + device + ")"
 	}
 }
-
-// ReasonSessionStart is the typed reason of an attempt whose session could
-// not be opened: an infrastructure failure that stops the suite.
-const ReasonSessionStart = runner.ReasonSessionStart
 
 // ErrNoProvider wraps drivers.ErrInfrastructure for a platform without driver.
 var ErrNoProvider = fmt.Errorf("%w: no driver for platform", drivers.ErrInfrastructure)
@@ -210,8 +200,11 @@ func newScheduler(cfg Config, tests []*Test) *scheduler {
 	if len(cfg.Devices) > 0 {
 		s.cfg.Workers = len(cfg.Devices)
 	}
+	if s.cfg.NewReplayer == nil {
+		s.cfg.NewReplayer = RunnerReplayer
+	}
 	if s.cfg.FormatSnapshot == nil {
-		s.cfg.FormatSnapshot = formatSnapshot
+		s.cfg.FormatSnapshot = FormatSnapshot
 	}
 	if s.cfg.StepTimeout <= 0 {
 		s.cfg.StepTimeout = DefaultStepTimeout
@@ -253,8 +246,8 @@ func (s *scheduler) closeProviders() {
 	}
 }
 
-func (s *scheduler) masker(t *Test) *Masker {
-	return NewMasker(s.secretValues(t))
+func (s *scheduler) masker(t *Test) *drivers.Masker {
+	return drivers.NewMasker(s.secretValues(t))
 }
 
 func (s *scheduler) secretValues(t *Test) []string {
@@ -331,7 +324,7 @@ func (s *scheduler) run(ctx context.Context) *runner.Result {
 	reason := s.stopped
 	if ctx.Err() != nil {
 		res.Interrupted = true
-		reason = "interrupted"
+		reason = string(drivers.ReasonInterrupted)
 	}
 	for i, t := range s.tests {
 		if !s.done[i] {
@@ -414,7 +407,7 @@ func (s *scheduler) finish(i int, res runner.TestResult) {
 	s.done[i] = true
 	s.finished++
 	if n := len(res.Attempts); n > 0 && s.stopped == "" {
-		if e := res.Attempts[n-1].Error; e != nil && e.Reason == ReasonSessionStart && len(s.cfg.Devices) <= 1 {
+		if e := res.Attempts[n-1].Error; e != nil && e.Reason == drivers.ReasonSessionStart && len(s.cfg.Devices) <= 1 {
 			// The browser or device is gone: the rest cannot run either.
 			// (With several devices only that device's worker stops.)
 			s.stopped = "not run: infrastructure failure: " + e.Message
@@ -457,7 +450,7 @@ func (s *scheduler) runTest(ctx context.Context, ws *workerState, worker int, de
 		tr.Attempts = append(tr.Attempts, ar)
 		if ctx.Err() != nil && ar.Status != runner.StatusPassed {
 			tr.Status = runner.StatusNotRun
-			tr.Reason = "interrupted"
+			tr.Reason = string(drivers.ReasonInterrupted)
 			break
 		}
 		retry := ar.Status != runner.StatusPassed && !infra && a < max

@@ -166,7 +166,10 @@ type fakeReplayer struct {
 	d *fakeDriver
 }
 
-func (r *fakeReplayer) LastSnapshot() *drivers.Snapshot { return nil }
+// Evidence is the production session's, over the fake driver.
+func (r *fakeReplayer) Evidence(ctx context.Context, mask []string) runner.Evidence {
+	return runner.NewSession(r.d, runner.SessionConfig{}).Evidence(ctx, mask)
+}
 func (r *fakeReplayer) Close(ctx context.Context) error { return nil }
 func (r *fakeReplayer) Replay(ctx context.Context, s *lang.Script, p ReplayParams) runner.AttemptResult {
 	r.w.mu.Lock()
@@ -247,7 +250,7 @@ func (r *fakeReplayer) Replay(ctx context.Context, s *lang.Script, p ReplayParam
 	return res
 }
 
-// recorder is a SuiteListener that keeps the order of events.
+// recorder is an Observer that keeps the order of events.
 type recorder struct {
 	events []string
 	steps  []string // step events, apart so that the suite-level order reads plainly
@@ -259,7 +262,7 @@ func (r *recorder) StepStarted(e runner.StepEvent) {
 func (r *recorder) StepFinished(e runner.StepEvent) {
 	s := fmt.Sprintf("end %s %d %s", e.File, e.Step, e.Status)
 	if e.Error != nil {
-		s += " " + e.Error.Reason
+		s += " " + string(e.Error.Reason)
 	}
 	r.steps = append(r.steps, s)
 }
@@ -542,7 +545,7 @@ func TestRunTimeoutExcludesSessionStart(t *testing.T) {
 	res, _, _ = runSuite(t, w2, map[string]string{
 		"a.ad": "context platform=web timeout=100\nok\n",
 	}, Config{Workers: 1, Grace: 50e6, StepTimeout: 100 * time.Millisecond, SessionStartTimeout: 100 * time.Millisecond}, DiscoverOptions{})
-	if e := res.Tests[0].Attempts[0].Error; e == nil || e.Reason != ReasonSessionStart {
+	if e := res.Tests[0].Attempts[0].Error; e == nil || e.Reason != drivers.ReasonSessionStart {
 		t.Errorf("a session start past its bound: error = %+v", e)
 	}
 }
@@ -900,7 +903,7 @@ func TestMerge(t *testing.T) {
 }
 
 func TestMasker(t *testing.T) {
-	m := NewMasker([]string{"abc", "abcdef", ""})
+	m := drivers.NewMasker([]string{"abc", "abcdef", ""})
 	if got := m.String("x abcdef y abc"); got != "x *** y ***" {
 		t.Errorf("got %q", got)
 	}
@@ -910,8 +913,9 @@ func TestMasker(t *testing.T) {
 		}
 	}
 	details := map[string]any{"candidates": []map[string]any{{"label": "abcdef"}}, "n": 3}
-	got := m.value(details)
-	b, _ := json.Marshal(got)
+	e := &runner.ErrorInfo{Details: details}
+	e.Mask(m)
+	b, _ := json.Marshal(e.Details)
 	if string(b) != `{"candidates":[{"label":"***"}],"n":3}` {
 		t.Errorf("details = %s", b)
 	}

@@ -158,16 +158,16 @@ const Hint = "Capture a fresh interactive snapshot (snapshot -i) or use a stable
 // Rejection is a typed admission failure (ADR 0014 reasons); the runner
 // turns it into its structured error.
 type Rejection struct {
-	Reason  string
+	Reason  drivers.Reason
 	Message string
 	Details map[string]any
 }
 
 func (r *Rejection) Error() string { return r.Message }
 
-func (f Frame) reject(reason string, r Ref, msg string) *Rejection {
+func (f Frame) reject(reason drivers.Reason, r Ref, msg string) *Rejection {
 	d := map[string]any{
-		"reason":            reason,
+		"reason":            string(reason),
 		"ref":               r.Plain(),
 		"currentGeneration": f.epoch,
 		"scope":             f.ScopeDetail(),
@@ -184,20 +184,20 @@ func (f Frame) reject(reason string, r Ref, msg string) *Rejection {
 // index in the frame's own tree.
 func (f Frame) AdmitMutation(r Ref) (int, *Rejection) {
 	if !f.present {
-		return -1, f.reject("ref_frame_missing", r, fmt.Sprintf("Ref %s cannot be used: no snapshot has published refs in this session", r.Plain()))
+		return -1, f.reject(drivers.ReasonRefFrameMissing, r, fmt.Sprintf("Ref %s cannot be used: no snapshot has published refs in this session", r.Plain()))
 	}
 	if f.expired {
-		return -1, f.reject("ref_frame_expired", r, fmt.Sprintf("Ref %s belongs to an expired ref frame — a device action since the snapshot invalidated it", r.Plain()))
+		return -1, f.reject(drivers.ReasonRefFrameExpired, r, fmt.Sprintf("Ref %s belongs to an expired ref frame — a device action since the snapshot invalidated it", r.Plain()))
 	}
 	if r.Pinned && r.Pin != f.epoch {
-		return -1, f.reject("ref_generation_mismatch", r, fmt.Sprintf("Ref %s was minted from a superseded snapshot generation", r.Plain()))
+		return -1, f.reject(drivers.ReasonRefGenerationMismatch, r, fmt.Sprintf("Ref %s was minted from a superseded snapshot generation", r.Plain()))
 	}
 	if f.issued != nil && !r.Pinned {
-		return -1, f.reject("plain_ref_requires_complete_frame", r, fmt.Sprintf("Ref %s needs a complete snapshot — the current frame only authorizes its emitted refs", r.Plain()))
+		return -1, f.reject(drivers.ReasonPlainRefRequiresCompleteFrame, r, fmt.Sprintf("Ref %s needs a complete snapshot — the current frame only authorizes its emitted refs", r.Plain()))
 	}
 	if f.issued != nil {
 		if _, ok := f.issued[r.N]; !ok {
-			return -1, f.reject("ref_not_issued", r, fmt.Sprintf("Ref %s was not issued by the current ref frame", r.Plain()))
+			return -1, f.reject(drivers.ReasonRefNotIssued, r, fmt.Sprintf("Ref %s was not issued by the current ref frame", r.Plain()))
 		}
 	}
 	return f.lookup(r)
@@ -205,7 +205,7 @@ func (f Frame) AdmitMutation(r Ref) (int, *Rejection) {
 
 func (f Frame) lookup(r Ref) (int, *Rejection) {
 	if r.N < 1 || r.N > len(f.obs.Refs) {
-		return -1, f.reject("ref_not_found", r, fmt.Sprintf("Ref %s was not found in the current ref frame (%d refs)", r.Plain(), len(f.obs.Refs)))
+		return -1, f.reject(drivers.ReasonRefNotFound, r, fmt.Sprintf("Ref %s was not found in the current ref frame (%d refs)", r.Plain(), len(f.obs.Refs)))
 	}
 	return f.obs.Refs[r.N-1], nil
 }
@@ -217,14 +217,14 @@ func (f Frame) lookup(r Ref) (int, *Rejection) {
 // newer Capture.
 func (f Frame) ReadRef(r Ref) (int, string, *Rejection) {
 	if !f.present {
-		return -1, "", f.reject("ref_frame_missing", r, fmt.Sprintf("Ref %s cannot be used: no snapshot has published refs in this session", r.Plain()))
+		return -1, "", f.reject(drivers.ReasonRefFrameMissing, r, fmt.Sprintf("Ref %s cannot be used: no snapshot has published refs in this session", r.Plain()))
 	}
 	if r.Pinned && r.Pin != f.epoch {
-		return -1, "", f.reject("ref_generation_mismatch", r, fmt.Sprintf("Ref %s was minted from a superseded snapshot generation", r.Plain()))
+		return -1, "", f.reject(drivers.ReasonRefGenerationMismatch, r, fmt.Sprintf("Ref %s was minted from a superseded snapshot generation", r.Plain()))
 	}
 	if f.issued != nil {
 		if _, ok := f.issued[r.N]; !ok {
-			return -1, "", f.reject("ref_not_issued", r, fmt.Sprintf("Ref %s was not issued by the current ref frame", r.Plain()))
+			return -1, "", f.reject(drivers.ReasonRefNotIssued, r, fmt.Sprintf("Ref %s was not issued by the current ref frame", r.Plain()))
 		}
 	}
 	idx, err := f.lookup(r)
