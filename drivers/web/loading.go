@@ -21,12 +21,18 @@ import (
 // until the main frame has no script, XHR or fetch request in flight and
 // none started during two rendered frames (a module loader's timer of a few
 // milliseconds runs within them). A page that has all it needs at load pays
-// those two frames; one that keeps a request open (a long poll) pays the
-// bound.
+// those two frames; one that keeps a request open (a long poll) pays
+// loadsStall.
 
-// loadsBound bounds the wait for what a page loads after its load event: a
-// page that keeps loading is left to the next step.
-const loadsBound = 5 * time.Second
+const (
+	// loadsStall ends the wait when no request started or ended for that
+	// long while some are in flight (a long poll, a stalled host): a slow
+	// machine's steady waves are followed, a request that never ends is not.
+	loadsStall = 5 * time.Second
+	// loadsBound bounds the whole wait: a page that keeps loading is left
+	// to the next step.
+	loadsBound = 30 * time.Second
+)
 
 // scriptLoads is what the session knows of the main frame's script, XHR and
 // fetch requests.
@@ -109,11 +115,14 @@ func (s *Session) scriptState() (int, uint64, chan struct{}) {
 
 // awaitScripts waits until the page has loaded the scripts and data it
 // requests after its load event: none in flight, and none started during two
-// rendered frames; within loadsBound. Nothing sleeps: it waits on the
-// page's network events and frames.
+// rendered frames; until no request moved for loadsStall, within
+// loadsBound. Nothing sleeps: it waits on the page's network events and
+// frames.
 func (s *Session) awaitScripts(ctx context.Context) error {
 	bound := time.NewTimer(loadsBound)
 	defer bound.Stop()
+	stall := time.NewTimer(loadsStall)
+	defer stall.Stop()
 	for {
 		if s.dialogOpen() {
 			return nil // the page is blocked until the script answers it
@@ -122,7 +131,10 @@ func (s *Session) awaitScripts(ctx context.Context) error {
 		if n > 0 {
 			select {
 			case <-ch:
+				stall.Reset(loadsStall) // a request started or ended
 				continue
+			case <-stall.C:
+				return nil
 			case <-s.dialogCh:
 				s.requeueDialog()
 				return nil
@@ -139,6 +151,7 @@ func (s *Session) awaitScripts(ctx context.Context) error {
 		if n == 0 && now == started {
 			return nil
 		}
+		stall.Reset(loadsStall) // requests started during the frames
 		select {
 		case <-bound.C:
 			return nil
