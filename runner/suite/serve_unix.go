@@ -4,6 +4,7 @@ package suite
 
 import (
 	"errors"
+	"fmt"
 	"os/exec"
 	"syscall"
 	"time"
@@ -35,17 +36,40 @@ func stopGroup(pgid int, exited <-chan error, grace time.Duration) error {
 			leaderDone = true
 			exited = nil
 		case <-deadline.C:
-			syscall.Kill(-pgid, syscall.SIGKILL)
-			if !leaderDone {
-				<-exited // SIGKILL ends the leader; Wait returns
-			}
-			return nil
+			return killGroup(pgid, exited, leaderDone, tick.C)
 		case <-tick.C:
 		}
 		if leaderDone && !groupAlive(pgid) {
 			return nil
 		}
 	}
+}
+
+// killAfter bounds how long killGroup waits for SIGKILL to end the group's
+// members: the signal cannot be caught, but a member in uninterruptible
+// sleep takes its time.
+const killAfter = 10 * time.Second
+
+// killGroup sends SIGKILL to the group and returns once the leader has been
+// waited for and no member of the group is alive. kill(2) only queues the
+// signal: a member that has not been scheduled since is still alive in
+// /proc, so returning right after the call let a caller (and the test of
+// this function, under load) see the group live.
+func killGroup(pgid int, exited <-chan error, leaderDone bool, tick <-chan time.Time) error {
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	if !leaderDone {
+		<-exited // SIGKILL ends the leader; Wait returns
+	}
+	bound := time.NewTimer(killAfter)
+	defer bound.Stop()
+	for groupAlive(pgid) {
+		select {
+		case <-bound.C:
+			return fmt.Errorf("process group %d still has live members %s after SIGKILL", pgid, killAfter)
+		case <-tick:
+		}
+	}
+	return nil
 }
 
 // groupAlive reports a live (not zombie) process in group pgid.
