@@ -126,7 +126,7 @@ func Format(s *Script) ([]byte, error) {
 			if o.outLine-1 < len(again.Lines) && again.Lines[o.outLine-1].Pos.Line == o.outLine {
 				got = again.Lines[o.outLine-1].Action
 			}
-			if got == nil || prDiffAction(o.src.Action, got, false) != "" {
+			if got == nil || !prSamePrinting(o.src, got) {
 				o.choice++
 				retry = true
 			}

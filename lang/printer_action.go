@@ -249,10 +249,7 @@ func prCommandWord(ln *Line, a *Action) string {
 // prCandidates returns the printings of an action line from the most
 // canonical to the most literal.
 func prCandidates(ln *Line, a *Action) []string {
-	args := a.Tokens
-	if args == nil && len(ln.Tokens) > 0 {
-		args = ln.Tokens[1:]
-	}
+	args := prArgs(ln, a)
 	cmd := prCommandWord(ln, a)
 	items := prClassify(a.Command, args)
 	ignoring := prIgnoresPositionals[a.Command]
@@ -333,6 +330,52 @@ func prCandidates(ln *Line, a *Action) []string {
 	return []string{strings.Join(canon, " "), strings.Join(ordered, " "), strings.Join(literal, " ")}
 }
 
+// prArgs is an action line's argument tokens, as written.
+func prArgs(ln *Line, a *Action) []*Token {
+	if a.Tokens == nil && ln != nil && len(ln.Tokens) > 0 {
+		return ln.Tokens[1:]
+	}
+	return a.Tokens
+}
+
+// prShape is how the script parser splits an action's tokens (spec §1.6):
+// its positionals in order, then its flags with their values in the fixed
+// order. A printing is kept only when its shape is the source's: two lines
+// can mean the same (click x y drops the rest of its positionals) and still
+// split differently, and fmt would then print the second one otherwise than
+// the first (fmt must be idempotent).
+func prShape(command string, args []*Token) string {
+	var b strings.Builder
+	var flags []prItem
+	for _, it := range prClassify(command, args) {
+		if it.spec == nil {
+			b.WriteString("p\x00" + it.tok.Value + "\x00")
+			continue
+		}
+		flags = append(flags, it)
+	}
+	for i := 1; i < len(flags); i++ {
+		for j := i; j > 0 && flags[j-1].order > flags[j].order; j-- {
+			flags[j-1], flags[j] = flags[j], flags[j-1]
+		}
+	}
+	for _, it := range flags {
+		b.WriteString("f\x00" + it.spec.name + "\x00")
+		if it.value != nil {
+			b.WriteString(it.value.Value)
+		}
+		b.WriteString("\x00")
+	}
+	return b.String()
+}
+
+// prSamePrinting reports whether got, the re-parse of a printing of src's
+// line, means the same and splits the same.
+func prSamePrinting(ln *Line, got *Action) bool {
+	a := ln.Action
+	return prDiffAction(a, got, false) == "" && prShape(a.Command, prArgs(ln, a)) == prShape(got.Command, got.Tokens)
+}
+
 func prActionLine(file string, ln *Line) string {
 	a := ln.Action
 	if a == nil {
@@ -351,7 +394,7 @@ func prActionLine(file string, ln *Line) string {
 		if err != nil || len(s.Actions) != 1 || len(s.Lines) != 1 {
 			continue
 		}
-		if prDiffAction(a, s.Actions[0], false) == "" {
+		if prSamePrinting(ln, s.Actions[0]) {
 			return cand
 		}
 	}
