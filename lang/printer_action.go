@@ -349,7 +349,8 @@ func prShape(command string, args []*Token) string {
 	var flags []prItem
 	for _, it := range prClassify(command, args) {
 		if it.spec == nil {
-			b.WriteString("p\x00" + it.tok.Value + "\x00")
+			// the printings drop a ref's generation pin (see prCandidates)
+			b.WriteString("p\x00" + plainRefOf(it.tok.Value) + "\x00")
 			continue
 		}
 		flags = append(flags, it)
