@@ -71,9 +71,10 @@ func ActionFromArgv(command string, argv []string, opts ArgvOptions) (*Action, e
 // valid UTF-8; FuzzFormatAction).
 func FormatAction(a *Action) string {
 	line := formatActionLine(a)
-	if a.Tokens != nil && spellsFlag(a) {
+	if a.Tokens != nil && (spellsFlag(a) || fillReadsAsPoint(a)) {
 		// A value that spells one of the command's flags cannot stand where
-		// the canonical order puts it; a parsed action keeps the printer's
+		// the canonical order puts it, nor can a fill's selector and text
+		// that both read as numbers; a parsed action keeps the printer's
 		// checked printing of its own tokens.
 		line = prActionLine(argvFile, actionLineOf(a))
 	}
@@ -81,6 +82,14 @@ func FormatAction(a *Action) string {
 		return ann + "\n" + line
 	}
 	return line
+}
+
+// fillReadsAsPoint reports a fill of a selector and a text that would print
+// as two numbers, which the parser reads as the x y form (spec §2.2): from
+// `fill 0 "" 0`, the selector "0" and the text " 0".
+func fillReadsAsPoint(a *Action) bool {
+	p := a.Positionals
+	return a.Command == "fill" && len(p) == 2 && isNumberToken(p[0]) && isNumberToken(p[1])
 }
 
 // spellsFlag reports a positional or a string flag value that is a flag
