@@ -52,48 +52,91 @@ func (s *Session) leafGet(ctx context.Context, a *lang.Action, args lang.Args) (
 
 func (s *Session) leafIs(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	ia := args.(lang.IsArgs)
-	pred, chain, selText := ia.Predicate, ia.Selector, ia.SelectorText
-	obs, e := s.observe(ctx, drivers.SnapshotOptions{})
-	if e != nil {
-		return nil, mutation{}, e
-	}
+	pred, selText := ia.Predicate, ia.SelectorText
 	want := ia.Value
-	var pass bool
 	var got string
-	switch pred {
+	var rerr *ErrorInfo
+	check := func(obs *observation) bool {
+		var pass bool
+		pass, got, rerr = s.isHolds(obs, ia)
+		return pass
+	}
+	var polls int
+	if window := s.assertWindow(ctx); window > 0 {
+		var done bool
+		var e *ErrorInfo
+		if polls, done, e = s.poll(ctx, window, check); e != nil {
+			return nil, mutation{}, e
+		}
+		if done {
+			return &Output{Text: "true", Data: map[string]any{"pass": true}}, mutation{}, nil
+		}
+	} else {
+		obs, e := s.observe(ctx, drivers.SnapshotOptions{})
+		if e != nil {
+			return nil, mutation{}, e
+		}
+		polls = 1
+		if check(obs) {
+			return &Output{Text: "true", Data: map[string]any{"pass": true}}, mutation{}, nil
+		}
+	}
+	if rerr != nil {
+		return nil, mutation{}, rerr
+	}
+	msg := fmt.Sprintf("Expected %s to be %s", selText, pred)
+	if pred == "text" {
+		msg = fmt.Sprintf("Expected %s to have text %q, got %q", selText, want, got)
+	}
+	e := newErr(CodeCommandFailed, drivers.ReasonPredicateFailed, "%s", msg)
+	e.Hint = "Check the snapshot, or wait for the state before asserting it."
+	e.Details = map[string]any{"predicate": pred, "selector": selText, "reads": polls}
+	return nil, mutation{}, e
+}
+
+// assertWindow is how long `is` keeps reading the screen until its
+// predicate holds: in a replay SessionConfig.AssertTimeout, ended a little
+// before the step's own bound (ctx's deadline) so that a false predicate
+// fails as itself rather than as a step timeout. 0: one read.
+func (s *Session) assertWindow(ctx context.Context) time.Duration {
+	w := s.cfg.AssertTimeout
+	if !s.replaying || w <= 0 {
+		return 0
+	}
+	if d, ok := ctx.Deadline(); ok {
+		left := time.Until(d)
+		if left -= min(left/10, time.Second); left < w {
+			w = left
+		}
+	}
+	return max(w, 0)
+}
+
+// isHolds reads one observation for `is`: whether the predicate holds, the
+// text read (predicate text) and, when the selector did not resolve to one
+// element, the error to report should the predicate never hold.
+func (s *Session) isHolds(obs *observation, ia lang.IsArgs) (bool, string, *ErrorInfo) {
+	switch ia.Predicate {
 	case "exists":
-		pass = len(match.Exists(obs.Snap, chain)) > 0
+		return len(match.Exists(obs.Snap, ia.Selector)) > 0, "", nil
 	case "absent":
-		pass = len(match.Exists(obs.Snap, chain)) == 0
-	default:
-		res, rerr := resolveUnique(obs.Snap, chain, false)
-		if rerr != nil {
-			if pred == "hidden" && rerr.Reason == drivers.ReasonSelectorNotFound {
-				pass = true
-				break
-			}
-			return nil, mutation{}, rerr
-		}
-		n := &obs.Snap.Nodes[res.node]
-		s.resolvedAt("selector", "", ia.SelectorText, obs.Snap, res.node, n.Rect.Center())
-		if pred == "text" {
-			got = readText(n)
-			pass = match.NormText(got) == match.NormText(want)
-		} else {
-			pass, _ = match.NodeState(n, pred)
-		}
+		return len(match.Exists(obs.Snap, ia.Selector)) == 0, "", nil
 	}
-	if !pass {
-		msg := fmt.Sprintf("Expected %s to be %s", selText, pred)
-		if pred == "text" {
-			msg = fmt.Sprintf("Expected %s to have text %q, got %q", selText, want, got)
+	res, rerr := resolveUnique(obs.Snap, ia.Selector, false)
+	if rerr != nil {
+		if ia.Predicate == "hidden" && rerr.Reason == drivers.ReasonSelectorNotFound {
+			return true, "", nil
 		}
-		e := newErr(CodeCommandFailed, drivers.ReasonPredicateFailed, "%s", msg)
-		e.Hint = "Check the snapshot, or wait for the state before asserting it."
-		e.Details = map[string]any{"predicate": pred, "selector": selText}
-		return nil, mutation{}, e
+		return false, "", rerr
 	}
-	return &Output{Text: "true", Data: map[string]any{"pass": true}}, mutation{}, nil
+	n := &obs.Snap.Nodes[res.node]
+	s.resolvedAt("selector", "", ia.SelectorText, obs.Snap, res.node, n.Rect.Center())
+	if ia.Predicate == "text" {
+		got := readText(n)
+		return match.NormText(got) == match.NormText(ia.Value), got, nil
+	}
+	pass, _ := match.NodeState(n, ia.Predicate)
+	return pass, "", nil
 }
 
 func containsText(snap *drivers.Snapshot, text string) bool {

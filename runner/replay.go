@@ -31,6 +31,8 @@ type ReplayOptions struct {
 func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOptions) AttemptResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.replaying = true
+	defer func() { s.replaying = false }()
 	start := s.cfg.Clock.Now()
 	red := stepMasker(opts.Scope, opts.Secrets)
 	total := len(script.Actions)

@@ -32,6 +32,13 @@ type SessionConfig struct {
 	// again while it is not actionable (re-rendered, hidden, covered,
 	// disabled, moving), within the step's bound.
 	WaitTimeout time.Duration
+	// AssertTimeout is how long `is` keeps reading the screen in a replay
+	// (run, test, replay) until its predicate holds, within the step's
+	// bound, as an assertion of Playwright Test or Maestro waits for the
+	// state it asserts (default DefaultAssertTimeout; negative: one read).
+	// An interactive `is` reads once, agent-device's semantics: an agent
+	// asks what the screen says now.
+	AssertTimeout time.Duration
 	// ArtifactsDir receives screenshots with relative paths (else the cwd).
 	ArtifactsDir string
 	Clock        Clock
@@ -42,6 +49,10 @@ type SessionConfig struct {
 	// Journal hears every step of Step and Replay (nil = none).
 	Journal Journal
 }
+
+// DefaultAssertTimeout is AssertTimeout in replays: Playwright Test's
+// default for its web-first assertions.
+const DefaultAssertTimeout = 5 * time.Second
 
 // Session is one device session: the driver, the ref frame (ADR 0014) and
 // the latest operational observation, kept apart.
@@ -59,6 +70,9 @@ type Session struct {
 	// resolution is how the step in progress resolved its target (journal).
 	resolution *Resolution
 
+	// replaying is set while Replay runs: `is` then waits for its state.
+	replaying bool
+
 	opened bool
 	closed bool
 	shots  int
@@ -74,6 +88,9 @@ func NewSession(d drivers.Driver, cfg SessionConfig) *Session {
 	}
 	if cfg.WaitTimeout <= 0 {
 		cfg.WaitTimeout = 10 * time.Second
+	}
+	if cfg.AssertTimeout == 0 {
+		cfg.AssertTimeout = DefaultAssertTimeout
 	}
 	if cfg.PollInterval <= 0 {
 		cfg.PollInterval = 100 * time.Millisecond
