@@ -41,6 +41,8 @@ type SessionConfig struct {
 	PollInterval time.Duration
 	// Journal hears every step of Step and Replay (nil = none).
 	Journal Journal
+	// Trace records every step of Step and Replay (nil = none; trace.go).
+	Trace *Trace
 }
 
 // Session is one device session: the driver, the ref frame (ADR 0014) and
