@@ -248,7 +248,12 @@ func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) 
 		st.Target = tg
 	}
 	st.Viewport = t.vp
-	if ctx.Err() == nil {
+	switch {
+	case readsOnly(rec) && t.last != "":
+		// A step that only reads the screen ends on the picture it began
+		// on: a capture would cost a frame for the same pixels.
+		st.After = t.last
+	case ctx.Err() == nil:
 		st.After = t.picture(ctx, drv, fmt.Sprintf("step-%03d.jpg", rec.Step))
 	}
 	if es, ok := drv.(drivers.TraceEventSource); ok {
@@ -257,6 +262,16 @@ func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) 
 		}
 	}
 	t.data.Steps = append(t.data.Steps, st)
+}
+
+// readsOnly reports a step that cannot change the screen: a read, a find or
+// a snapshot (not a wait: what it waits for is a change).
+func readsOnly(rec *JournalEntry) bool {
+	switch rec.Effect {
+	case "read", "snapshot", "partial":
+		return rec.Written.Command != "wait"
+	}
+	return false
 }
 
 // tree is the index of a tree in the trace, masked, added once.

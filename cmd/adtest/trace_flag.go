@@ -1,6 +1,14 @@
 package main
 
-import "github.com/adtest/adtest/runner"
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/suite"
+)
 
 // traceFlag is --trace MODE (runner.TraceMode): which attempts keep a trace
 // of their steps under <attempt>/trace/.
@@ -22,3 +30,36 @@ const traceUsage = "keep a trace of every step (pictures before/after, tree, con
 
 // defaultTrace is the mode of run and test without --trace.
 const defaultTrace = runner.TraceRetainOnFailure
+
+// replayTraceFlag reads replay's --trace (default retain-on-failure) and
+// names the directory of this replay's trace: .adtest/traces/<file>-<time>.
+func replayTraceFlag(env *Env, args *adArgs, script string) (runner.TraceMode, string, *runner.ErrorInfo) {
+	mode := defaultTrace
+	if v := args.last("trace"); v != "" {
+		m, err := runner.ParseTraceMode(v)
+		if err != nil {
+			return "", "", replayInvalid("--trace: %v", err)
+		}
+		mode = m
+	}
+	if !mode.Records(1) {
+		return runner.TraceOff, "", nil
+	}
+	now := time.Now
+	if env.Now != nil {
+		now = env.Now
+	}
+	name := suite.Slug(strings.TrimSuffix(filepath.Base(script), ".ad")) + "-" + now().UTC().Format("20060102-150405.000")
+	return mode, filepath.Join(abs(env.Cwd, ".adtest"), "traces", name), nil
+}
+
+// printTraceKept names a replay's trace when the daemon kept it.
+func printTraceKept(env *Env, dir string) {
+	if dir == "" {
+		return
+	}
+	if _, err := env.FS.Stat(filepath.Join(dir, runner.TraceFile)); err == nil {
+		rel := displayRel(env.Cwd, dir)
+		fmt.Fprintf(env.Stderr, "Trace: %s (adtest show-trace %s)\n", rel, rel)
+	}
+}
