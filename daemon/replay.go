@@ -34,6 +34,10 @@ type ReplayRequest struct {
 	// KeepSession leaves the session open even when the script ends in
 	// close (the terminal close is not run).
 	KeepSession bool `json:"keepSession,omitempty"`
+	// Trace and TraceDir: the replay's trace mode (runner.TraceMode, ""
+	// = off) and the directory it is written to (trace.go).
+	Trace    string `json:"trace,omitempty"`
+	TraceDir string `json:"traceDir,omitempty"`
 }
 
 // replay runs a script in a session: a new session when none has the name
@@ -117,7 +121,9 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 	}}
 	e.commands.Add(1)
 	start := time.Now()
-	res := e.sess.Replay(ctx, &run, runner.ReplayOptions{Scope: scope, From: rr.From, PlanDigest: rr.PlanDigest})
+	tr := replayTrace(rr, scope, e.platform)
+	res := e.sess.Replay(ctx, &run, runner.ReplayOptions{Scope: scope, From: rr.From, PlanDigest: rr.PlanDigest, Trace: tr})
+	finishReplayTrace(tr, rr, res.Status == runner.StatusPassed)
 	if res.Error != nil {
 		if res.Error.Unavailable() {
 			r.lose(ctx, e)

@@ -84,7 +84,7 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action, args lang.Args) 
 			focus := drivers.Action{Kind: drivers.ActFocus, Target: t}
 			da.Target = nil
 			return nil, mutation{act: focus, hasAct: true, out: out, then: func(ctx context.Context) (*Output, *ErrorInfo) {
-				if err := s.drv.Act(ctx, da); err != nil {
+				if err := s.act(ctx, da); err != nil {
 					return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 				}
 				return nil, nil

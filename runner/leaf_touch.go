@@ -178,7 +178,7 @@ func (s *Session) leafScroll(ctx context.Context, a *lang.Action, args lang.Args
 				e.Hint = "check the selector, or scroll the container that holds the target (scroll with a target, or another direction)"
 				return nil, e
 			}
-			if err := s.drv.Act(ctx, da); err != nil {
+			if err := s.act(ctx, da); err != nil {
 				return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 			}
 		}
@@ -212,7 +212,7 @@ func (s *Session) leafSwipe(ctx context.Context, a *lang.Action, args lang.Args)
 			if pattern == "ping-pong" && i%2 == 1 {
 				f, t = to, from
 			}
-			if err := s.drv.Act(ctx, drivers.Action{Kind: drivers.ActSwipe, From: f, To: t}); err != nil {
+			if err := s.act(ctx, drivers.Action{Kind: drivers.ActSwipe, From: f, To: t}); err != nil {
 				return nil, fromError(ctx, a.Command, s.cfg.Platform, err)
 			}
 		}

@@ -24,6 +24,8 @@ type ReplayOptions struct {
 	// PlanDigest is the script's plan digest (lang.PlanDigest); when set, a
 	// divergence carries the resume object that continues the replay.
 	PlanDigest string
+	// Trace records this replay's steps (in place of SessionConfig.Trace).
+	Trace *Trace
 }
 
 // Replay runs a script's steps one at a time through Step. The first
@@ -33,6 +35,11 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 	defer s.mu.Unlock()
 	s.replaying = true
 	defer func() { s.replaying = false }()
+	if opts.Trace != nil {
+		prev := s.cfg.Trace
+		s.cfg.Trace = opts.Trace
+		defer func() { s.cfg.Trace = prev }()
+	}
 	start := s.cfg.Clock.Now()
 	red := stepMasker(opts.Scope, opts.Secrets)
 	total := len(script.Actions)

@@ -67,8 +67,10 @@ type AttemptResult struct {
 	Steps        []StepResult `json:"steps"`
 	Error        *ErrorInfo   `json:"error,omitempty"`
 	// Screenshot is the failure screenshot path, when one was taken.
-	Screenshot string   `json:"screenshot,omitempty"`
-	Warnings   []string `json:"warnings,omitempty"`
+	Screenshot string `json:"screenshot,omitempty"`
+	// Trace is the attempt's trace directory, when one was kept (--trace).
+	Trace    string   `json:"trace,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // StepResult is one executed (or skipped) step.

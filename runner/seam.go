@@ -115,7 +115,7 @@ func (s *Session) attempt(ctx context.Context, a *lang.Action, m *mutation, expi
 		}
 	}
 	if m.hasAct {
-		return s.drv.Act(ctx, m.act)
+		return s.act(ctx, m.act)
 	}
 	return nil
 }

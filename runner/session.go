@@ -48,6 +48,8 @@ type SessionConfig struct {
 	PollInterval time.Duration
 	// Journal hears every step of Step and Replay (nil = none).
 	Journal Journal
+	// Trace records every step of Step and Replay (nil = none; trace.go).
+	Trace *Trace
 }
 
 // DefaultAssertTimeout is AssertTimeout in replays: Playwright Test's

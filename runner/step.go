@@ -116,6 +116,9 @@ func (s *Session) step(ctx context.Context, rec *JournalEntry, opts StepOptions,
 	}
 	rec.EpochBefore = s.frame.Generation()
 	s.resolution = nil
+	if t := s.cfg.Trace; t != nil {
+		t.begin(ctx, s.drv, s.cfg.Clock, a.Command)
+	}
 	ra, err := interpolate(a, opts.Scope, file)
 	if err != nil {
 		// Unresolved variables are plain INVALID_ARGS, not a divergence.
@@ -155,6 +158,9 @@ func (s *Session) step(ctx context.Context, rec *JournalEntry, opts StepOptions,
 		rec.Warning = red.String(rec.Output.Warning)
 	}
 	rec.Resolution, rec.EpochAfter, rec.Effect = s.resolution, s.frame.Generation(), effectName(shown)
+	if t := s.cfg.Trace; t != nil {
+		t.end(ctx, s.drv, rec)
+	}
 	if j := s.cfg.Journal; j != nil {
 		j.Record(*rec)
 	}
@@ -186,7 +192,7 @@ func effectName(a *lang.Action) string {
 // resolvedAt records how the current step resolved its target (the journal's
 // Resolution); the last resolution of a step wins.
 func (s *Session) resolvedAt(kind, ref, selector string, tree *drivers.Snapshot, idx int, pt drivers.Point) {
-	if s.cfg.Journal == nil {
+	if s.cfg.Journal == nil && s.cfg.Trace == nil {
 		return
 	}
 	r := &Resolution{Kind: kind, Ref: ref, Selector: selector, Index: idx, Tree: tree, Point: pt}

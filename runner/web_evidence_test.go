@@ -71,6 +71,7 @@ func startWebBrowser() {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(coveredPage))
 	})
+	traceHandlers(mux)
 	b.srv = httptest.NewServer(mux)
 }
 

@@ -70,6 +70,7 @@ func commands() map[string]command {
 		"run":           {run: runRun, summary: "run .ad test suites and write reports"},
 		"merge-reports": {run: runMergeReports, summary: "merge JSON results of CI shards into one set of reports"},
 		"show-report":   {run: runShowReport, summary: "serve an HTML report on 127.0.0.1 and print its URL"},
+		"show-trace":    {run: runShowTrace, summary: "write and serve the HTML report of one attempt's trace (--trace)"},
 		"help":          {run: runHelp, summary: "show commands, or the .ad command reference (help commands)"},
 		"android":       {run: runAndroid, summary: "android setup: fetch and verify the on-device snapshot helper"},
 		"daemon":        {run: runDaemon, summary: "status or stop the warm daemon that holds interactive sessions"},

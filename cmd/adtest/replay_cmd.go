@@ -37,6 +37,7 @@ var replayFlags = []adFlag{
 	{name: "json", kind: adBool},
 	{name: "debug", kind: adBool},
 	{name: "verbose", kind: adBool},
+	{name: "trace", kind: adValue},
 	{name: "help", short: "h", kind: adBool},
 }
 
@@ -58,6 +59,8 @@ flags:
   --timeout MS          bound of the whole replay (default 90000)
   --json                one object: {"success":true,"data":...} or {"success":false,"error":...}
   -u, --update          accepted and ignored (agent-device 0.20+: a divergence lists suggestions)
+  --trace MODE          off, on or retain-on-failure (default): a trace of every step
+                        under .adtest/traces/ (adtest show-trace DIR opens it)
 
 exit codes: 0 replayed, 1 any error (agent-device's codes)
 `)
@@ -95,6 +98,9 @@ func runReplay(ctx context.Context, env *Env) int {
 	resp, err := c.Do(cctx, req)
 	if err != nil {
 		return replayFail(env, asJSON, clientError(cctx, c, err))
+	}
+	if !asJSON {
+		printTraceKept(env, req.Replay.TraceDir)
 	}
 	if resp.Error != nil {
 		if !asJSON {
@@ -201,10 +207,15 @@ func replayRequest(env *Env, args *adArgs) (*daemon.Request, *runner.ErrorInfo) 
 	if session == "" {
 		session = "default"
 	}
+	trace, traceDir, ei := replayTraceFlag(env, args, path)
+	if ei != nil {
+		return nil, ei
+	}
 	return &daemon.Request{Op: daemon.OpReplay, Session: session, Platform: platform, Device: cfg.str("device"),
 		TimeoutMs: timeoutMs, Cwd: env.Cwd, Replay: &daemon.ReplayRequest{
 			Source: string(src), File: path, From: from, PlanDigest: digest,
 			Vars: cli, ProcessVars: proc, KeepSession: args.has("keep-session"),
+			Trace: string(trace), TraceDir: traceDir,
 		}}, nil
 }
 

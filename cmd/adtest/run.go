@@ -64,6 +64,7 @@ type runFlags struct {
 	// --last-failed, --list, --test-list
 	lastFailed, list bool
 	testList         string
+	trace            traceFlag
 }
 
 // hiddenFlags are test-only and left out of the usage text.
@@ -79,6 +80,8 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.Var(&f.timeout, "timeout", "hard wall-clock deadline per attempt in `MS` (overrides `context timeout=`)")
 	fs.IntVar(&f.stepTimeout, "step-timeout", int(suite.DefaultStepTimeout.Milliseconds()), "bound of every single step in `MS`; a step that outlives it fails (step_timeout) and the suite goes on")
 	fs.IntVar(&f.repeatEach, "repeat-each", 1, "run every test `N` times, each repetition its own entry \"name [k/N]\" (hunt flaky scripts)")
+	f.trace.m = defaultTrace
+	fs.Var(&f.trace, "trace", traceUsage)
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop after the first failed test; the rest are notRun")
 	fs.IntVar(&f.maxFailures, "max-failures", 0, "stop after `N` failed tests")
 	fs.BoolVar(&f.failOnFlaky, "fail-on-flaky", false, "exit 1 when a test passed only on retry")
@@ -502,6 +505,7 @@ func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.O
 		Prefetch:    map[string]bool{drivers.PlatformWeb: f.fakeDevice == ""},
 		StepTimeout: time.Duration(f.stepTimeout) * time.Millisecond,
 		RepeatEach:  f.repeatEach,
+		Trace:       f.trace.m,
 	}
 }
 

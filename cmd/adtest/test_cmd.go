@@ -49,6 +49,7 @@ var testFlags = []adFlag{
 	// adtest's own additions.
 	{name: "serve-example", kind: adBool},
 	{name: "serve", kind: adValue},
+	{name: "trace", kind: adValue},
 	{name: "help", short: "h", kind: adBool},
 }
 
@@ -73,6 +74,8 @@ flags:
   --json                  print {"success":true,"data":<result>} after the reporters
   --serve-example         serve the bundled example app as AD_BASE_URL (adtest)
   --serve DIR             serve DIR as AD_BASE_URL (adtest)
+  --trace MODE            off, on, retain-on-failure (default) or on-first-retry:
+                          a trace of every step under <attempt>/trace/ (adtest)
   --record-video          refused: adtest's drivers do not record video
 
 Configuration: agent-device.json, ~/.agent-device/config.json and AGENT_DEVICE_*
@@ -138,6 +141,12 @@ func runTest(ctx context.Context, env *Env) int {
 		f.artifactsDir = d
 	}
 	f.serveExample = args.has("serve-example")
+	f.trace.m = defaultTrace
+	if v := args.last("trace"); v != "" {
+		if err := f.trace.Set(v); err != nil {
+			return testInvalid(env, "--trace: %v", err)
+		}
+	}
 	f.serve = args.last("serve")
 	for _, r := range args.vals["reporter"] {
 		switch {

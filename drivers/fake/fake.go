@@ -100,6 +100,9 @@ type Device struct {
 
 	ops    []Op
 	faults []*faultState
+	// traceFrom is 1 + the index of the first op a trace has not drained
+	// (0: no trace).
+	traceFrom int
 }
 
 type faultState struct {

@@ -29,13 +29,17 @@ const (
 func (s *Session) Act(ctx context.Context, a drivers.Action) error {
 	mark := s.navMark()
 	if err := s.act(ctx, a); err != nil {
+		s.setSettle(0)
 		return err
 	}
 	expr := frameExpr
 	if a.Kind == drivers.ActScroll || a.Kind == drivers.ActSwipe {
 		expr = scrollFrameExpr
 	}
-	return s.settle(ctx, mark, expr)
+	start := time.Now()
+	err := s.settle(ctx, mark, expr)
+	s.setSettle(time.Since(start))
+	return err
 }
 
 func (s *Session) act(ctx context.Context, a drivers.Action) error {

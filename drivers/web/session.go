@@ -51,6 +51,8 @@ type Session struct {
 	world runtime.ExecutionContextID
 	// pipe is the session's pipelining session on its page (pipe.go).
 	pipe pipeState
+	// trace is what a trace asked to keep (trace.go).
+	trace traceState
 }
 
 type dialogInfo struct {
@@ -98,6 +100,7 @@ func (s *Session) start(ctx context.Context) error {
 
 // onEvent runs in the tab's read loop: record, never block.
 func (s *Session) onEvent(ev any) {
+	s.onTraceEvent(ev)
 	s.onLoadEvent(ev)
 	if s.onNavEvent(ev) {
 		return

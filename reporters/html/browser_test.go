@@ -30,8 +30,8 @@ import (
 // of testdata/fixture (a passed, a failed, a flaky and a timed-out test
 // against a small page) is rendered into a report, the check scripts open it
 // from file:// and assert the counts, the failed filter, the search, the
-// failing step's line and reason, the screenshot, the attempt tabs; and the
-// browser logged no error while they did. With -update, the screenshot the
+// failing step's line and reason, the screenshot, the attempt tabs, the
+// trace viewer; and the browser logged no error while they did. With -update, the screenshot the
 // failure check takes becomes docs/report.png (the README's picture).
 func TestReportInBrowser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -44,7 +44,8 @@ func TestReportInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer site.Close()
-	res, _ := runSuite(ctx, t, fixture, "suite", suite.Config{BaseURL: site.URL, RunDir: filepath.Join(work, "fixture-art")})
+	res, _ := runSuite(ctx, t, fixture, "suite", suite.Config{BaseURL: site.URL, RunDir: filepath.Join(work, "fixture-art"),
+		Trace: runner.TraceRetainOnFailure})
 	want := map[string]runner.Status{"checkout": runner.StatusFailed, "flaky": runner.StatusFlaky, "login": runner.StatusPassed, "slow": runner.StatusTimedOut}
 	// The checks read these reasons off the report (attempts.ad, failure.ad).
 	wantReason := map[string]string{"checkout": "selector_not_found", "flaky": "selector_not_found", "slow": "timeout"}
@@ -97,7 +98,7 @@ func TestReportInBrowser(t *testing.T) {
 			"SHOTS":         shots,
 		},
 	})
-	if checks.Stats.Passed != checks.Stats.Total || checks.Stats.Total != 4 {
+	if checks.Stats.Passed != checks.Stats.Total || checks.Stats.Total != 5 {
 		t.Errorf("the report checks did not all pass:\n%s", summary(checks))
 	}
 	for file, lines := range logs {

@@ -28,10 +28,21 @@ import (
 var pageHTML string
 
 //go:embed assets/report.css
-var pageCSS string
+var reportCSS string
+
+//go:embed assets/trace.css
+var traceCSS string
+
+var pageCSS = reportCSS + traceCSS
 
 //go:embed assets/report.js
-var pageJS string
+var reportJS string
+
+//go:embed assets/trace.js
+var traceJS string
+
+// pageJS is the page's script: the trace viewer first (report.js calls it).
+var pageJS = traceJS + "\n" + reportJS
 
 // DefaultDir is where `--reporter html` writes without a path.
 const DefaultDir = ".adtest/report"
@@ -153,6 +164,8 @@ type attempt struct {
 	Snapshot       string   `json:"snapshot,omitempty"`
 	Log            string   `json:"log,omitempty"`
 	Warnings       []string `json:"warnings,omitempty"`
+	// Trace is the attempt's trace (trace.go), its pictures under data/.
+	Trace *runner.TraceData `json:"trace,omitempty"`
 }
 
 type step struct {
@@ -261,6 +274,7 @@ func (b *builder) attempt(r *runner.Result, a runner.AttemptResult) attempt {
 			av.ScreenshotPath = a.Screenshot
 		}
 	}
+	av.Trace = b.trace(a.Trace)
 	if a.ArtifactsDir != "" && a.Status != runner.StatusPassed {
 		if data, ok := b.read(joinPath(a.ArtifactsDir, "snapshot.txt")); ok {
 			av.Snapshot = clip(data)

@@ -12,7 +12,7 @@ import (
 
 // dataFile matches the names Render gives data/ files, so that WriteDir
 // removes only its own leftovers from an earlier report in the same place.
-var dataFile = regexp.MustCompile(`^[0-9a-f]{16}\.png$`)
+var dataFile = regexp.MustCompile(`^[0-9a-f]{16}\.(png|jpg)$`)
 
 // WriteDir renders the report into dir: the data/ files first, then
 // index.html through a temporary file and a rename, so that a reader never

@@ -106,6 +106,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		"of": ai.max, "worker": ai.worker, "device": ai.device, "platform": t.Platform,
 		"timeoutMs": t.TimeoutMs, "session": s.sessionName(t, ai)})
 	art.writeScript(t.Source)
+	trace := s.startTrace(t, ai, art, mask)
 
 	// The session is opened before the attempt's hard deadline starts, under
 	// its own bound (Config.SessionStartTimeout): on a worker's
@@ -146,7 +147,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		d := sess
 		drv = d
 		rep = s.cfg.NewReplayer(d, AttemptContext{File: t.File, Platform: t.Platform,
-			ArtifactsDir: art.dir, Attempt: ai.attempt, Worker: ai.worker})
+			ArtifactsDir: art.dir, Attempt: ai.attempt, Worker: ai.worker, Trace: trace})
 		params := ReplayParams{
 			Scope:   s.scope(t, ai, art.dir),
 			Secrets: s.secretValues(t),
@@ -165,6 +166,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		ecancel()
 	}
 
+	s.finishTrace(trace, ai, &ar, replayReturned)
 	if drv != nil && s.release(ctx, drv, rep, &ar, replayReturned) {
 		infra = true
 	}

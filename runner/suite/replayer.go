@@ -16,6 +16,7 @@ func RunnerReplayer(d drivers.Driver, a AttemptContext) Replayer {
 		Platform:     a.Platform,
 		File:         a.File,
 		ArtifactsDir: a.ArtifactsDir,
+		Trace:        a.Trace,
 	})}
 }
 

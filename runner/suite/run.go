@@ -42,6 +42,8 @@ type AttemptContext struct {
 	ArtifactsDir string
 	Attempt      int
 	Worker       int
+	// Trace records the attempt's steps (nil: no trace; runner.Trace).
+	Trace *runner.Trace
 }
 
 // NewReplayerFunc binds a Replayer to a fresh driver session.
@@ -109,6 +111,9 @@ type Config struct {
 	SessionStartTimeout time.Duration
 	// RepeatEach runs every test this many times (RepeatEach), when > 1.
 	RepeatEach int
+	// Trace says which attempts keep a trace of their steps ("" = off;
+	// trace.go).
+	Trace runner.TraceMode
 }
 
 // DefaultStepTimeout is the step bound when Config.StepTimeout is 0 (as

@@ -259,6 +259,7 @@
       p.append(el('table', { class: 'steps', id: 'steps' },
         el('thead', null, el('tr', null, ...['#', 'Line', 'Action', 'Status', 'Duration', ''].map(h => el('th', { text: h })))), tb));
     }
+    if (a.trace && window.adtestTrace) p.append(window.adtestTrace(a.trace, { el, dur, badge }));
     if (a.screenshot || a.screenshotPath) {
       p.append(el('h3', { text: 'Screenshot' }));
       if (a.screenshot) {

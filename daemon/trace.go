@@ -1,0 +1,53 @@
+package daemon
+
+import (
+	"os"
+	"sort"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner"
+)
+
+// A replay's trace (ReplayRequest.Trace): recorded into TraceDir when the
+// mode records a first attempt, kept as the mode says (retain-on-failure:
+// only when the replay failed). A trace that cannot be created leaves the
+// replay untraced.
+
+func replayTrace(rr *ReplayRequest, scope *lang.Scope, platform string) *runner.Trace {
+	mode, err := runner.ParseTraceMode(rr.Trace)
+	if err != nil || rr.TraceDir == "" || !mode.Records(1) {
+		return nil
+	}
+	tr, err := runner.NewTrace(rr.TraceDir, drivers.NewMasker(secretValues(scope)),
+		runner.TraceInfo{File: rr.File, Platform: platform, Attempt: 1})
+	if err != nil {
+		return nil
+	}
+	return tr
+}
+
+func finishReplayTrace(tr *runner.Trace, rr *ReplayRequest, passed bool) {
+	if tr == nil {
+		return
+	}
+	mode, _ := runner.ParseTraceMode(rr.Trace)
+	if !mode.Keeps(1, passed) || tr.Close() != nil {
+		os.RemoveAll(tr.Dir())
+	}
+}
+
+// secretValues are the values of the scope's variables whose names look
+// secret (lang.IsSecretName), in a stable order.
+func secretValues(scope *lang.Scope) []string {
+	var out []string
+	for _, vars := range []map[string]string{scope.CLI, scope.Process, scope.Script} {
+		for k, v := range vars {
+			if v != "" && lang.IsSecretName(k) {
+				out = append(out, v)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}

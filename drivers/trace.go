@@ -1,0 +1,71 @@
+package drivers
+
+import (
+	"context"
+	"time"
+)
+
+// Optional capabilities of a trace (runner/trace.go): a cheap, scaled
+// picture of the screen per step, what the device did between steps, and
+// how long the last action's settle took. A driver without them still
+// gives a trace: its Screenshot is scaled by the runner, and it has no
+// events.
+
+// TraceShotOptions bound a trace picture.
+type TraceShotOptions struct {
+	// MaxWidth and MaxHeight bound the picture in pixels: it is scaled down
+	// (never up), keeping its aspect ratio, to fit.
+	MaxWidth, MaxHeight int
+	// Quality is the JPEG quality (1-100).
+	Quality int
+	// Mask are secret values the picture must not show (ScreenshotOptions.Mask).
+	Mask []string
+}
+
+// TraceShooter is implemented by drivers that take a trace picture cheaper
+// than a Screenshot the runner scales: a JPEG of the frame the device
+// already shows (web: the compositor frame the settle waited for; the fake
+// device: its own renderer). It must not change device state or wait for a
+// new frame.
+type TraceShooter interface {
+	TraceShot(ctx context.Context, opts TraceShotOptions) ([]byte, error)
+}
+
+// TraceEvent kinds.
+const (
+	TraceConsole   = "console"   // a console message (Level: log, warning, error, ...)
+	TracePageError = "pageerror" // an uncaught exception
+	TraceRequest   = "request"   // a network request (Method, URL, Status, Duration)
+	TraceLog       = "log"       // a device or browser log line
+)
+
+// TraceEvent is something the device did between two steps, for a trace.
+type TraceEvent struct {
+	Time  time.Time `json:"time"`
+	Kind  string    `json:"kind"`
+	Level string    `json:"level,omitempty"`
+	Text  string    `json:"text,omitempty"`
+	// Requests: Method, URL, Status (0 when it failed or is still in
+	// flight), Failed (the error text) and Duration until it finished.
+	Method   string        `json:"method,omitempty"`
+	URL      string        `json:"url,omitempty"`
+	Status   int           `json:"status,omitempty"`
+	Failed   string        `json:"failed,omitempty"`
+	Pending  bool          `json:"pending,omitempty"`
+	Duration time.Duration `json:"-"`
+}
+
+// TraceEventSource is implemented by drivers that report console messages,
+// page errors and network requests for a trace. Nothing is kept until
+// StartTraceEvents; DrainTraceEvents returns what happened since the last
+// call (a bounded number: the oldest are dropped first).
+type TraceEventSource interface {
+	StartTraceEvents()
+	DrainTraceEvents() []TraceEvent
+}
+
+// SettleTimer is implemented by drivers that can tell how long the settle
+// of their last Act took (the rest of Act is the action itself).
+type SettleTimer interface {
+	LastSettle() time.Duration
+}

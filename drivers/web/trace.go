@@ -1,0 +1,206 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/adtest/adtest/drivers"
+)
+
+// A trace of the session (drivers.TraceShooter, TraceEventSource,
+// SettleTimer): a JPEG of the frame the page shows, the console messages,
+// page errors and network requests between two drains, and how long the
+// last action's settle took.
+
+// traceEventLimit bounds the events kept between two drains.
+const traceEventLimit = 500
+
+var (
+	_ drivers.TraceShooter     = (*Session)(nil)
+	_ drivers.TraceEventSource = (*Session)(nil)
+	_ drivers.SettleTimer      = (*Session)(nil)
+)
+
+// traceState is the session's trace buffer; under Session.mu.
+type traceState struct {
+	// on is read without the lock by every page event.
+	on     atomic.Bool
+	events []drivers.TraceEvent
+	// requests in flight, by id: the index of nothing yet (they are added
+	// to events when they end, or as pending at the drain).
+	inflight map[network.RequestID]*pendingRequest
+	settle   time.Duration
+}
+
+type pendingRequest struct {
+	ev    drivers.TraceEvent
+	start cdp.MonotonicTime
+}
+
+// TraceShot returns a JPEG of the viewport as the page shows it, scaled
+// into the bounds of opts: the compositor's current frame, no new one is
+// waited for. With secrets to mask, the masked PNG of Screenshot is scaled
+// instead.
+func (s *Session) TraceShot(ctx context.Context, opts drivers.TraceShotOptions) ([]byte, error) {
+	opts = opts.Defaults()
+	if s.dialogOpen() {
+		return nil, fmt.Errorf("web: no picture while a JavaScript dialog is open")
+	}
+	if len(opts.Mask) > 0 {
+		png, err := s.Screenshot(ctx, drivers.ScreenshotOptions{Mask: opts.Mask})
+		if err != nil {
+			return nil, err
+		}
+		return drivers.TraceJPEG(png, opts)
+	}
+	var buf []byte
+	err := s.do(ctx, "screenshot", func(ctx context.Context, t *chromedp.Target) error {
+		lm, err := cdp.Call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return err
+		}
+		var w, h float64
+		if v := lm.CSSLayoutViewport; v != nil {
+			w, h = float64(v.ClientWidth), float64(v.ClientHeight)
+		}
+		if w <= 0 || h <= 0 {
+			w, h = defaultWidth, defaultHeight
+		}
+		q, fast := int64(opts.Quality), true
+		p := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatJpeg, Quality: &q, OptimizeForSpeed: &fast,
+			Clip: &page.Viewport{Width: w, Height: h, Scale: opts.FitScale(w, h)}}
+		if v := lm.CSSVisualViewport; v != nil {
+			// The clip is in document coordinates: the viewport scrolled.
+			p.Clip.X, p.Clip.Y = math.Max(v.PageX, 0), math.Max(v.PageY, 0)
+		}
+		r, err := cdp.Call(ctx, t, page.CaptureScreenshot, p)
+		buf = r.Data
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
+
+// StartTraceEvents starts keeping console messages, page errors and
+// network requests for DrainTraceEvents.
+func (s *Session) StartTraceEvents() {
+	s.trace.on.Store(true)
+}
+
+// DrainTraceEvents returns the events since the last call; a request still
+// in flight is reported pending (and again when it ends).
+func (s *Session) DrainTraceEvents() []drivers.TraceEvent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.trace.events
+	s.trace.events = nil
+	for _, p := range s.trace.inflight {
+		e := p.ev
+		e.Pending = true
+		out = append(out, e)
+	}
+	return out
+}
+
+// LastSettle is how long the settle of the last Act took.
+func (s *Session) LastSettle() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.trace.settle
+}
+
+func (s *Session) setSettle(d time.Duration) {
+	s.mu.Lock()
+	s.trace.settle = d
+	s.mu.Unlock()
+}
+
+// traceAdd keeps e; under s.mu.
+func (s *Session) traceAdd(e drivers.TraceEvent) {
+	t := &s.trace
+	t.events = append(t.events, e)
+	if len(t.events) > traceEventLimit {
+		t.events = append(t.events[:0:0], t.events[len(t.events)-traceEventLimit:]...)
+	}
+}
+
+// onTraceEvent follows the page's events for the trace; it runs in the
+// tab's read loop and never blocks.
+func (s *Session) onTraceEvent(ev any) {
+	t := &s.trace
+	if !t.on.Load() {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		parts := make([]string, 0, len(ev.Args))
+		for _, a := range ev.Args {
+			parts = append(parts, remoteText(a))
+		}
+		s.traceAdd(drivers.TraceEvent{Time: now, Kind: drivers.TraceConsole, Level: string(ev.Type), Text: strings.Join(parts, " ")})
+	case *runtime.EventExceptionThrown:
+		d := ev.ExceptionDetails
+		msg := d.Text
+		if d.Exception != nil && d.Exception.Description != "" {
+			msg = strings.SplitN(d.Exception.Description, "\n", 2)[0]
+		}
+		s.traceAdd(drivers.TraceEvent{Time: now, Kind: drivers.TracePageError, Level: "error", Text: msg, URL: d.URL})
+	case *network.EventRequestWillBeSent:
+		if ev.Request == nil || strings.HasPrefix(ev.Request.URL, "data:") {
+			return
+		}
+		if t.inflight == nil {
+			t.inflight = map[network.RequestID]*pendingRequest{}
+		}
+		if p, ok := t.inflight[ev.RequestID]; ok && ev.RedirectResponse != nil {
+			// A redirect ends the request it follows.
+			p.ev.Status = int(ev.RedirectResponse.Status)
+			p.ev.Duration = monoSince(p.start, ev.Timestamp)
+			s.traceAdd(p.ev)
+		}
+		t.inflight[ev.RequestID] = &pendingRequest{start: ev.Timestamp,
+			ev: drivers.TraceEvent{Time: now, Kind: drivers.TraceRequest, Method: ev.Request.Method, URL: ev.Request.URL}}
+	case *network.EventResponseReceived:
+		if p, ok := t.inflight[ev.RequestID]; ok && ev.Response != nil {
+			p.ev.Status = int(ev.Response.Status)
+		}
+	case *network.EventLoadingFinished:
+		if p, ok := t.inflight[ev.RequestID]; ok {
+			delete(t.inflight, ev.RequestID)
+			p.ev.Duration = monoSince(p.start, ev.Timestamp)
+			s.traceAdd(p.ev)
+		}
+	case *network.EventLoadingFailed:
+		if p, ok := t.inflight[ev.RequestID]; ok {
+			delete(t.inflight, ev.RequestID)
+			p.ev.Duration = monoSince(p.start, ev.Timestamp)
+			p.ev.Failed = ev.ErrorText
+			if ev.Canceled {
+				p.ev.Failed = "canceled"
+			}
+			s.traceAdd(p.ev)
+		}
+	}
+}
+
+func monoSince(start, end cdp.MonotonicTime) time.Duration {
+	if start <= 0 || end <= 0 {
+		return 0
+	}
+	return max(time.Duration(float64(end-start)*float64(time.Second)), 0)
+}

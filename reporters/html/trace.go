@@ -1,0 +1,61 @@
+package html
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+
+	"github.com/adtest/adtest/runner"
+)
+
+// An attempt's trace in the report: trace.json is read through
+// Options.ReadFile and embedded in the page's data; its pictures are copied
+// under data/ (JPEGs only, by content hash) and referenced by relative
+// path, so the viewer (assets/trace.js) works from file:// and from a
+// downloaded artifact without fetching anything.
+
+var jpegSignature = []byte{0xff, 0xd8, 0xff}
+
+// maxTraceNodes bounds the tree nodes a report embeds per trace.
+const maxTraceNodes = 20000
+
+// trace reads the trace of an attempt, or returns nil.
+func (b *builder) trace(dir string) *runner.TraceData {
+	if dir == "" {
+		return nil
+	}
+	data, ok := b.read(joinPath(dir, runner.TraceFile))
+	if !ok {
+		return nil
+	}
+	var t runner.TraceData
+	if json.Unmarshal(data, &t) != nil {
+		return nil
+	}
+	pic := func(name string) string {
+		if name == "" {
+			return ""
+		}
+		img, ok := b.read(joinPath(dir, name))
+		if !ok || !bytes.HasPrefix(img, jpegSignature) {
+			return ""
+		}
+		sum := sha256.Sum256(img)
+		n := "data/" + hex.EncodeToString(sum[:8]) + ".jpg"
+		b.files[n] = img
+		return n
+	}
+	t.Start = pic(t.Start)
+	for i := range t.Steps {
+		st := &t.Steps[i]
+		st.Before, st.After = pic(st.Before), pic(st.After)
+	}
+	n := 0
+	for i, tree := range t.Trees {
+		if n += len(tree); n > maxTraceNodes {
+			t.Trees[i] = nil
+		}
+	}
+	return &t
+}

@@ -1,0 +1,45 @@
+package suite
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/runner"
+)
+
+// An attempt's trace (Config.Trace): recorded into <attempt>/trace/ when
+// the mode records the attempt, closed once the replay returned, and
+// removed when the mode does not keep it (retain-on-failure: a passed
+// attempt).
+
+// startTrace opens the attempt's trace, or returns nil.
+func (s *scheduler) startTrace(t *Test, ai attemptInfo, art *artifacts, mask *drivers.Masker) *runner.Trace {
+	if art.dir == "" || !s.cfg.Trace.Records(ai.attempt) {
+		return nil
+	}
+	tr, err := runner.NewTrace(filepath.Join(art.dir, runner.TraceDirName), mask,
+		runner.TraceInfo{File: t.File, Name: t.Name, Platform: t.Platform, Attempt: ai.attempt})
+	if err != nil {
+		art.errs = append(art.errs, "trace: "+err.Error())
+		return nil
+	}
+	return tr
+}
+
+// finishTrace writes the trace's index and keeps or removes it. A replay
+// that did not return may still write into it: it is left as it is.
+func (s *scheduler) finishTrace(tr *runner.Trace, ai attemptInfo, ar *runner.AttemptResult, replayReturned bool) {
+	if tr == nil || !replayReturned {
+		return
+	}
+	if !s.cfg.Trace.Keeps(ai.attempt, ar.Status == runner.StatusPassed) {
+		os.RemoveAll(tr.Dir())
+		return
+	}
+	if err := tr.Close(); err != nil {
+		ar.Warnings = append(ar.Warnings, "trace: "+err.Error())
+		return
+	}
+	ar.Trace = displayPath(s.cfg.Cwd, tr.Dir())
+}

@@ -1,0 +1,349 @@
+package runner
+
+// A trace of a session's steps: per step a picture before and after, the
+// tree its target was resolved in with the target marked, the resolved
+// point, the timing split (resolve, act, settle) and what the device did
+// meanwhile (console messages, page errors, network requests, log lines).
+// A Trace is given to a session in SessionConfig.Trace; the session calls
+// it around every step with the driver idle, under its request lock, and
+// the owner closes it to write trace.json. Every text it writes passes the
+// one masker, and its pictures are taken with the secret values painted over.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+)
+
+// TraceMode says which attempts keep a trace.
+type TraceMode string
+
+const (
+	TraceOff TraceMode = "off"
+	TraceOn  TraceMode = "on"
+	// TraceRetainOnFailure records every attempt and keeps the trace of an
+	// attempt that did not pass.
+	TraceRetainOnFailure TraceMode = "retain-on-failure"
+	// TraceOnFirstRetry records the first retry (attempt 2) only.
+	TraceOnFirstRetry TraceMode = "on-first-retry"
+)
+
+// TraceModes are the modes as the --trace flag spells them.
+var TraceModes = []TraceMode{TraceOff, TraceOn, TraceRetainOnFailure, TraceOnFirstRetry}
+
+// ParseTraceMode reads a --trace value.
+func ParseTraceMode(s string) (TraceMode, error) {
+	for _, m := range TraceModes {
+		if string(m) == s {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("unknown trace mode %q (want off, on, retain-on-failure or on-first-retry)", s)
+}
+
+// Records reports whether the attempt (1-based) is traced.
+func (m TraceMode) Records(attempt int) bool {
+	switch m {
+	case TraceOn, TraceRetainOnFailure:
+		return true
+	case TraceOnFirstRetry:
+		return attempt == 2
+	}
+	return false
+}
+
+// Keeps reports whether a recorded attempt's trace is kept.
+func (m TraceMode) Keeps(attempt int, passed bool) bool {
+	if m == TraceRetainOnFailure {
+		return !passed
+	}
+	return m.Records(attempt)
+}
+
+// TraceDirName is the trace's directory below an attempt's artifacts, and
+// TraceFile its index.
+const (
+	TraceDirName = "trace"
+	TraceFile    = "trace.json"
+)
+
+// traceShotBound bounds one picture; a device that does not answer leaves
+// the step without one.
+const traceShotBound = 3 * time.Second
+
+// TraceInfo describes the traced attempt in trace.json.
+type TraceInfo struct {
+	File     string `json:"file,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Platform string `json:"platform,omitempty"`
+	Attempt  int    `json:"attempt,omitempty"`
+}
+
+// TraceData is trace.json: what the HTML report and show-trace read.
+type TraceData struct {
+	Version int `json:"version"`
+	TraceInfo
+	StartedAt time.Time `json:"startedAt"`
+	// Start is the picture before the first step.
+	Start string      `json:"start,omitempty"`
+	Steps []TraceStep `json:"steps"`
+	// Trees are the trees steps resolved their targets in (a tree shared
+	// by several steps is written once).
+	Trees    [][]drivers.Node `json:"trees"`
+	Warnings []string         `json:"warnings,omitempty"`
+}
+
+// TraceStep is one step of a trace.
+type TraceStep struct {
+	Step    int        `json:"step"`
+	Line    int        `json:"line"`
+	Command string     `json:"command"`
+	Action  string     `json:"action"`
+	Status  Status     `json:"status"`
+	Error   *ErrorInfo `json:"error,omitempty"`
+	// StartMs is the step's start from the trace's; the timing split
+	// follows: resolve is the time before the first device action (all of
+	// a step without one), act the device actions without their settle.
+	StartMs    int64 `json:"startMs"`
+	DurationMs int64 `json:"durationMs"`
+	ResolveMs  int64 `json:"resolveMs"`
+	ActMs      int64 `json:"actMs"`
+	SettleMs   int64 `json:"settleMs"`
+	// Before and After are pictures (file names in the trace directory);
+	// Before is the picture the previous step ended on.
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
+	// Viewport is the screen's size in device units (to place Target on
+	// the pictures).
+	Viewport *drivers.Rect `json:"viewport,omitempty"`
+	Target   *TraceTarget  `json:"target,omitempty"`
+	Events   []TraceEvent  `json:"events,omitempty"`
+}
+
+// TraceTarget is where a step acted: the node (Tree and Node index into
+// TraceData.Trees, -1 for a point) and the point.
+type TraceTarget struct {
+	Kind     string        `json:"kind"`
+	Ref      string        `json:"ref,omitempty"`
+	Selector string        `json:"selector,omitempty"`
+	Tree     int           `json:"tree"`
+	Node     int           `json:"node"`
+	Rect     *drivers.Rect `json:"rect,omitempty"`
+	Point    drivers.Point `json:"point"`
+}
+
+// TraceEvent is a driver event of a step, with its time from the trace's
+// start.
+type TraceEvent struct {
+	drivers.TraceEvent
+	AtMs       int64 `json:"atMs"`
+	DurationMs int64 `json:"durationMs,omitempty"`
+}
+
+// Trace records the steps of one session into a directory.
+type Trace struct {
+	dir   string
+	mask  *drivers.Masker
+	clock Clock
+	shot  drivers.TraceShotOptions
+	data  TraceData
+	trees map[*drivers.Snapshot]int
+	last  string // the newest picture
+	vp    *drivers.Rect
+	begun bool
+	// The step in flight: its first device action, act and settle time.
+	firstAct          time.Time
+	actDur, settleDur time.Duration
+	lastWarn          string
+}
+
+// NewTrace creates dir and returns a trace writing into it; mask masks
+// every text and its values are painted over in every picture.
+func NewTrace(dir string, mask *drivers.Masker, info TraceInfo) (*Trace, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	info.File, info.Name = mask.String(info.File), mask.String(info.Name)
+	return &Trace{dir: dir, mask: mask, clock: realClock{}, trees: map[*drivers.Snapshot]int{},
+		shot: drivers.TraceShotOptions{Mask: mask.Values()}.Defaults(),
+		data: TraceData{Version: 1, TraceInfo: info, Steps: []TraceStep{}, Trees: [][]drivers.Node{}}}, nil
+}
+
+// Dir is the trace's directory.
+func (t *Trace) Dir() string { return t.dir }
+
+// Close writes trace.json.
+func (t *Trace) Close() error {
+	b, err := json.MarshalIndent(&t.data, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(t.dir, TraceFile), append(b, '\n'), 0o644)
+}
+
+// begin is called before a step, with the driver idle: the first one starts
+// the driver's events and takes the picture before it, unless it opens the
+// app or page (before it there is nothing to see: a fresh browser context
+// has not even rendered a first frame).
+func (t *Trace) begin(ctx context.Context, drv drivers.Driver, clock Clock, command string) {
+	t.clock = clock
+	t.firstAct, t.actDur, t.settleDur = time.Time{}, 0, 0
+	if t.begun {
+		return
+	}
+	t.begun = true
+	t.data.StartedAt = clock.Now()
+	if es, ok := drv.(drivers.TraceEventSource); ok {
+		es.StartTraceEvents()
+	}
+	if command != "open" {
+		t.data.Start = t.picture(ctx, drv, "start.jpg")
+	}
+}
+
+// acted adds one device action of the step in flight.
+func (t *Trace) acted(start time.Time, d time.Duration, drv drivers.Driver) {
+	if t.firstAct.IsZero() {
+		t.firstAct = start
+	}
+	t.actDur += d
+	if st, ok := drv.(drivers.SettleTimer); ok {
+		t.settleDur += min(st.LastSettle(), d)
+	}
+}
+
+// end is called after a step, with the driver idle: the picture after it,
+// its events, its target and timing.
+func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) {
+	st := TraceStep{Step: rec.Step, Line: rec.Line, Command: rec.Written.Command, Action: t.mask.String(rec.Text),
+		Status: rec.Status, DurationMs: rec.Duration.Milliseconds(), Before: t.last,
+		StartMs: max(rec.Start.Sub(t.data.StartedAt).Milliseconds(), 0)}
+	if rec.Error != nil {
+		e := *rec.Error
+		e.Mask(t.mask)
+		st.Error = &e
+	}
+	resolve := rec.Duration
+	if !t.firstAct.IsZero() {
+		resolve = max(t.firstAct.Sub(rec.Start), 0)
+	}
+	st.ResolveMs, st.ActMs, st.SettleMs = resolve.Milliseconds(), (t.actDur - t.settleDur).Milliseconds(), t.settleDur.Milliseconds()
+	if r := rec.Resolution; r != nil {
+		tg := &TraceTarget{Kind: r.Kind, Ref: r.Ref, Selector: t.mask.String(r.Selector), Tree: -1, Node: -1, Point: r.Point}
+		if r.Tree != nil {
+			tg.Tree, tg.Node = t.tree(r.Tree), r.Index
+			vp := r.Tree.Viewport
+			t.vp = &vp
+		}
+		if r.Node != nil {
+			rect := r.Node.Rect
+			tg.Rect = &rect
+		}
+		st.Target = tg
+	}
+	st.Viewport = t.vp
+	switch {
+	case readsOnly(rec) && t.last != "":
+		// A step that only reads the screen ends on the picture it began
+		// on: a capture would cost a frame for the same pixels.
+		st.After = t.last
+	case ctx.Err() == nil:
+		st.After = t.picture(ctx, drv, fmt.Sprintf("step-%03d.jpg", rec.Step))
+	}
+	if es, ok := drv.(drivers.TraceEventSource); ok {
+		for _, e := range es.DrainTraceEvents() {
+			st.Events = append(st.Events, t.event(e))
+		}
+	}
+	t.data.Steps = append(t.data.Steps, st)
+}
+
+// readsOnly reports a step that cannot change the screen: a read, a find or
+// a snapshot (not a wait: what it waits for is a change).
+func readsOnly(rec *JournalEntry) bool {
+	switch rec.Effect {
+	case "read", "snapshot", "partial":
+		return rec.Written.Command != "wait"
+	}
+	return false
+}
+
+// tree is the index of a tree in the trace, masked, added once.
+func (t *Trace) tree(s *drivers.Snapshot) int {
+	if i, ok := t.trees[s]; ok {
+		return i
+	}
+	i := len(t.data.Trees)
+	t.trees[s] = i
+	nodes := t.mask.Snapshot(s).Nodes
+	if nodes == nil {
+		nodes = []drivers.Node{}
+	}
+	t.data.Trees = append(t.data.Trees, nodes)
+	return i
+}
+
+func (t *Trace) event(e drivers.TraceEvent) TraceEvent {
+	e.Text, e.URL, e.Level, e.Method, e.Failed = t.mask.String(e.Text), t.mask.String(e.URL), t.mask.String(e.Level), t.mask.String(e.Method), t.mask.String(e.Failed)
+	ev := TraceEvent{TraceEvent: e, DurationMs: e.Duration.Milliseconds()}
+	if !e.Time.IsZero() {
+		ev.AtMs = max(e.Time.Sub(t.data.StartedAt).Milliseconds(), 0)
+	}
+	return ev
+}
+
+// picture takes a picture into name and returns name ("" when none could
+// be taken: the trace records why once).
+func (t *Trace) picture(ctx context.Context, drv drivers.Driver, name string) string {
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), traceShotBound)
+	defer cancel()
+	var pic []byte
+	var err error
+	if ts, ok := drv.(drivers.TraceShooter); ok {
+		pic, err = ts.TraceShot(pctx, t.shot)
+	} else {
+		pic, err = drv.Screenshot(pctx, drivers.ScreenshotOptions{Mask: t.shot.Mask})
+		if err == nil {
+			pic, err = drivers.TraceJPEG(pic, t.shot)
+		}
+	}
+	if err == nil && len(pic) == 0 {
+		err = errors.New("the driver returned no picture")
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(t.dir, name), pic, 0o644)
+	}
+	if err != nil {
+		t.warn("picture " + name + ": " + err.Error())
+		return ""
+	}
+	t.last = name
+	return name
+}
+
+func (t *Trace) warn(msg string) {
+	msg = t.mask.String(msg)
+	if msg != t.lastWarn && len(t.data.Warnings) < 20 {
+		t.data.Warnings = append(t.data.Warnings, msg)
+	}
+	t.lastWarn = msg
+}
+
+// act performs one device action of the step in flight: the one call from
+// the runner to Driver.Act, timed for a trace.
+func (s *Session) act(ctx context.Context, a drivers.Action) error {
+	t := s.cfg.Trace
+	if t == nil {
+		return s.drv.Act(ctx, a)
+	}
+	start := s.cfg.Clock.Now()
+	err := s.drv.Act(ctx, a)
+	t.acted(start, s.cfg.Clock.Now().Sub(start), s.drv)
+	return err
+}

@@ -1,0 +1,151 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/drivers/fake"
+	"github.com/adtest/adtest/lang"
+)
+
+// readTrace closes tr and reads its trace.json back.
+func readTrace(t *testing.T, tr *Trace) TraceData {
+	t.Helper()
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(tr.Dir(), TraceFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d TraceData
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestTraceFakeDevice: a replay on the fake device gives a picture before
+// the first step (it does not open the app) and after each, each step's before being the previous
+// step's after; the ref step's target is marked in its tree; the secret
+// typed by fill appears in no file of the trace; the fake device's
+// operations are unchanged by the trace (its pictures are no screenshots).
+func TestTraceFakeDevice(t *testing.T) {
+	sc, err := fake.ParseScreens("screens.txt", loginScreens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const secret = "hunter2-pw"
+	dev := fake.New(sc, fake.Options{})
+	tr, err := NewTrace(filepath.Join(t.TempDir(), "trace"), drivers.NewMasker([]string{secret}), TraceInfo{File: "flow.ad", Attempt: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := NewSession(dev, SessionConfig{Seed: 41, ArtifactsDir: t.TempDir(), Trace: tr, ReadinessTimeout: 50 * time.Millisecond, WaitTimeout: 50 * time.Millisecond})
+	script := parseScript(t, "snapshot -i\nopen demo\nsnapshot -i\nfill @e1 ${PASSWORD}\nclick id=signin\nclick id=nope\n")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	scope := &lang.Scope{Process: map[string]string{"PASSWORD": secret}}
+	res := sess.Replay(ctx, script, ReplayOptions{Scope: scope, Secrets: []string{secret}, StepTimeout: 2 * time.Second})
+	if res.Status != StatusFailed {
+		t.Fatalf("status %s, want failed at step 5", res.Status)
+	}
+	d := readTrace(t, tr)
+	if d.Start != "start.jpg" || len(d.Steps) != 6 {
+		t.Fatalf("start %q, %d steps; want start.jpg and 6 steps (warnings %v)", d.Start, len(d.Steps), d.Warnings)
+	}
+	prev := d.Start
+	for _, st := range d.Steps {
+		if st.Before != prev || st.After == "" {
+			t.Errorf("step %d: before %q after %q, want before %q and a picture after", st.Step, st.Before, st.After, prev)
+		}
+		prev = st.After
+	}
+	for _, f := range []string{d.Start, d.Steps[0].After} {
+		b, err := os.ReadFile(filepath.Join(tr.Dir(), f))
+		if err != nil || !bytes.HasPrefix(b, []byte{0xff, 0xd8}) {
+			t.Errorf("%s: not a JPEG (%v)", f, err)
+		}
+	}
+	fill := d.Steps[3]
+	if fill.Target == nil || fill.Target.Kind != "ref" || fill.Target.Tree < 0 || fill.Target.Rect == nil {
+		t.Fatalf("fill target = %+v, want a ref in a tree", fill.Target)
+	}
+	if n := d.Trees[fill.Target.Tree][fill.Target.Node]; n.ID != "email" {
+		t.Errorf("fill target node = %+v, want the email box", n)
+	}
+	if c := d.Steps[4].Target; c == nil || c.Kind != "selector" || c.Point.X == 0 {
+		t.Errorf("click target = %+v, want a selector with its point", c)
+	}
+	if last := d.Steps[5]; last.Status != StatusFailed || last.Error == nil {
+		t.Errorf("last step = %+v, want failed with its error", last)
+	}
+	if !strings.Contains(d.Steps[3].Action, "<var:PASSWORD>") {
+		t.Errorf("fill action = %q, want the variable masked", d.Steps[3].Action)
+	}
+	if len(d.Steps[3].Events) == 0 {
+		t.Errorf("fill step has no device events")
+	}
+	grepTrace(t, tr.Dir(), secret)
+	if n := dev.Count("screenshot"); n != 0 {
+		t.Errorf("the trace took %d screenshots through the driver, want its own pictures only", n)
+	}
+}
+
+// grepTrace fails when any file below dir holds secret.
+func grepTrace(t *testing.T, dir, secret string) {
+	t.Helper()
+	n := 0
+	filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		n++
+		b, _ := os.ReadFile(p)
+		if bytes.Contains(b, []byte(secret)) {
+			t.Errorf("%s holds the secret", p)
+		}
+		return nil
+	})
+	if n < 2 {
+		t.Errorf("the trace has %d files", n)
+	}
+}
+
+func TestTraceModes(t *testing.T) {
+	for _, c := range []struct {
+		mode          TraceMode
+		attempt       int
+		passed        bool
+		records, keep bool
+	}{
+		{TraceOff, 1, false, false, false},
+		{TraceOn, 1, true, true, true},
+		{TraceOn, 2, false, true, true},
+		{TraceRetainOnFailure, 1, true, true, false},
+		{TraceRetainOnFailure, 1, false, true, true},
+		{TraceOnFirstRetry, 1, false, false, false},
+		{TraceOnFirstRetry, 2, true, true, true},
+		{TraceOnFirstRetry, 3, false, false, false},
+		{"", 1, false, false, false},
+	} {
+		if r, k := c.mode.Records(c.attempt), c.mode.Keeps(c.attempt, c.passed); r != c.records || k != c.keep {
+			t.Errorf("%q attempt %d passed %v: records %v keeps %v, want %v %v", c.mode, c.attempt, c.passed, r, k, c.records, c.keep)
+		}
+	}
+	for _, m := range TraceModes {
+		if got, err := ParseTraceMode(string(m)); err != nil || got != m {
+			t.Errorf("ParseTraceMode(%q) = %q, %v", m, got, err)
+		}
+	}
+	if _, err := ParseTraceMode("always"); err == nil || !strings.Contains(err.Error(), "retain-on-failure") {
+		t.Errorf("ParseTraceMode(always) = %v, want an error naming the modes", err)
+	}
+}
