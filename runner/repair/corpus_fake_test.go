@@ -91,7 +91,7 @@ func fakeCorpus(t testing.TB) []driftCase {
 		{name: "icon button gained a label", script: fakeMenuScript, want: "repaired", hit: []string{"menu"},
 			drift: edit(t, fakeApp, `button "☰" id=menu`, `button "Main navigation" text="☰" id=menu`)},
 		{name: "icon button gained a label, no id", script: fakeMenuScript, want: "repaired", hit: []string{"Open menu"},
-			app: edit(t, fakeApp, `button "☰" id=menu`, `button "☰"`),
+			app:   edit(t, fakeApp, `button "☰" id=menu`, `button "☰"`),
 			drift: edit(t, fakeApp, `button "☰" id=menu`, `button "Open menu" text="☰"`)},
 		{name: "fill target renamed", script: fakeScript, want: "repaired", hit: []string{"email"},
 			drift: edit(t, fakeApp, `textbox "Email" id=email`, `textbox "E-mail address" id=email`)},
