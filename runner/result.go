@@ -69,6 +69,8 @@ type AttemptResult struct {
 	// Screenshot is the failure screenshot path, when one was taken.
 	Screenshot string   `json:"screenshot,omitempty"`
 	Warnings   []string `json:"warnings,omitempty"`
+	// Repair is the repair --repair suggested for a failed attempt.
+	Repair *RepairReport `json:"repair,omitempty"`
 }
 
 // StepResult is one executed (or skipped) step.

@@ -94,8 +94,8 @@ func substitute(src []byte, script *lang.Script, a, repaired *lang.Action) (out 
 
 // unifiedDiff is the unified diff of old and new under the name path (the
 // same name on both sides, so `patch -p0` and `git apply -p0` find the file
-// from the directory the run was started in), three lines of context.
-func unifiedDiff(path string, old, new []byte) []byte {
+// from the directory the run was started in), ctx lines of context.
+func unifiedDiff(path string, old, new []byte, ctx int) []byte {
 	a, af := splitLines(old)
 	b, bf := splitLines(new)
 	if bytes.Equal(old, new) {
@@ -104,7 +104,6 @@ func unifiedDiff(path string, old, new []byte) []byte {
 	ops := diffOps(a, b)
 	var out bytes.Buffer
 	fmt.Fprintf(&out, "--- %s\n+++ %s\n", path, path)
-	const ctx = 3
 	// Group the edit script into hunks of changes with ctx lines around.
 	type op struct {
 		kind byte // ' ', '-', '+'

@@ -100,6 +100,8 @@ type Result struct {
 	// repaired script.
 	Patch  string `json:"-"`
 	Source []byte `json:"-"`
+
+	red *drivers.Masker
 }
 
 // targetReasons are the divergences a repair may fix.
@@ -133,6 +135,7 @@ func Repair(ctx context.Context, sess *runner.Session, script *lang.Script, src 
 	}
 	e := &engine{opts: opts, res: &Result{File: opts.Path, Status: StatusRefused, Tries: []Try{}, Changes: []Change{}}}
 	e.red = secretMasker(opts.Replay)
+	e.res.red = e.red
 	defer func() {
 		for _, s := range e.opened {
 			_ = s.Close(context.WithoutCancel(ctx))
@@ -164,7 +167,15 @@ func Repair(ctx context.Context, sess *runner.Session, script *lang.Script, src 
 		return e.res
 	}
 	e.res.Status, e.res.Verified, e.res.Changes, e.res.Source = StatusRepaired, true, changes, final
-	e.res.Patch = string(unifiedDiff(opts.Path, src, final))
+	// A secret written into the script itself must not reach the patch
+	// through its context lines: less context, down to none (then
+	// `git apply` needs --unidiff-zero; `patch -p0` applies it as it is).
+	for ctx := 3; ctx >= 0; ctx-- {
+		e.res.Patch = string(unifiedDiff(opts.Path, src, final, ctx))
+		if !e.red.Finds(e.res.Patch) {
+			break
+		}
+	}
 	return e.res
 }
 

@@ -109,6 +109,9 @@ type Config struct {
 	SessionStartTimeout time.Duration
 	// RepeatEach runs every test this many times (RepeatEach), when > 1.
 	RepeatEach int
+	// Repair, when set, repairs a failed test's target divergence
+	// (--repair; repair.go).
+	Repair *RepairConfig
 }
 
 // DefaultStepTimeout is the step bound when Config.StepTimeout is 0 (as
