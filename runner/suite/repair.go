@@ -92,4 +92,3 @@ func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, 
 	}
 	ar.Repair = report
 }
-
