@@ -31,6 +31,8 @@ type driftCase struct {
 // rig opens sessions on an app (fake screens, or web pages).
 type rig interface {
 	base() string
+	// script fills the rig's own values into a corpus script.
+	script(src string) string
 	// open opens a fresh session on app; j (nil: none) hears its steps.
 	open(t testing.TB, app string, j runner.Journal) *runner.Session
 }
@@ -59,6 +61,8 @@ func (c *stepClock) After(d time.Duration) <-chan time.Time {
 type fakeRig struct{}
 
 func (fakeRig) base() string { return fakeApp }
+
+func (fakeRig) script(src string) string { return src }
 
 func (fakeRig) open(t testing.TB, app string, j runner.Journal) *runner.Session {
 	t.Helper()
@@ -139,9 +143,9 @@ func runCase(t *testing.T, r rig, c driftCase) outcome {
 	if app == "" {
 		app = r.base()
 	}
-	src := c.script
+	src := r.script(c.script)
 	if !c.plain {
-		src = record(t, r, app, c.script)
+		src = record(t, r, app, src)
 	}
 	script := parse(t, src)
 	ctx := context.Background()
