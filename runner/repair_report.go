@@ -27,6 +27,10 @@ type RepairChange struct {
 	OldLine string `json:"oldLine"`
 	NewLine string `json:"newLine"`
 	Basis   string `json:"basis"`
+	// OldElement and NewElement are the element the step meant (its
+	// target-v1 identity and selector) and the one it now hits.
+	OldElement string `json:"oldElement,omitempty"`
+	NewElement string `json:"newElement,omitempty"`
 }
 
 // mask masks every text of r in place.
@@ -38,5 +42,6 @@ func (r *RepairReport) mask(m *drivers.Masker) {
 	for i := range r.Changes {
 		c := &r.Changes[i]
 		c.OldLine, c.NewLine = m.String(c.OldLine), m.String(c.NewLine)
+		c.OldElement, c.NewElement = m.String(c.OldElement), m.String(c.NewElement)
 	}
 }

@@ -33,6 +33,9 @@ var pageCSS string
 //go:embed assets/report.js
 var pageJS string
 
+//go:embed assets/repair.js
+var repairJS string
+
 // DefaultDir is where `--reporter html` writes without a path.
 const DefaultDir = ".adtest/report"
 
@@ -89,7 +92,7 @@ func Render(r *runner.Result, opts Options) ([]File, error) {
 // the data as JSON (encoding/json escapes <, > and &, so the JSON cannot end
 // its script element).
 func writePage(w io.Writer, title string, data []byte) error {
-	r := strings.NewReplacer("{{TITLE}}", htmlEscape(title), "{{CSS}}", pageCSS, "{{JS}}", pageJS)
+	r := strings.NewReplacer("{{TITLE}}", htmlEscape(title), "{{CSS}}", pageCSS, "{{JS}}", pageJS, "{{REPAIR_JS}}", repairJS)
 	head, tail, ok := strings.Cut(pageHTML, "{{DATA}}")
 	if !ok {
 		return fmt.Errorf("html report template has no {{DATA}} marker")
@@ -153,6 +156,8 @@ type attempt struct {
 	Snapshot       string   `json:"snapshot,omitempty"`
 	Log            string   `json:"log,omitempty"`
 	Warnings       []string `json:"warnings,omitempty"`
+	// Repair is --repair's suggestion (repair.js draws it).
+	Repair *runner.RepairReport `json:"repair,omitempty"`
 }
 
 type step struct {
@@ -226,7 +231,7 @@ func (b *builder) attempt(r *runner.Result, a runner.AttemptResult) attempt {
 	av := attempt{
 		Status: string(a.Status), DurationMs: a.DurationMs, Worker: a.Worker, Device: a.Device,
 		Shard: a.Shard, ArtifactsDir: a.ArtifactsDir, Error: a.Error, Warnings: a.Warnings,
-		StartMs: -1, Steps: make([]step, 0, len(a.Steps)),
+		StartMs: -1, Steps: make([]step, 0, len(a.Steps)), Repair: a.Repair,
 	}
 	if st := a.StartedAt; !st.IsZero() && !r.StartedAt.IsZero() {
 		av.StartMs = max(st.Sub(r.StartedAt).Milliseconds(), 0)

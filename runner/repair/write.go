@@ -94,7 +94,8 @@ func (res *Result) Report(patch, record string) *runner.RepairReport {
 		r.Diff = res.Patch
 	}
 	for _, ch := range res.Changes {
-		r.Changes = append(r.Changes, runner.RepairChange{File: res.File, Line: ch.Line, OldLine: ch.OldLine, NewLine: ch.NewLine, Basis: ch.Basis})
+		r.Changes = append(r.Changes, runner.RepairChange{File: res.File, Line: ch.Line, OldLine: ch.OldLine, NewLine: ch.NewLine, Basis: ch.Basis,
+			OldElement: describe(ch.Evidence.Old), NewElement: describe(ch.Evidence.New)})
 	}
 	return r
 }
