@@ -18,6 +18,10 @@ type RepairReport struct {
 	// Diff is the patch's text.
 	Diff    string         `json:"diff,omitempty"`
 	Changes []RepairChange `json:"changes,omitempty"`
+	// Before is the screenshot of the first repaired step's divergence
+	// screen, After the one the verifying re-run ended on.
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
 }
 
 // RepairChange is one changed line of a repair.

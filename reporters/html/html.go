@@ -231,7 +231,7 @@ func (b *builder) attempt(r *runner.Result, a runner.AttemptResult) attempt {
 	av := attempt{
 		Status: string(a.Status), DurationMs: a.DurationMs, Worker: a.Worker, Device: a.Device,
 		Shard: a.Shard, ArtifactsDir: a.ArtifactsDir, Error: a.Error, Warnings: a.Warnings,
-		StartMs: -1, Steps: make([]step, 0, len(a.Steps)), Repair: a.Repair,
+		StartMs: -1, Steps: make([]step, 0, len(a.Steps)), Repair: b.repair(a.Repair),
 	}
 	if st := a.StartedAt; !st.IsZero() && !r.StartedAt.IsZero() {
 		av.StartMs = max(st.Sub(r.StartedAt).Milliseconds(), 0)

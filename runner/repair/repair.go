@@ -51,9 +51,11 @@ type Options struct {
 	// Path names the script in the patch, relative to the directory the run
 	// was started in (default: the script's File).
 	Path string
-	// Screenshot stores the screenshot of the divergence screen of a step
-	// and returns the path the record names (nil: none is taken).
-	Screenshot func(step int, png []byte) (string, error)
+	// Screenshot stores a screenshot under name (repair-step-N: the
+	// divergence screen of step N; repair-after: the screen the verifying
+	// re-run ended on) and returns the path the record names (nil: none is
+	// taken).
+	Screenshot func(name string, png []byte) (string, error)
 }
 
 // Try is one candidate tried, as the record shows it.
@@ -95,7 +97,9 @@ type Result struct {
 	Refusal  string   `json:"refusal,omitempty"`
 	Verified bool     `json:"verified"`
 	Changes  []Change `json:"changes"`
-	Tries    []Try    `json:"tries"`
+	// After is the screenshot the verifying re-run ended on.
+	After string `json:"afterScreenshot,omitempty"`
+	Tries []Try  `json:"tries"`
 	// Patch is the unified diff (set only when Verified); Source the
 	// repaired script.
 	Patch  string `json:"-"`
@@ -167,6 +171,11 @@ func Repair(ctx context.Context, sess *runner.Session, script *lang.Script, src 
 		return e.res
 	}
 	e.res.Status, e.res.Verified, e.res.Changes, e.res.Source = StatusRepaired, true, changes, final
+	if e.opts.Screenshot != nil {
+		if ev := fresh.Evidence(ctx, e.red.Values()); len(ev.Screenshot) > 0 {
+			e.res.After, _ = e.opts.Screenshot("repair-after", ev.Screenshot)
+		}
+	}
 	// A secret written into the script itself must not reach the patch
 	// through its context lines: less context, down to none (then
 	// `git apply` needs --unidiff-zero; `patch -p0` applies it as it is).
@@ -249,7 +258,7 @@ func (e *engine) attempt(ctx context.Context, sess *runner.Session, script *lang
 	if e.opts.Screenshot != nil {
 		ev := sess.Evidence(ctx, e.red.Values())
 		if len(ev.Screenshot) > 0 {
-			shot, _ = e.opts.Screenshot(step, ev.Screenshot)
+			shot, _ = e.opts.Screenshot(fmt.Sprintf("repair-step-%d", step), ev.Screenshot)
 		}
 	}
 	rest := restOf(a, ta)

@@ -91,7 +91,10 @@ func (res *Result) Report(patch, record string) *runner.RepairReport {
 	r := &runner.RepairReport{Status: res.Status, Refusal: res.Refusal, Verified: res.Verified,
 		Patch: patch, Record: record}
 	if res.Verified {
-		r.Diff = res.Patch
+		r.Diff, r.After = res.Patch, res.After
+		if len(res.Changes) > 0 {
+			r.Before = res.Changes[0].Screenshot
+		}
 	}
 	for _, ch := range res.Changes {
 		r.Changes = append(r.Changes, runner.RepairChange{File: res.File, Line: ch.Line, OldLine: ch.OldLine, NewLine: ch.NewLine, Basis: ch.Basis,

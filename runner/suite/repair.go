@@ -7,7 +7,6 @@ package suite
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
@@ -62,8 +61,8 @@ func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, 
 			}
 			return runner.NewSession(d, runner.SessionConfig{Platform: t.Platform, File: t.File, ArtifactsDir: art.dir}), nil
 		},
-		Screenshot: func(step int, png []byte) (string, error) {
-			p := art.write(fmt.Sprintf("repair-step-%d.png", step), png)
+		Screenshot: func(name string, png []byte) (string, error) {
+			p := art.write(name+".png", png)
 			return displayPath(s.cfg.Cwd, p), nil
 		},
 	}
