@@ -212,6 +212,7 @@ func WriteSummary(w io.Writer, r *runner.Result, colorOn bool) error {
 			if a.Screenshot != "" {
 				fmt.Fprintf(&b, "     screenshot: %s\n", EscapeControl(a.Screenshot))
 			}
+			writeConsoleRepair(&b, a.Repair, p)
 		}
 	}
 	if len(flaky) > 0 {

@@ -42,6 +42,9 @@ func WriteGitHub(w io.Writer, r *runner.Result) error {
 		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", kind, props, ghData(msg)); err != nil {
 			return err
 		}
+		if err := writeGitHubRepair(w, t); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -232,6 +232,7 @@ func systemOut(t runner.TestResult) string {
 		if a.Screenshot != "" {
 			fmt.Fprintf(&b, "[[ATTACHMENT|%s]]\n", a.Screenshot)
 		}
+		b.WriteString(junitRepair(a.Repair))
 	}
 	return b.String()
 }

@@ -30,6 +30,7 @@ func (a *AttemptResult) Mask(m *drivers.Masker) {
 		a.Steps[i].Action = m.String(a.Steps[i].Action)
 	}
 	a.Error.Mask(m)
+	a.Repair.mask(m)
 }
 
 // Mask masks the message, the hint and every text of the details of e in

@@ -71,6 +71,8 @@ type AttemptResult struct {
 	// Trace is the attempt's trace directory, when one was kept (--trace).
 	Trace    string   `json:"trace,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Repair is the repair --repair suggested for a failed attempt.
+	Repair *RepairReport `json:"repair,omitempty"`
 }
 
 // StepResult is one executed (or skipped) step.

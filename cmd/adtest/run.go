@@ -65,6 +65,8 @@ type runFlags struct {
 	lastFailed, list bool
 	testList         string
 	trace            traceFlag
+	// --repair (repair.go)
+	repair repairFlags
 }
 
 // hiddenFlags are test-only and left out of the usage text.
@@ -108,6 +110,7 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&f.lastFailed, "last-failed", false, "rerun only the tests that failed, timed out or did not run in the previous run (.adtest/last-run.json; each shard keeps its own)")
 	fs.BoolVar(&f.list, "list", false, "print the tests the run would execute (after --grep, --platform, --shard, --last-failed, --test-list) and exit; no device is started")
 	fs.StringVar(&f.testList, "test-list", "", "run the files listed in `FILE` (one path, directory or glob a line; # comments)")
+	f.repair.register(fs)
 	fs.StringVar(&f.fakeDevice, "fake-device", "", "test only: run every test on the in-memory fake device of SCREENS_FILE")
 	return fs
 }
@@ -506,6 +509,7 @@ func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.O
 		StepTimeout: time.Duration(f.stepTimeout) * time.Millisecond,
 		RepeatEach:  f.repeatEach,
 		Trace:       f.trace.m,
+		Repair:      f.repair.config(),
 	}
 }
 

@@ -44,6 +44,9 @@ var traceJS string
 // pageJS is the page's script: the trace viewer first (report.js calls it).
 var pageJS = traceJS + "\n" + reportJS
 
+//go:embed assets/repair.js
+var repairJS string
+
 // DefaultDir is where `--reporter html` writes without a path.
 const DefaultDir = ".adtest/report"
 
@@ -100,7 +103,7 @@ func Render(r *runner.Result, opts Options) ([]File, error) {
 // the data as JSON (encoding/json escapes <, > and &, so the JSON cannot end
 // its script element).
 func writePage(w io.Writer, title string, data []byte) error {
-	r := strings.NewReplacer("{{TITLE}}", htmlEscape(title), "{{CSS}}", pageCSS, "{{JS}}", pageJS)
+	r := strings.NewReplacer("{{TITLE}}", htmlEscape(title), "{{CSS}}", pageCSS, "{{JS}}", pageJS, "{{REPAIR_JS}}", repairJS)
 	head, tail, ok := strings.Cut(pageHTML, "{{DATA}}")
 	if !ok {
 		return fmt.Errorf("html report template has no {{DATA}} marker")
@@ -166,6 +169,8 @@ type attempt struct {
 	Warnings       []string `json:"warnings,omitempty"`
 	// Trace is the attempt's trace (trace.go), its pictures under data/.
 	Trace *runner.TraceData `json:"trace,omitempty"`
+	// Repair is --repair's suggestion (repair.js draws it).
+	Repair *runner.RepairReport `json:"repair,omitempty"`
 }
 
 type step struct {
@@ -239,7 +244,7 @@ func (b *builder) attempt(r *runner.Result, a runner.AttemptResult) attempt {
 	av := attempt{
 		Status: string(a.Status), DurationMs: a.DurationMs, Worker: a.Worker, Device: a.Device,
 		Shard: a.Shard, ArtifactsDir: a.ArtifactsDir, Error: a.Error, Warnings: a.Warnings,
-		StartMs: -1, Steps: make([]step, 0, len(a.Steps)),
+		StartMs: -1, Steps: make([]step, 0, len(a.Steps)), Repair: b.repair(a.Repair),
 	}
 	if st := a.StartedAt; !st.IsZero() && !r.StartedAt.IsZero() {
 		av.StartMs = max(st.Sub(r.StartedAt).Milliseconds(), 0)

@@ -167,6 +167,11 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	}
 
 	s.finishTrace(trace, ai, &ar, replayReturned)
+	// --repair: the live session of a failed last attempt (repair.go).
+	if s.cfg.Repair != nil && ar.Status == runner.StatusFailed && drv != nil && replayReturned && ctx.Err() == nil && ai.attempt == ai.max {
+		s.repairAttempt(ctx, t, ai, rep, prov, &ar, art)
+	}
+
 	if drv != nil && s.release(ctx, drv, rep, &ar, replayReturned) {
 		infra = true
 	}

@@ -114,6 +114,9 @@ type Config struct {
 	// Trace says which attempts keep a trace of their steps ("" = off;
 	// trace.go).
 	Trace runner.TraceMode
+	// Repair, when set, repairs a failed test's target divergence
+	// (--repair; repair.go).
+	Repair *RepairConfig
 }
 
 // DefaultStepTimeout is the step bound when Config.StepTimeout is 0 (as

@@ -245,6 +245,7 @@
       if (Object.keys(rest).length) card.append(el('details', null, el('summary', { text: 'Error details' }), el('pre', { text: JSON.stringify(rest, null, 2) })));
       p.append(card);
     }
+    if (a.repair && window.adtestRepair) p.append(window.adtestRepair(a.repair, el));
     p.append(el('h3', { text: 'Steps' }));
     if (!a.steps.length) p.append(el('p', { class: 'meta', text: 'No step ran.' }));
     else {
