@@ -102,11 +102,9 @@ func NewProvider(ctx context.Context, opts Options) (*Provider, error) {
 	// A server this call started and that serves no session is killed
 	// again: a failed attempt leaves no adb server behind.
 	fail := func(err error) (*Provider, error) {
-		if c.StartedServer() {
-			kctx, kcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			_ = c.KillServer(kctx)
-			kcancel()
-		}
+		kctx, kcancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		_ = c.StopStartedServer(kctx)
+		kcancel()
 		return nil, err
 	}
 	list, err := c.Devices(sctx)

@@ -89,8 +89,10 @@ type Client struct {
 
 	mu    sync.Mutex
 	feats map[string][]string // features per serial, for the client's lifetime
-	// started: EnsureServer started the server (StartedServer).
-	started bool
+	// started: EnsureServer started the server (StartedServer), whose
+	// process is serverPID (0 when it was not found).
+	started   bool
+	serverPID int
 }
 
 // New returns a client of the server Options select: Server, else
@@ -335,8 +337,9 @@ func (c *Client) EnsureServer(ctx context.Context) error {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return &Error{Op: "start-server", Reason: ReasonServerUnavailable, Message: fmt.Sprintf("adb -P %s start-server: %v: %s", port, err, strings.TrimSpace(string(out))), Hint: "run `adb start-server` yourself and retry", Err: err}
 	}
+	pid := serverProcess(port)
 	c.mu.Lock()
-	c.started = true
+	c.started, c.serverPID = true, pid
 	c.mu.Unlock()
 	_, err = c.Version(ctx)
 	return err

@@ -62,6 +62,10 @@ func (f *fakeServer) serve(c net.Conn) {
 		case svc == "host:version":
 			okay(c, "0029")
 			return
+		case svc == "host:kill":
+			// adb 29.0.6 when its exit blocks: it answers and stays.
+			io.WriteString(c, "OKAY")
+			return
 		case svc == "host:devices-l":
 			okay(c, "emulator-5554          device product:sdk model:Pixel_7 device:emu transport_id:3\n10.0.0.2:5555 offline\n")
 			return

@@ -6,17 +6,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/adtest/adtest/drivers/android/adb"
-	"github.com/adtest/adtest/internal/proc"
 	"github.com/adtest/adtest/internal/testsupport/adbtest"
 	"github.com/adtest/adtest/internal/testsupport/fakedevice"
 )
@@ -207,12 +203,9 @@ func BenchmarkShellRoundTrip(b *testing.B) {
 }
 
 // TestEnsureServerStartsOne: no server on a private port, so EnsureServer
-// runs `adb -P PORT start-server`; the test then stops that server and
-// waits until its port is closed (nothing left running).
+// runs `adb -P PORT start-server`; StopStartedServer then ends that server
+// and its port closes (nothing left running).
 func TestEnsureServerStartsOne(t *testing.T) {
-	// The started server writes its log to $TMPDIR/adb.UID.log.
-	logDir := t.TempDir()
-	t.Setenv("TMPDIR", logDir)
 	// Not a port from listen(:0): another test binary's adb server could be
 	// handed the same one, answer EnsureServer, and be killed below.
 	port, err := adbtest.FreePort()
@@ -232,48 +225,13 @@ func TestEnsureServerStartsOne(t *testing.T) {
 	if v, err := c.Version(ctx); err != nil || v != 41 {
 		t.Errorf("the started server: %d %v", v, err)
 	}
-	server := serverProcess(port)
-	if err := c.KillServer(ctx); err != nil {
+	if !c.StartedServer() {
+		t.Fatal("EnsureServer started a server and does not own it")
+	}
+	if err := c.StopStartedServer(ctx); err != nil {
 		t.Fatal(err)
 	}
-	// The port closes when the server exits. adb answers host:kill with
-	// exit(0) while its other threads run, and under load that exit can
-	// block for good with the port still open (see adbtest.Server.Close):
-	// once the server's log says it took the request, a server still
-	// there after 10 s is killed and the test passes; without that line
-	// the request never reached it, and the test fails.
-	stuck := time.NewTimer(10 * time.Second)
-	defer stuck.Stop()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if _, err := c.Version(ctx); adb.ReasonOf(err) == adb.ReasonServerUnavailable {
-			return
-		}
-		select {
-		case <-stuck.C:
-			log, _ := os.ReadFile(filepath.Join(logDir, fmt.Sprintf("adb.%d.log", os.Getuid())))
-			if !adbtest.KilledOnRequest(string(log)) || server == 0 {
-				t.Fatalf("the started server still answers on %s 10 s after host:kill (pid %d); its log:\n%s", addr, server, log)
-			}
-			t.Logf("adb took host:kill and hung in its exit (pid %d); killed", server)
-			syscall.Kill(server, syscall.SIGKILL)
-			stuck.Reset(time.Hour)
-		case <-ctx.Done():
-			t.Fatalf("the started server still answers on %s", addr)
-		case <-tick.C:
-		}
+	if _, err := c.Version(ctx); adb.ReasonOf(err) != adb.ReasonServerUnavailable {
+		t.Fatalf("the started server still answers on %s: %v", addr, err)
 	}
-}
-
-// serverProcess is the pid of the adb server `start-server` forked for
-// port (`adb -L tcp:PORT fork-server server ...`), 0 when there is none.
-func serverProcess(port int) int {
-	for _, p := range proc.All() {
-		args := proc.Args(p.PID)
-		if len(args) > 3 && filepath.Base(args[0]) == "adb" && slices.Contains(args, "tcp:"+strconv.Itoa(port)) && slices.Contains(args, "fork-server") {
-			return p.PID
-		}
-	}
-	return 0
 }
