@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs what adtest's demo and tests need and this machine lacks: Debian's
-# chromium (the web driver's browser) and adb (the Android driver's server).
-# Idempotent: it does nothing when both are already there.
+# chromium (the web driver's browser), adb (the Android driver's server), and
+# git and patch (the repair tests apply their patches with both).
+# Idempotent: it does nothing when all are already there.
 set -euo pipefail
 
 need=()
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
   || command -v google-chrome >/dev/null 2>&1 || need+=(chromium)
 command -v adb >/dev/null 2>&1 || need+=(adb)
+command -v git >/dev/null 2>&1 || need+=(git)
+command -v patch >/dev/null 2>&1 || need+=(patch)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2
