@@ -76,9 +76,12 @@ func (s *Session) TraceShot(ctx context.Context, opts drivers.TraceShotOptions) 
 		if w <= 0 || h <= 0 {
 			w, h = defaultWidth, defaultHeight
 		}
-		q, fast := int64(opts.Quality), true
+		// Never beyond the viewport: a clip would otherwise have the page
+		// laid out at its full height for the capture (seconds on a long
+		// page), and the picture is of what the viewport shows.
+		q, fast, beyond := int64(opts.Quality), true, false
 		p := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatJpeg, Quality: &q, OptimizeForSpeed: &fast,
-			Clip: &page.Viewport{Width: w, Height: h, Scale: opts.FitScale(w, h)}}
+			CaptureBeyondViewport: &beyond, Clip: &page.Viewport{Width: w, Height: h, Scale: opts.FitScale(w, h)}}
 		if v := lm.CSSVisualViewport; v != nil {
 			// The clip is in document coordinates: the viewport scrolled.
 			p.Clip.X, p.Clip.Y = math.Max(v.PageX, 0), math.Max(v.PageY, 0)
