@@ -26,12 +26,16 @@ func (t *traceFlag) Set(s string) error {
 }
 
 // traceUsage is the --trace flag's help line.
-const traceUsage = "keep a trace of every step (pictures before/after, tree, console, network) for the attempts `MODE` names: off, on, retain-on-failure (default: recorded always, kept for attempts that did not pass) or on-first-retry"
+const traceUsage = "keep a trace of every step (pictures before/after, tree, console, network) for the attempts `MODE` names: off, on, retain-on-failure (recorded always, kept for attempts that did not pass) or on-first-retry (the default: the first retry of a failed test)"
 
-// defaultTrace is the mode of run and test without --trace.
-const defaultTrace = runner.TraceRetainOnFailure
+// defaultTrace is the mode of run, test and replay without --trace:
+// on-first-retry, as Playwright Test's own CI set-up, since recording costs
+// a picture per step (the example suite ran 1.2-1.5x its time with every
+// attempt recorded) and a run whose tests pass the first time should not
+// pay for it. A replay has no retries: without --trace it records nothing.
+const defaultTrace = runner.TraceOnFirstRetry
 
-// replayTraceFlag reads replay's --trace (default retain-on-failure) and
+// replayTraceFlag reads replay's --trace (default on-first-retry) and
 // names the directory of this replay's trace: .adtest/traces/<file>-<time>.
 func replayTraceFlag(env *Env, args *adArgs, script string) (runner.TraceMode, string, *runner.ErrorInfo) {
 	mode := defaultTrace
