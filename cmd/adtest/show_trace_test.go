@@ -9,7 +9,7 @@ import (
 )
 
 // TestShowTrace: a run keeps the failed attempt's trace (--trace
-// retain-on-failure, the default) and show-trace writes a report of it,
+// retain-on-failure) and show-trace writes a report of it,
 // from the attempt's directory or the trace's own: the page holds the
 // trace with its pictures copied under data/.
 func TestShowTrace(t *testing.T) {
@@ -17,7 +17,7 @@ func TestShowTrace(t *testing.T) {
 		"screens.txt": "open demo -> home\nscreen home\n  heading \"Home\"\n  button \"Ok\" id=ok\n",
 		"fail.ad":     "context platform=web\nopen demo\nclick id=ok\nclick @e9\n",
 	})
-	if code, out, errb := runMain(t, dir, "run", "--fake-device", "screens.txt", "--artifacts-dir", "art", "fail.ad"); code != ExitFailed {
+	if code, out, errb := runMain(t, dir, "run", "--fake-device", "screens.txt", "--trace", "retain-on-failure", "--artifacts-dir", "art", "fail.ad"); code != ExitFailed {
 		t.Fatalf("run: exit %d\n%s%s", code, out, errb)
 	}
 	attempts, _ := filepath.Glob(filepath.Join(dir, "art", "*", "fail.ad", "attempt-1"))
