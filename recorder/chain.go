@@ -111,18 +111,7 @@ func (r *Recorder) chainFor(t *drivers.Snapshot, idx int, full *drivers.Snapshot
 	return chain, ref.tree, ref.idx, nil
 }
 
-func nodeSummary(n *drivers.Node) string {
-	s := n.Role
-	if n.Label != "" {
-		s += " " + lang.QuoteSelectorValue(n.Label)
-	} else if n.Text != "" {
-		s += " " + lang.QuoteSelectorValue(n.Text)
-	}
-	if n.ID != "" {
-		s += " id=" + lang.QuoteSelectorValue(n.ID)
-	}
-	return s
-}
+func nodeSummary(n *drivers.Node) string { return match.Describe(n.Role, n.Label, n.Text, n.ID) }
 
 // uniqueIn reports whether the one-segment selector seg matches exactly the
 // place's node in every place, with the runner's matcher.

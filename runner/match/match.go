@@ -305,3 +305,19 @@ func Resolve(snap *drivers.Snapshot, chain *lang.SelectorChain, mutating bool) R
 	}
 	return res
 }
+
+// Describe names an element for a person: its role, its label (else its
+// text) and its id, each quoted as a selector value would be
+// (`button "Save" id=save`). The recorder and the repair print elements so.
+func Describe(role, label, text, id string) string {
+	s := role
+	if label != "" {
+		s += " " + lang.QuoteSelectorValue(label)
+	} else if text != "" {
+		s += " " + lang.QuoteSelectorValue(text)
+	}
+	if id != "" {
+		s += " id=" + lang.QuoteSelectorValue(id)
+	}
+	return s
+}

@@ -189,18 +189,7 @@ func basisWords(b string) string {
 	return "role and text"
 }
 
-func describe(id Identity) string {
-	s := id.Role
-	if id.Label != "" {
-		s += " " + lang.QuoteSelectorValue(id.Label)
-	} else if id.Text != "" {
-		s += " " + lang.QuoteSelectorValue(id.Text)
-	}
-	if id.ID != "" {
-		s += " id=" + lang.QuoteSelectorValue(id.ID)
-	}
-	return s
-}
+func describe(id Identity) string { return match.Describe(id.Role, id.Label, id.Text, id.ID) }
 
 // selectorFor names node i of snap: first the old chain with each term's
 // value taken from the node (the smallest edit a reviewer reads), else the
