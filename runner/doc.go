@@ -70,7 +70,7 @@
 //	18 no deep copy, bounded retention        TestEvidence18NoDeepCopy, BenchmarkActivateFrame10k [activation copying nodes]
 //	19 consistent enforcement and shapes      TestEvidence19ConsistentShapes [fill resolving as a read]
 //
-//	web (real Chromium, examples/web app on loopback; web_evidence_test.go)
+//	web (real Chromium, examples/web app on loopback; runner/webtest/web_evidence_test.go)
 //	 4 ref: click @eN then @eM: one click     TestWebEvidenceRefTarget [seam in mutate a no-op: the 2nd click lands or is target_stale; act crossing only for points]
 //	 4 selector click/fill/hover/focus expire TestWebEvidenceSelectorTarget [act crossing only for points; expired frame gating selectors]
 //	   and are never rejected themselves

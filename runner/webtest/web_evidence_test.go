@@ -1,4 +1,4 @@
-package runner_test
+package webtest_test
 
 // ADR 0014 evidence on the web: every web path of the runner crosses the
 // side-effect seam, against real Chromium and the example app (examples/web)
