@@ -27,6 +27,10 @@ type Session struct {
 	appOpen  bool   // the app opened last has not been closed
 	released bool   // the device lease was given back
 	logMark  string // the last logcat line when the session began
+	// traceMark is the last logcat line a trace read; tracing is set by
+	// StartTraceEvents.
+	traceMark string
+	tracing   bool
 }
 
 // Serial returns the device serial of the session.

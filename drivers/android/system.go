@@ -139,8 +139,17 @@ const logStamp = len("01-02 15:04:05.000")
 func (s *Session) LogTail(n int) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
+	lines, err := s.logSince(ctx, s.logMark, n)
+	if err != nil {
+		return []string{"logcat: " + err.Error()}
+	}
+	return lines
+}
+
+// logSince returns the last n lines of logcat after the line mark (read
+// from mark's timestamp on and cut after mark); with no mark, the last n.
+func (s *Session) logSince(ctx context.Context, mark string, n int) ([]string, error) {
 	cmd := "logcat -d -t " + strconv.Itoa(n)
-	mark := s.logMark
 	if i := strings.LastIndexByte(mark, '\n'); i >= 0 {
 		mark = mark[i+1:] // past a "--------- beginning of main" header
 	}
@@ -149,9 +158,13 @@ func (s *Session) LogTail(n int) []string {
 	}
 	out, err := s.sh(ctx, cmd)
 	if err != nil {
-		return []string{"logcat: " + err.Error()}
+		return nil, err
 	}
-	lines := strings.Split(strings.TrimRight(out, "\r\n"), "\n")
+	out = strings.TrimRight(out, "\r\n")
+	if out == "" {
+		return nil, nil
+	}
+	lines := strings.Split(out, "\n")
 	if len(mark) > logStamp {
 		for i, l := range lines {
 			if strings.TrimRight(l, "\r") == mark {
@@ -160,7 +173,7 @@ func (s *Session) LogTail(n int) []string {
 			}
 		}
 	}
-	return lines[max(0, len(lines)-n):]
+	return lines[max(0, len(lines)-n):], nil
 }
 
 // AppState returns the package in front (dumpsys window focus).
