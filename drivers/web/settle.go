@@ -217,11 +217,17 @@ const (
 // awaitFrame waits for one rendered frame, within frameBound. A document
 // replaced meanwhile is no error: the navigation wait takes over.
 func (s *Session) awaitFrame(ctx context.Context, expr string) error {
+	return s.awaitFrameValue(ctx, expr, nil)
+}
+
+// awaitFrameValue is awaitFrame with the frame expression's value decoded
+// into out; out is left as it is when the wait ends without one.
+func (s *Session) awaitFrameValue(ctx context.Context, expr string, out any) error {
 	fctx, cancel := context.WithTimeout(ctx, frameBound)
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- s.evalOnce(fctx, "settle", expr, nil)
+		done <- s.evalOnce(fctx, "settle", expr, out)
 	}()
 	var err error
 	select {
