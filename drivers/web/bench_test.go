@@ -130,3 +130,13 @@ func BenchmarkSession(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOpen is one `open` of a small page in a live session: the
+// navigation, the load event and the wait for late scripts (loading.go).
+func BenchmarkOpen(b *testing.B) {
+	s := session(b, "basic.html")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		open(b, s, "basic.html")
+	}
+}
