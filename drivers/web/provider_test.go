@@ -199,7 +199,11 @@ func TestBrowserPerWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := testCtx(t)
+	// Two browsers start here, each within the provider's startTimeout: a
+	// bound of the test's own below that failed it on a loaded machine
+	// (load 25) where the provider would not have.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*startTimeout+10*time.Second)
+	defer cancel()
 	for _, w := range []int{0, 1, 0} {
 		d, err := p.NewSession(ctx, drivers.SessionOptions{Worker: w})
 		if err != nil {
