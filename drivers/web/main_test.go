@@ -92,6 +92,15 @@ func testCtx(t testing.TB) context.Context {
 	return ctx
 }
 
+// startsCtx is testCtx for a test that starts browsers: each start may
+// take the provider's startTimeout, and a bound of the test's below that
+// fails it on a loaded machine where the product would not have failed.
+func startsCtx(t testing.TB, starts int) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(starts)*startTimeout+30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
 // session opens a fresh session of the shared provider on path of the test
 // server and closes it when the test ends.
 func session(t testing.TB, path string) *Session {
@@ -105,7 +114,7 @@ func session(t testing.TB, path string) *Session {
 // path is "". Closing it is left to the caller (or to p.Close).
 func openSession(t testing.TB, p *Provider, path string) *Session {
 	t.Helper()
-	ctx := testCtx(t)
+	ctx := startsCtx(t, 1) // the provider's first session starts its browser
 	d, err := p.NewSession(ctx, drivers.SessionOptions{})
 	if err != nil {
 		t.Fatalf("NewSession: %v", err)

@@ -59,7 +59,7 @@ func TestKillChromiumMidRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := testCtx(t)
+	ctx := startsCtx(t, 2)
 	d := openSession(t, p, "events.html")
 	first := p.all[0]
 	pids := profileProcesses(first.dataDir)
@@ -145,7 +145,7 @@ func TestRemoteCDP(t *testing.T) {
 	var ws string
 	select {
 	case ws = <-wsURL:
-	case <-time.After(20 * time.Second):
+	case <-time.After(startTimeout):
 		t.Fatal("remote Chromium did not print its DevTools address")
 	}
 	httpURL := "http://" + strings.SplitN(strings.TrimPrefix(ws, "ws://"), "/", 2)[0]
@@ -199,11 +199,7 @@ func TestBrowserPerWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Two browsers start here, each within the provider's startTimeout: a
-	// bound of the test's own below that failed it on a loaded machine
-	// (load 25) where the provider would not have.
-	ctx, cancel := context.WithTimeout(context.Background(), 2*startTimeout+10*time.Second)
-	defer cancel()
+	ctx := startsCtx(t, 2) // failed under load 25 with testCtx's 30 s
 	for _, w := range []int{0, 1, 0} {
 		d, err := p.NewSession(ctx, drivers.SessionOptions{Worker: w})
 		if err != nil {
