@@ -157,6 +157,9 @@ type Trace struct {
 	last  string // the newest picture
 	vp    *drivers.Rect
 	begun bool
+	// pending is the picture being taken while the runner goes on: it is
+	// complete before the next step changes the screen.
+	pending *pendingPicture
 	// The step in flight: its first device action, act and settle time.
 	firstAct          time.Time
 	actDur, settleDur time.Duration
@@ -178,8 +181,17 @@ func NewTrace(dir string, mask *drivers.Masker, info TraceInfo) (*Trace, error) 
 // Dir is the trace's directory.
 func (t *Trace) Dir() string { return t.dir }
 
+// pendingPicture is a picture named in the trace and being taken in the
+// background (drivers.TraceShotStarter).
+type pendingPicture struct {
+	name   string
+	shot   func() ([]byte, error)
+	cancel context.CancelFunc
+}
+
 // Close writes trace.json.
 func (t *Trace) Close() error {
+	t.resolve()
 	b, err := json.MarshalIndent(&t.data, "", " ")
 	if err != nil {
 		return err
@@ -207,6 +219,63 @@ func (t *Trace) begin(ctx context.Context, drv drivers.Driver, clock Clock, comm
 	}
 }
 
+// beforeMutation is called before a step's first operation that can change
+// the screen: the picture of the step before is complete by then.
+func (t *Trace) beforeMutation() { t.resolve() }
+
+// flush completes the last step's picture (before the device is released).
+func (t *Trace) flush() { t.resolve() }
+
+// resolve waits for the picture being taken, if any, and writes it.
+func (t *Trace) resolve() {
+	p := t.pending
+	if p == nil {
+		return
+	}
+	pic, err := p.shot()
+	p.cancel()
+	if err == nil && len(pic) == 0 {
+		err = errors.New("the driver returned no picture")
+	}
+	if err != nil {
+		t.pending = nil
+		t.warn("picture " + p.name + ": " + err.Error())
+		t.unname(p.name)
+		return
+	}
+	t.write(pic)
+}
+
+// write writes pic as the pending picture.
+func (t *Trace) write(pic []byte) {
+	p := t.pending
+	t.pending = nil
+	if err := os.WriteFile(filepath.Join(t.dir, p.name), pic, 0o644); err != nil {
+		t.warn("picture " + p.name + ": " + err.Error())
+		t.unname(p.name)
+	}
+}
+
+// unname removes a picture that could not be written from the steps that
+// name it.
+func (t *Trace) unname(name string) {
+	if t.data.Start == name {
+		t.data.Start = ""
+	}
+	for i := range t.data.Steps {
+		st := &t.data.Steps[i]
+		if st.Before == name {
+			st.Before = ""
+		}
+		if st.After == name {
+			st.After = ""
+		}
+	}
+	if t.last == name {
+		t.last = ""
+	}
+}
+
 // acted adds one device action of the step in flight.
 func (t *Trace) acted(start time.Time, d time.Duration, drv drivers.Driver) {
 	if t.firstAct.IsZero() {
@@ -221,6 +290,8 @@ func (t *Trace) acted(start time.Time, d time.Duration, drv drivers.Driver) {
 // end is called after a step, with the driver idle: the picture after it,
 // its events, its target and timing.
 func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) {
+	// The step before's picture, when this one changed nothing.
+	t.resolve()
 	st := TraceStep{Step: rec.Step, Line: rec.Line, Command: rec.Written.Command, Action: t.mask.String(rec.Text),
 		Status: rec.Status, DurationMs: rec.Duration.Milliseconds(), Before: t.last,
 		StartMs: max(rec.Start.Sub(t.data.StartedAt).Milliseconds(), 0)}
@@ -301,6 +372,13 @@ func (t *Trace) event(e drivers.TraceEvent) TraceEvent {
 // picture takes a picture into name and returns name ("" when none could
 // be taken: the trace records why once).
 func (t *Trace) picture(ctx context.Context, drv drivers.Driver, name string) string {
+	if ss, ok := drv.(drivers.TraceShotStarter); ok {
+		t.resolve()
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), traceShotBound)
+		t.pending = &pendingPicture{name: name, shot: ss.StartTraceShot(sctx, t.shot), cancel: cancel}
+		t.last = name
+		return name
+	}
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), traceShotBound)
 	defer cancel()
 	var pic []byte
