@@ -292,7 +292,12 @@ func (t *Trace) acted(start time.Time, d time.Duration, drv drivers.Driver) {
 func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) {
 	// The step before's picture, when this one changed nothing.
 	t.resolve()
-	st := TraceStep{Step: rec.Step, Line: rec.Line, Command: rec.Written.Command, Action: t.mask.String(rec.Text),
+	n := rec.Step
+	if n <= 0 {
+		// An interactive session numbers no step: the trace does.
+		n = len(t.data.Steps) + 1
+	}
+	st := TraceStep{Step: n, Line: rec.Line, Command: rec.Written.Command, Action: t.mask.String(rec.Text),
 		Status: rec.Status, DurationMs: rec.Duration.Milliseconds(), Before: t.last,
 		StartMs: max(rec.Start.Sub(t.data.StartedAt).Milliseconds(), 0)}
 	if rec.Error != nil {
@@ -325,7 +330,7 @@ func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) 
 		// on: a capture would cost a frame for the same pixels.
 		st.After = t.last
 	case ctx.Err() == nil:
-		st.After = t.picture(ctx, drv, fmt.Sprintf("step-%03d.jpg", rec.Step))
+		st.After = t.picture(ctx, drv, fmt.Sprintf("step-%03d.jpg", n))
 	}
 	if es, ok := drv.(drivers.TraceEventSource); ok {
 		for _, e := range es.DrainTraceEvents() {
