@@ -178,6 +178,16 @@ func NewTrace(dir string, mask *drivers.Masker, info TraceInfo) (*Trace, error) 
 		data: TraceData{Version: 1, TraceInfo: info, Steps: []TraceStep{}, Trees: [][]drivers.Node{}}}, nil
 }
 
+// Mask adds a secret value to mask from now on (an interactive session's
+// fill --record-as): in texts, and painted over in the pictures.
+func (t *Trace) Mask(v string) {
+	if v == "" {
+		return
+	}
+	t.mask = drivers.NewMasker(append(t.mask.Values(), v))
+	t.shot.Mask = t.mask.Values()
+}
+
 // Dir is the trace's directory.
 func (t *Trace) Dir() string { return t.dir }
 
