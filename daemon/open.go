@@ -56,6 +56,10 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 				"Close the session first, or use another --session name.",
 				"open --save-script arms recording only on a new session's first open; session %q is already open", req.Session)
 		}
+		if req.TraceDir != "" {
+			return failure(req, runner.CodeInvalidArgs, drivers.ReasonInvalidArgs, "Close the session first, or use another --session name.",
+				"open --trace starts a trace only on a new session; session %q is already open", req.Session)
+		}
 		if req.Platform != "" && req.Platform != e.platform {
 			return failure(req, runner.CodeInvalidArgs, drivers.ReasonPlatformMismatch, "Close the session first, or use another --session name.",
 				"Session %q is a %s session; it cannot open on %s", req.Session, e.platform, req.Platform)
@@ -109,13 +113,27 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 		r.mu.Unlock()
 		cfg = withJournal(cfg, rec)
 	}
+	if req.TraceDir != "" {
+		tr, ei := openTrace(req, e)
+		if ei != nil {
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			_ = drv.Close(cctx)
+			cancel()
+			return fail(&Response{Error: ei})
+		}
+		e.trace, cfg.Trace = tr, tr
+	}
 	e.sess = runner.NewSession(drv, cfg)
 	resp := r.run(ctx, e, req, a)
 	if resp.Error != nil {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		_ = e.sess.Close(cctx)
 		cancel()
+		e.closeTrace()
 		return fail(resp)
+	}
+	if e.trace != nil {
+		resp.Text = joinLines(resp.Text, "Tracing to "+e.trace.Dir())
 	}
 	r.mu.Lock()
 	delete(r.lost, req.Session)

@@ -61,6 +61,9 @@ type Request struct {
 	// An Android open is refused when the daemon's Android sessions use
 	// another server (adb.go).
 	ADBServer string `json:"adbServer,omitempty"`
+	// TraceDir is open --trace: a new session's steps are traced into it
+	// (absolute), written at close.
+	TraceDir string `json:"traceDir,omitempty"`
 	// RecordAs is fill --record-as NAME: the recording gets ${NAME}.
 	RecordAs string `json:"recordAs,omitempty"`
 	// JSON asks for structured data (snapshot nodes) in the response.

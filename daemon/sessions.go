@@ -84,6 +84,8 @@ type entry struct {
 	aborted  string                 // guarded by registry.mu as well (read by list)
 	commands atomic.Int64
 	closed   bool
+	// trace records the session's steps (open --trace), written at close.
+	trace *runner.Trace
 }
 
 func (e *entry) acquire(ctx context.Context) *runner.ErrorInfo {
@@ -374,6 +376,17 @@ func (r *registry) close(ctx context.Context, e *entry, req *Request) *Response 
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	_ = e.sess.Close(cctx)
 	cancel()
+	if dir, err := e.closeTrace(); dir != "" {
+		if err != nil {
+			resp.Warning = joinWarn(resp.Warning, "trace: "+err.Error())
+		} else {
+			if resp.Data == nil {
+				resp.Data = map[string]any{}
+			}
+			resp.Data["trace"] = dir
+			resp.Text = joinLines(resp.Text, "Trace "+dir+" (adtest show-trace "+dir+")")
+		}
+	}
 	r.mu.Lock()
 	if r.sessions[e.name] == e {
 		delete(r.sessions, e.name)
@@ -485,6 +498,7 @@ func (r *registry) closeAll() {
 		if e.acquire(ctx) == nil {
 			if e.sess != nil && !e.closed {
 				_ = e.sess.Close(ctx)
+				e.closeTrace()
 			}
 			e.closed = true
 			e.release()

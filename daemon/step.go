@@ -65,6 +65,9 @@ func stepAction(ctx context.Context, e *entry, a *lang.Action, req *Request) (*r
 		opts.Scope = &lang.Scope{CLI: map[string]string{req.RecordAs: literal}}
 		opts.Secrets = []string{literal}
 		e.rec.Mask(literal)
+		if e.trace != nil {
+			e.trace.Mask(literal)
+		}
 	}
 	if e.rec != nil && e.aborted == "" && targetsRef(a) {
 		// A read-only capture for the recorder; it never touches the frame.

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"fmt"
 	"os"
 	"sort"
 
@@ -25,6 +26,26 @@ func replayTrace(rr *ReplayRequest, scope *lang.Scope, platform string) *runner.
 		return nil
 	}
 	return tr
+}
+
+// openTrace starts the trace of a new interactive session (open --trace).
+func openTrace(req *Request, e *entry) (*runner.Trace, *runner.ErrorInfo) {
+	tr, err := runner.NewTrace(req.TraceDir, drivers.NewMasker(nil), runner.TraceInfo{Name: e.name, Platform: e.platform})
+	if err != nil {
+		return nil, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs,
+			Message: fmt.Sprintf("Cannot create the trace directory: %v", err), Hint: "Give a directory adtest can create with --trace DIR."}
+	}
+	return tr, nil
+}
+
+// closeTrace writes the trace of a closed session: its directory, or "".
+func (e *entry) closeTrace() (string, error) {
+	if e.trace == nil {
+		return "", nil
+	}
+	tr := e.trace
+	e.trace = nil
+	return tr.Dir(), tr.Close()
 }
 
 func finishReplayTrace(tr *runner.Trace, rr *ReplayRequest, passed bool) {

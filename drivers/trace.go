@@ -31,6 +31,16 @@ type TraceShooter interface {
 	TraceShot(ctx context.Context, opts TraceShotOptions) ([]byte, error)
 }
 
+// TraceShotStarter is implemented by drivers that take a trace picture
+// while the runner goes on reading the device (web: the capture request is
+// answered by the browser while the next step resolves its target). The
+// picture shows the screen at some time after the call and before the
+// returned function returns; the runner calls it before the next operation
+// that can change the screen.
+type TraceShotStarter interface {
+	StartTraceShot(ctx context.Context, opts TraceShotOptions) func() ([]byte, error)
+}
+
 // TraceEvent kinds.
 const (
 	TraceConsole   = "console"   // a console message (Level: log, warning, error, ...)

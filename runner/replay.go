@@ -40,6 +40,10 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 		s.cfg.Trace = opts.Trace
 		defer func() { s.cfg.Trace = prev }()
 	}
+	if t := s.cfg.Trace; t != nil {
+		// The last step's picture, while the device is still there.
+		defer t.flush()
+	}
 	start := s.cfg.Clock.Now()
 	red := stepMasker(opts.Scope, opts.Secrets)
 	total := len(script.Actions)

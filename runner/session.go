@@ -124,5 +124,8 @@ func (s *Session) Close(ctx context.Context) error {
 		return nil
 	}
 	s.closed = true
+	if t := s.cfg.Trace; t != nil {
+		t.flush()
+	}
 	return s.drv.Close(ctx)
 }

@@ -157,6 +157,9 @@ type Trace struct {
 	last  string // the newest picture
 	vp    *drivers.Rect
 	begun bool
+	// pending is the picture being taken while the runner goes on: it is
+	// complete before the next step changes the screen.
+	pending *pendingPicture
 	// The step in flight: its first device action, act and settle time.
 	firstAct          time.Time
 	actDur, settleDur time.Duration
@@ -175,11 +178,30 @@ func NewTrace(dir string, mask *drivers.Masker, info TraceInfo) (*Trace, error) 
 		data: TraceData{Version: 1, TraceInfo: info, Steps: []TraceStep{}, Trees: [][]drivers.Node{}}}, nil
 }
 
+// Mask adds a secret value to mask from now on (an interactive session's
+// fill --record-as): in texts, and painted over in the pictures.
+func (t *Trace) Mask(v string) {
+	if v == "" {
+		return
+	}
+	t.mask = drivers.NewMasker(append(t.mask.Values(), v))
+	t.shot.Mask = t.mask.Values()
+}
+
 // Dir is the trace's directory.
 func (t *Trace) Dir() string { return t.dir }
 
+// pendingPicture is a picture named in the trace and being taken in the
+// background (drivers.TraceShotStarter).
+type pendingPicture struct {
+	name   string
+	shot   func() ([]byte, error)
+	cancel context.CancelFunc
+}
+
 // Close writes trace.json.
 func (t *Trace) Close() error {
+	t.resolve()
 	b, err := json.MarshalIndent(&t.data, "", " ")
 	if err != nil {
 		return err
@@ -207,6 +229,63 @@ func (t *Trace) begin(ctx context.Context, drv drivers.Driver, clock Clock, comm
 	}
 }
 
+// beforeMutation is called before a step's first operation that can change
+// the screen: the picture of the step before is complete by then.
+func (t *Trace) beforeMutation() { t.resolve() }
+
+// flush completes the last step's picture (before the device is released).
+func (t *Trace) flush() { t.resolve() }
+
+// resolve waits for the picture being taken, if any, and writes it.
+func (t *Trace) resolve() {
+	p := t.pending
+	if p == nil {
+		return
+	}
+	pic, err := p.shot()
+	p.cancel()
+	if err == nil && len(pic) == 0 {
+		err = errors.New("the driver returned no picture")
+	}
+	if err != nil {
+		t.pending = nil
+		t.warn("picture " + p.name + ": " + err.Error())
+		t.unname(p.name)
+		return
+	}
+	t.write(pic)
+}
+
+// write writes pic as the pending picture.
+func (t *Trace) write(pic []byte) {
+	p := t.pending
+	t.pending = nil
+	if err := os.WriteFile(filepath.Join(t.dir, p.name), pic, 0o644); err != nil {
+		t.warn("picture " + p.name + ": " + err.Error())
+		t.unname(p.name)
+	}
+}
+
+// unname removes a picture that could not be written from the steps that
+// name it.
+func (t *Trace) unname(name string) {
+	if t.data.Start == name {
+		t.data.Start = ""
+	}
+	for i := range t.data.Steps {
+		st := &t.data.Steps[i]
+		if st.Before == name {
+			st.Before = ""
+		}
+		if st.After == name {
+			st.After = ""
+		}
+	}
+	if t.last == name {
+		t.last = ""
+	}
+}
+
 // acted adds one device action of the step in flight.
 func (t *Trace) acted(start time.Time, d time.Duration, drv drivers.Driver) {
 	if t.firstAct.IsZero() {
@@ -221,7 +300,14 @@ func (t *Trace) acted(start time.Time, d time.Duration, drv drivers.Driver) {
 // end is called after a step, with the driver idle: the picture after it,
 // its events, its target and timing.
 func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) {
-	st := TraceStep{Step: rec.Step, Line: rec.Line, Command: rec.Written.Command, Action: t.mask.String(rec.Text),
+	// The step before's picture, when this one changed nothing.
+	t.resolve()
+	n := rec.Step
+	if n <= 0 {
+		// An interactive session numbers no step: the trace does.
+		n = len(t.data.Steps) + 1
+	}
+	st := TraceStep{Step: n, Line: rec.Line, Command: rec.Written.Command, Action: t.mask.String(rec.Text),
 		Status: rec.Status, DurationMs: rec.Duration.Milliseconds(), Before: t.last,
 		StartMs: max(rec.Start.Sub(t.data.StartedAt).Milliseconds(), 0)}
 	if rec.Error != nil {
@@ -254,7 +340,7 @@ func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) 
 		// on: a capture would cost a frame for the same pixels.
 		st.After = t.last
 	case ctx.Err() == nil:
-		st.After = t.picture(ctx, drv, fmt.Sprintf("step-%03d.jpg", rec.Step))
+		st.After = t.picture(ctx, drv, fmt.Sprintf("step-%03d.jpg", n))
 	}
 	if es, ok := drv.(drivers.TraceEventSource); ok {
 		for _, e := range es.DrainTraceEvents() {
@@ -301,6 +387,13 @@ func (t *Trace) event(e drivers.TraceEvent) TraceEvent {
 // picture takes a picture into name and returns name ("" when none could
 // be taken: the trace records why once).
 func (t *Trace) picture(ctx context.Context, drv drivers.Driver, name string) string {
+	if ss, ok := drv.(drivers.TraceShotStarter); ok {
+		t.resolve()
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), traceShotBound)
+		t.pending = &pendingPicture{name: name, shot: ss.StartTraceShot(sctx, t.shot), cancel: cancel}
+		t.last = name
+		return name
+	}
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), traceShotBound)
 	defer cancel()
 	var pic []byte

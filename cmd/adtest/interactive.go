@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -47,7 +48,9 @@ type sessionFlags struct {
 	force      bool
 	recordAs   string
 	diff       bool
-	argv       []string
+	// traceDir is open --trace: the trace's directory (absolute).
+	traceDir string
+	argv     []string
 }
 
 var recordAsRe = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
@@ -101,6 +104,11 @@ func parseSessionFlags(name string, args []string, cwd string) (*sessionFlags, e
 				i++
 				f.scriptPath = abs(cwd, args[i])
 			}
+		case name == "open" && is(a, "--trace"):
+			var v string
+			if v, err = value(&i, "--trace"); err == nil {
+				f.traceDir = openTraceDir(cwd, f.session, v)
+			}
 		case (name == "open" || name == "close") && a == "--force":
 			f.force = true
 		case name == "snapshot" && a == "--diff":
@@ -139,7 +147,7 @@ func sessionFlagNames(name string) []string {
 	names := []string{"--session", "--json", "--help"}
 	switch name {
 	case "open":
-		names = append(names, "--platform", "--device", "--save-script", "--force")
+		names = append(names, "--platform", "--device", "--save-script", "--force", "--trace")
 	case "close":
 		names = append(names, "--save-script", "--force")
 	case "snapshot":
@@ -171,7 +179,7 @@ func interactiveUsage(w io.Writer, name string) {
 	extra := ""
 	switch name {
 	case "open":
-		extra = " [--platform web|android] [--device SERIAL] [--save-script[=PATH]] [--force]"
+		extra = " [--platform web|android] [--device SERIAL] [--save-script[=PATH]] [--force] [--trace DIR|on]"
 	case "close":
 		extra = " [--save-script=PATH] [--force]"
 	case "fill":
@@ -194,6 +202,7 @@ func interactiveUsage(w io.Writer, name string) {
 		fmt.Fprintln(w, "  --device SERIAL  the device of a new Android session")
 		fmt.Fprintln(w, "  --save-script[=PATH]  record the session; close writes the .ad script (refuses an existing file)")
 		fmt.Fprintln(w, "  --force          replace an existing script file")
+		fmt.Fprintln(w, "  --trace DIR|on   trace the new session's steps into DIR (on: .adtest/traces/<session>-<time>); close writes it")
 	case "close":
 		fmt.Fprintln(w, "  --save-script=PATH  write the recording to PATH instead")
 		fmt.Fprintln(w, "  --force          replace an existing script file")
@@ -270,6 +279,10 @@ func runInteractive(ctx context.Context, env *Env, name string) int {
 		return ExitOK
 	}
 	c := daemonClient(env)
+	if c.Remote() && f.traceDir != "" {
+		fmt.Fprintf(env.Stderr, "adtest %s: --trace is refused with a remote daemon (ADTEST_DAEMON_ADDR): the trace would be written on the daemon's host\n", name)
+		return ExitUsage
+	}
 	if c.Remote() && f.saveScript {
 		fmt.Fprintf(env.Stderr, "adtest %s: --save-script is refused with a remote daemon (ADTEST_DAEMON_ADDR): the file would be written on the daemon's host\n", name)
 		return ExitUsage
@@ -281,7 +294,7 @@ func runInteractive(ctx context.Context, env *Env, name string) int {
 	}
 	req := &daemon.Request{Op: daemon.OpCommand, Session: f.session, Command: command, Argv: argv,
 		Platform: f.platform, Device: f.device, SaveScript: f.saveScript && name == "open", ScriptPath: f.scriptPath,
-		Force: f.force, RecordAs: f.recordAs, JSON: f.json, Cwd: env.Cwd}
+		Force: f.force, RecordAs: f.recordAs, JSON: f.json, Cwd: env.Cwd, TraceDir: f.traceDir}
 	if name == "open" {
 		req.ADBServer, _ = adbServerFromEnv(env)
 	}
@@ -368,4 +381,15 @@ func printError(env *Env, name string, e *runner.ErrorInfo, asJSON bool) {
 	if e.Hint != "" {
 		fmt.Fprintf(env.Stderr, "  hint: %s\n", e.Hint)
 	}
+}
+
+// openTraceDir is the directory of open --trace v: v itself, or for "on"
+// a new one under .adtest/traces named after the session and the time (as
+// a failed replay's trace).
+func openTraceDir(cwd, session, v string) string {
+	if v != "on" {
+		return abs(cwd, v)
+	}
+	safe := regexp.MustCompile(`[^A-Za-z0-9._-]`).ReplaceAllString(session, "_")
+	return abs(cwd, filepath.Join(".adtest", "traces", safe+"-"+time.Now().UTC().Format("20060102-150405.000")))
 }

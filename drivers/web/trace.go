@@ -27,6 +27,7 @@ const traceEventLimit = 500
 
 var (
 	_ drivers.TraceShooter     = (*Session)(nil)
+	_ drivers.TraceShotStarter = (*Session)(nil)
 	_ drivers.TraceEventSource = (*Session)(nil)
 	_ drivers.SettleTimer      = (*Session)(nil)
 )
@@ -94,6 +95,24 @@ func (s *Session) TraceShot(ctx context.Context, opts drivers.TraceShotOptions) 
 		return nil, err
 	}
 	return buf, nil
+}
+
+// StartTraceShot starts TraceShot in the background
+// (drivers.TraceShotStarter).
+func (s *Session) StartTraceShot(ctx context.Context, opts drivers.TraceShotOptions) func() ([]byte, error) {
+	type result struct {
+		pic []byte
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		pic, err := s.TraceShot(ctx, opts)
+		ch <- result{pic, err}
+	}()
+	return func() ([]byte, error) {
+		r := <-ch
+		return r.pic, r.err
+	}
 }
 
 // StartTraceEvents starts keeping console messages, page errors and

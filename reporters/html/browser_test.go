@@ -108,6 +108,7 @@ func TestReportInBrowser(t *testing.T) {
 			}
 		}
 	}
+	checkTraceKeys(ctx, t, "file://"+filepath.ToSlash(filepath.Join(reportDir, "index.html")))
 	png, err := os.ReadFile(filepath.Join(shots, "report.png"))
 	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
 		t.Fatalf("the failure check took no screenshot of the report: %v", err)

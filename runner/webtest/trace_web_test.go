@@ -33,7 +33,20 @@ document.getElementById('send').addEventListener('click', function () {
 </script>
 </body></html>`
 
+// colourPage turns red and white in turn on each click of its button.
+const colourPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Colour</title>
+<style>html, body { margin: 0; height: 100%; background: #fff; } body.red { background: #f00; }
+#paint { position: absolute; left: 600px; top: 600px; }</style></head>
+<body><main><p id="out">white</p>
+<button type="button" id="paint" onclick="document.body.classList.toggle('red'); document.getElementById('out').textContent = document.body.className || 'white'">Paint</button>
+</main></body></html>`
+
 func traceHandlers(mux *http.ServeMux) {
+	mux.HandleFunc("/trace/colour.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(colourPage))
+	})
 	mux.HandleFunc("/trace/secret.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(tracePage))
