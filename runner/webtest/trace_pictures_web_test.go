@@ -1,4 +1,4 @@
-package runner_test
+package webtest_test
 
 import (
 	"bytes"
