@@ -70,12 +70,22 @@ func splitWords(s string) []string {
 	return out
 }
 
+// logged is a command line as the fake's log shows it: the text an
+// `input text` types is left out, as a device's logcat never shows what was
+// typed (a secret is typed in pieces no masker can match whole).
+func logged(line string) string {
+	if rest, ok := strings.CutPrefix(line, "input text "); ok {
+		return fmt.Sprintf("input text (%d bytes)", len(rest))
+	}
+	return line
+}
+
 // run executes one command line and returns its exit code. done is closed
 // when the client hung up.
 func (d *Device) run(stdin io.Reader, line string, stdout, stderr io.Writer, done <-chan struct{}) int {
 	d.mu.Lock()
 	d.commands = append(d.commands, line)
-	d.log("shell: %s", line)
+	d.log("shell: %s", logged(line))
 	d.mu.Unlock()
 	args := splitWords(line)
 	if len(args) == 0 {
