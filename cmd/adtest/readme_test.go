@@ -108,6 +108,7 @@ func TestREADME(t *testing.T) {
 		}
 		ran++
 		script.WriteString("# README.md:" + strconv.Itoa(b.line) + "\n")
+		script.WriteString("echo \"readme-block " + strconv.Itoa(b.line) + " $(date +%s.%N)\"\n")
 		script.WriteString(strings.ReplaceAll(b.body, "127.0.0.1:8080", "127.0.0.1:"+strconv.Itoa(port)))
 	}
 	if ran < 5 {
@@ -150,6 +151,7 @@ func TestREADME(t *testing.T) {
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 10 * time.Second
 	out, err := cmd.CombinedOutput()
+	logBlockTimes(t, out, time.Now())
 	if err != nil {
 		t.Fatalf("the README's commands failed: %v\nscript:\n%s\noutput:\n%s", err, script.String(), out)
 	}
@@ -168,6 +170,36 @@ func TestREADME(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(work, "flows", "login.ad")); err != nil || !bytes.Contains(b, []byte("Hello Ada")) {
 		t.Errorf("flows/login.ad does not keep the wait for the greeting (%v):\n%s", err, b)
+	}
+}
+
+// logBlockTimes logs how long each README block took, from the
+// "readme-block LINE UNIXTIME" lines the script prints before each block:
+// the test is among the gate's longest, and this says which block to blame.
+func logBlockTimes(t *testing.T, out []byte, end time.Time) {
+	t.Helper()
+	type mark struct {
+		line string
+		at   float64
+	}
+	var marks []mark
+	for _, l := range strings.Split(string(out), "\n") {
+		f := strings.Fields(l)
+		if len(f) != 3 || f[0] != "readme-block" {
+			continue
+		}
+		at, err := strconv.ParseFloat(f[2], 64)
+		if err != nil {
+			continue
+		}
+		marks = append(marks, mark{f[1], at})
+	}
+	for i, m := range marks {
+		next := float64(end.UnixNano()) / 1e9
+		if i+1 < len(marks) {
+			next = marks[i+1].at
+		}
+		t.Logf("README.md:%s block took %.1fs", m.line, next-m.at)
 	}
 }
 
