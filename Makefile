@@ -1,6 +1,6 @@
 # adtest: the README's two set-up commands are `make demo` and `make test`.
 GO ?= go
-FUZZTIME ?= 20s
+FUZZTIME ?= 15s
 
 .PHONY: all build setup demo test unit fuzz bench docs vet stress todomvc todomvc-compare
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every Fuzz target of the module for FUZZTIME (default 20s) each,
-# FUZZJOBS (default 2) side by side, prints each target's final exec count,
-# and fails a target that stalled.
+# one after another, prints each target's final exec count, and fails a
+# target that stalled.
 #
 # A target fails the run when go test -fuzz fails, except for one known false
 # failure: Go 1.26's fuzz coordinator can report "context deadline exceeded"
@@ -99,65 +99,39 @@ targets() {
     done
 }
 
-# fuzz_one PKG DIR TARGET: fuzzes one target with its share of the cores,
-# then prints its whole log at once (jobs run side by side) and exits 1 on a
-# failure or a stall.
-fuzz_one() {
-  local pkg=$1 dir=$2 target=$3 rc bad=0 before after out
-  local corpus="$dir/testdata/fuzz/$target"
-  before=$(ls "$corpus" 2>/dev/null | sort)
-  out=$(mktemp)
-  {
-    echo "fuzz $pkg $target ($fuzztime, $workers worker(s))"
-    $go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" -fuzzminimizetime "$minimizetime" \
-      -parallel "$workers" "$pkg" 2>&1
-  } >"$out"
-  rc=$?
-  after=$(ls "$corpus" 2>/dev/null | sort)
-  {
-    if [ "$rc" -ne 0 ]; then
-      if [ "$before" = "$after" ] && grep -q '^    context deadline exceeded$' "$out"; then
-        echo "fuzz $target: go's -fuzztime deadline race (golang/go#75804), no reproducer written: not a failure"
-      else
-        echo "fuzz $target: FAILED (see the reproducer under $corpus)"
-        bad=1
-      fi
-    fi
-    stallcheck "$target" "$out" || bad=1
-  } >>"$out" 2>&1
-  flock "$lock" cat "$out"
-  rm -f "$out"
-  return $bad
-}
-
-# Targets run FUZZJOBS at a time (default 2), each with its share of the
-# cores as fuzz workers: the same fuzzing per second as one target on every
-# core, while each coordinator's own start (build, seed corpus, baseline
-# coverage) overlaps another's fuzzing. On two cores that is two targets of
-# one worker each, and the stage takes about half the time.
-jobs=${FUZZJOBS:-2}
-cores=$(nproc 2>/dev/null || echo 2)
-workers=$(( cores / jobs )); [ "$workers" -ge 1 ] || workers=1
-lock=$(mktemp)
+# Targets run one after another, each with every core as a fuzz worker.
+# Side by side with one worker each (tried) they stall: a worker that
+# minimizes an input it found executes nothing meanwhile (up to
+# -fuzzminimizetime), and with a fresh cache a target finds one every few
+# seconds, so a lone worker's exec count stood still for 9 s of a 20 s
+# budget under a busy core, and the stall check failed it. With two
+# workers one fuzzes while the other minimizes.
 mapfile -t list < <(targets)
 if [ "${#list[@]}" -eq 0 ]; then
   echo "fuzz: no Fuzz targets found" >&2
   exit 1
 fi
-running=0
 for line in "${list[@]}"; do
-  if [ "$running" -ge "$jobs" ]; then
-    wait -n || failed=1
-    running=$((running - 1))
-  fi
   IFS=$'\t' read -r pkg dir target <<<"$line"
-  fuzz_one "$pkg" "$dir" "$target" &
-  running=$((running + 1))
+  echo "fuzz $pkg $target ($fuzztime)"
+  corpus="$dir/testdata/fuzz/$target"
+  before=$(ls "$corpus" 2>/dev/null | sort)
+  out=$(mktemp)
+  $go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" -fuzzminimizetime "$minimizetime" "$pkg" 2>&1 | tee "$out"
+  rc=${PIPESTATUS[0]}
+  after=$(ls "$corpus" 2>/dev/null | sort)
+  if [ "$rc" -ne 0 ]; then
+    if [ "$before" = "$after" ] && grep -q '^    context deadline exceeded$' "$out"; then
+      echo "fuzz $target: go's -fuzztime deadline race (golang/go#75804), no reproducer written: not a failure"
+    else
+      echo "fuzz $target: FAILED (see the reproducer under $corpus)"
+      failed=1
+    fi
+  fi
+  if ! stallcheck "$target" "$out"; then
+    failed=1
+  fi
+  rm -f "$out"
 done
-while [ "$running" -gt 0 ]; do
-  wait -n || failed=1
-  running=$((running - 1))
-done
-rm -f "$lock"
-echo "fuzz: ${#list[@]} targets, $jobs at a time, $fuzztime each"
+echo "fuzz: ${#list[@]} targets, $fuzztime each"
 exit $failed
