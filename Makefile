@@ -2,7 +2,7 @@
 GO ?= go
 FUZZTIME ?= 15s
 
-.PHONY: all build setup demo test unit fuzz bench docs vet stress todomvc todomvc-compare
+.PHONY: all build setup demo test unit fuzz bench docs vet stress stress-browser todomvc todomvc-compare
 
 all: build
 
@@ -42,6 +42,15 @@ stress:
 	ADTEST_STRESS_RUNS=30 $(GO) test -count=1 -timeout 60m -run '^TestFlows(Cold|Warm)$$' ./examples/web/
 	$(GO) test -count=20 -timeout 60m ./drivers/android/... ./internal/testsupport/adbtest/ ./internal/testsupport/fakedevice/ ./daemon/
 	$(GO) test -count=20 -timeout 60m -run '^TestScripts$$/^(android|interactive)_' ./cmd/adtest/
+
+# Every other test that starts Chromium, 20 times each: the web driver, the
+# runner's, the report's and the repair corpus's browser tests, the example
+# suite, the gate's TodoMVC cells and the command line's testscripts. Hours
+# on two cores; run it with a core kept busy (yes > /dev/null) to see flakes.
+stress-browser: setup
+	$(GO) test -count=20 -timeout 240m ./drivers/web/ ./runner/webtest/ ./reporters/html/ ./runner/repair/ ./examples/web/
+	$(GO) test -count=20 -timeout 240m -run '^TestMatrix$$' ./examples/todomvc/
+	$(GO) test -count=20 -timeout 240m ./cmd/adtest/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
