@@ -37,12 +37,7 @@ func (s *Session) Act(ctx context.Context, a drivers.Action) error {
 		expr = scrollFrameExpr
 	}
 	start := time.Now()
-	var err error
-	if op := pressOp(a); op != "" {
-		err = s.settlePress(ctx, mark, expr, op, a.Target)
-	} else {
-		err = s.settle(ctx, mark, expr)
-	}
+	err := s.settle(ctx, mark, expr)
 	s.setSettle(time.Since(start))
 	return err
 }
@@ -118,7 +113,7 @@ func (s *Session) check(ctx context.Context, op string, tg *drivers.Target, scro
 }
 
 // checkArm is check that also arms the page's press guard for the element
-// when armMs > 0 and nothing covers it (see pressError and settlePress).
+// when armMs > 0 and nothing covers it (see pressGuard).
 func (s *Session) checkArm(ctx context.Context, op string, tg *drivers.Target, scroll, needEnabled bool, armMs int64) (targetInfo, error) {
 	var ti targetInfo
 	desc := describeTarget(tg)
@@ -220,29 +215,25 @@ type pressResult struct {
 	Hits    int    `json:"hits"`
 }
 
-// pressOp names the press of an action whose presses the page's guard
-// watched (a click or long press on a node target), "" for any other.
-func pressOp(a drivers.Action) string {
-	if nodeHandle(a.Target) == "" {
-		return ""
+// pressGuard reads what the presses of an armed action hit. The page's
+// guard stopped every press event that did not land on the element meant
+// before any of the page's listeners saw it, so a miss with no press landed
+// is a TargetError (nothing was done, the runner may re-resolve a selector);
+// a miss after a press landed is a plain error (the action half happened).
+// A dialog the press opened, or a document the press replaced, means the
+// press landed.
+func (s *Session) pressGuard(ctx context.Context, op string, tg *drivers.Target) error {
+	if s.dialogOpen() {
+		return nil
 	}
-	switch a.Kind {
-	case drivers.ActTap:
-		return "click"
-	case drivers.ActLongPress:
-		return "longpress"
+	var r pressResult
+	err := s.evalOnce(ctx, op, "lib.disarm()", &r)
+	if err != nil {
+		if retryableEval(err) && ctx.Err() == nil {
+			return nil // the press navigated: the old document is gone
+		}
+		return err
 	}
-	return ""
-}
-
-// pressError judges the guard's report of what the presses of an armed
-// action hit. The guard stopped every press event that did not land on the
-// element meant before any of the page's listeners saw it, so a miss with
-// no press landed is a TargetError (nothing was done, the runner may
-// re-resolve a selector); a miss after a press landed is a plain error (the
-// action half happened). A dialog the press opened, or a document the press
-// replaced, means the press landed (settlePress reads no report then).
-func pressError(op string, tg *drivers.Target, r pressResult) error {
 	if r.State != "missed" {
 		return nil
 	}
@@ -390,6 +381,7 @@ func (s *Session) tap(ctx context.Context, a drivers.Action) error {
 	count := max(a.Count, 1)
 	hold := time.Duration(a.HoldMs) * time.Millisecond
 	interval := time.Duration(a.IntervalMs) * time.Millisecond
+	armed := nodeHandle(a.Target) != ""
 	p, err := s.pointArm(ctx, "click", a.Target, true, armFor(time.Duration(count)*(hold+interval)))
 	if err != nil {
 		return err
@@ -416,7 +408,10 @@ func (s *Session) tap(ctx context.Context, a drivers.Action) error {
 		}
 		return nil
 	})
-	return err // the guard's report is read with the settle frame (Act)
+	if err != nil || !armed {
+		return err
+	}
+	return s.pressGuard(ctx, "click", a.Target)
 }
 
 // armFor is how long the press guard stays armed for an action whose
@@ -441,7 +436,10 @@ func (s *Session) longPress(ctx context.Context, a drivers.Action) error {
 	err = s.input(ctx, "longpress", func(ctx context.Context, t *chromedp.Target) error {
 		return click(ctx, t, p, input.MouseButtonLeft, 1, 1, hold)
 	})
-	return err // the guard's report is read with the settle frame (Act)
+	if err != nil || nodeHandle(a.Target) == "" {
+		return err
+	}
+	return s.pressGuard(ctx, "longpress", a.Target)
 }
 
 func (s *Session) hover(ctx context.Context, a drivers.Action) error {

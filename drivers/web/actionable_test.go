@@ -70,28 +70,6 @@ func TestPressThatMissesIsHeldBack(t *testing.T) {
 	}
 }
 
-// When the settle frame does not come within its bound, the guard's report
-// (read with that frame) is lost, and is read again on its own: the miss
-// is still reported, never taken for a landed press.
-func TestPressMissReportedWhenTheFrameIsLate(t *testing.T) {
-	saved := withPressReport
-	withPressReport = func(string) string {
-		// Disarms as the real one does, then never resolves: the frame is late.
-		return "(lib.disarm(), new Promise(() => {}))"
-	}
-	t.Cleanup(func() { withPressReport = saved })
-	s := session(t, "jump.html")
-	n := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Jump")
-	err := s.Act(testCtx(t), tap(n))
-	var te *drivers.TargetError
-	if !errors.As(err, &te) || te.Reason != "target_covered" {
-		t.Fatalf("got %v, want target_covered", err)
-	}
-	if got := textByID(t, s, "result"); got != "none" {
-		t.Errorf("the press reached the page: %q", got)
-	}
-}
-
 // A transparent element (opacity 0) is visible for Playwright and for a
 // user's click: TodoMVC's toggles are such checkboxes. The tap reaches it.
 func TestTapReachesATransparentElement(t *testing.T) {

@@ -630,21 +630,13 @@
       for (const t of PRESS) addEventListener(t, guard, true);
     }
   }
-  // disarm ends the guard and reports what the presses hit. The report is
-  // kept until the next target(): pressed() gives it to a reader whose
-  // first read was lost (the frame it was read with did not come in time).
+  // disarm ends the guard and reports what the presses hit.
   function disarm() {
     const a = A.armed;
     A.armed = null;
-    let r;
-    if (!a) r = { state: 'none' };
-    else if (!a.miss) r = { state: 'done', hits: a.hits };
-    else r = { state: 'missed', desc: describe(a.el), covered: a.miss, hits: a.hits };
-    A.pressed = r;
-    return r;
-  }
-  function pressed() {
-    return A.pressed || disarm();
+    if (!a) return { state: 'none' };
+    if (!a.miss) return { state: 'done', hits: a.hits };
+    return { state: 'missed', desc: describe(a.el), covered: a.miss, hits: a.hits };
   }
 
   // target finds the element of a handle and, when scroll is set, scrolls it
@@ -654,7 +646,6 @@
   // press guard for the element for that long.
   function target(h, scroll, armMs) {
     A.armed = null;
-    A.pressed = null;
     const el = lookup(h);
     if (!el) return { state: 'stale' };
     measure();
@@ -893,5 +884,5 @@
     if (!el || el === document.body || el === document.documentElement) return { state: 'none' };
     return { state: 'ok', handle: handle(el) };
   }
-  return { snapshot, target, disarm, pressed, fillStart, fillEnd, focus, scrollPlan, scrollScript, scrollResult, attrs, blur, active, token: () => A.tok };
+  return { snapshot, target, disarm, fillStart, fillEnd, focus, scrollPlan, scrollScript, scrollResult, attrs, blur, active, token: () => A.tok };
 })()

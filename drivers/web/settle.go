@@ -262,12 +262,6 @@ func (s *Session) settle(ctx context.Context, mark uint64, expr string) error {
 	if err := s.awaitFrame(ctx, expr); err != nil {
 		return err
 	}
-	return s.settleNav(ctx, mark)
-}
-
-// settleNav is the end of settle: the navigation that started since mark,
-// if any, up to DOMContentLoaded of its document.
-func (s *Session) settleNav(ctx context.Context, mark uint64) error {
 	s.mu.Lock()
 	started := s.nav.seq != mark || s.nav.pending
 	s.mu.Unlock()
@@ -276,51 +270,6 @@ func (s *Session) settleNav(ctx context.Context, mark uint64) error {
 	}
 	_, err := s.waitNav(ctx, navBound)
 	return err
-}
-
-// withPressReport makes a frame expression that disarms the press guard
-// first and resolves to its report, {press: …}, after the frame. A
-// variable for the test of the report read on its own.
-var withPressReport = func(frame string) string {
-	return "(p => (" + frame + ").then(() => ({press: p})))(lib.disarm())"
-}
-
-// settlePress is settle for an action whose presses the page's guard
-// watched: the guard is disarmed and its report read in the evaluation
-// that awaits the settle frame (one round trip less per click), before
-// the frame, so the report is of the presses alone. A press that missed
-// its element fails the action before the navigation wait (see
-// pressError). When the frame does not come within its bound the report
-// is read on its own: the page keeps it until the next arming.
-func (s *Session) settlePress(ctx context.Context, mark uint64, expr, op string, tg *drivers.Target) error {
-	if s.dialogOpen() {
-		return nil // the press opened it: it landed
-	}
-	var got struct {
-		Press *pressResult `json:"press"`
-	}
-	if err := s.awaitFrameValue(ctx, withPressReport(expr), &got); err != nil {
-		return err
-	}
-	r := got.Press
-	if r == nil && !s.dialogOpen() {
-		var pr pressResult
-		err := s.evalOnce(ctx, op, "lib.pressed()", &pr)
-		switch {
-		case err == nil:
-			r = &pr
-		case retryableEval(err) && ctx.Err() == nil:
-			// The press navigated: the old document is gone.
-		default:
-			return err
-		}
-	}
-	if r != nil {
-		if err := pressError(op, tg, *r); err != nil {
-			return err
-		}
-	}
-	return s.settleNav(ctx, mark)
 }
 
 func (s *Session) dialogOpen() bool {
