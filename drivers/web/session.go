@@ -53,6 +53,8 @@ type Session struct {
 	pipe pipeState
 	// trace is what a trace asked to keep (trace.go).
 	trace traceState
+	// cast follows the screencast frames of trace pictures (trace.go).
+	cast castState
 }
 
 type dialogInfo struct {
@@ -90,6 +92,7 @@ func (s *Session) start(ctx context.Context) error {
 		s.nav.mainFrame = cdp.FrameID(t.TargetID)
 		s.nav.end()
 		s.world = 0
+		s.cast.last = 0 // a new page numbers its screencasts anew
 		s.mu.Unlock()
 		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 			Width: defaultWidth, Height: defaultHeight, DeviceScaleFactor: 1,
@@ -100,6 +103,10 @@ func (s *Session) start(ctx context.Context) error {
 
 // onEvent runs in the tab's read loop: record, never block.
 func (s *Session) onEvent(ev any) {
+	if f, ok := ev.(*page.EventScreencastFrame); ok {
+		s.onCastFrame(f)
+		return
+	}
 	s.onTraceEvent(ev)
 	s.onLoadEvent(ev)
 	if s.onNavEvent(ev) {
