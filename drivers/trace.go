@@ -24,16 +24,16 @@ type TraceShotOptions struct {
 
 // TraceShooter is implemented by drivers that take a trace picture cheaper
 // than a Screenshot the runner scales: a JPEG of the frame the device
-// already shows (web: a frame of the compositor, from a screencast started
-// for it; the fake device: its own renderer). It must not change device
-// state, nor wait for more than the frame being drawn.
+// already shows (web: the compositor frame the settle waited for; the fake
+// device: its own renderer). It must not change device state or wait for a
+// new frame.
 type TraceShooter interface {
 	TraceShot(ctx context.Context, opts TraceShotOptions) ([]byte, error)
 }
 
 // TraceShotStarter is implemented by drivers that take a trace picture
-// while the runner goes on reading the device (web: the screencast's frame
-// comes while the next step resolves its target). The
+// while the runner goes on reading the device (web: the capture request is
+// answered by the browser while the next step resolves its target). The
 // picture shows the screen at some time after the call and before the
 // returned function returns; the runner calls it before the next operation
 // that can change the screen.

@@ -53,8 +53,6 @@ type Session struct {
 	pipe pipeState
 	// trace is what a trace asked to keep (trace.go).
 	trace traceState
-	// cast follows the screencast frames of trace pictures (trace.go).
-	cast castState
 }
 
 type dialogInfo struct {
@@ -92,7 +90,6 @@ func (s *Session) start(ctx context.Context) error {
 		s.nav.mainFrame = cdp.FrameID(t.TargetID)
 		s.nav.end()
 		s.world = 0
-		s.cast.last = 0 // a new page numbers its screencasts anew
 		s.mu.Unlock()
 		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 			Width: defaultWidth, Height: defaultHeight, DeviceScaleFactor: 1,
@@ -103,10 +100,6 @@ func (s *Session) start(ctx context.Context) error {
 
 // onEvent runs in the tab's read loop: record, never block.
 func (s *Session) onEvent(ev any) {
-	if f, ok := ev.(*page.EventScreencastFrame); ok {
-		s.onCastFrame(f)
-		return
-	}
 	s.onTraceEvent(ev)
 	s.onLoadEvent(ev)
 	if s.onNavEvent(ev) {

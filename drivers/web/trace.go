@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -50,12 +49,9 @@ type pendingRequest struct {
 }
 
 // TraceShot returns a JPEG of the viewport as the page shows it, scaled
-// into the bounds of opts: a frame of the compositor, taken by a screencast
-// started for it and stopped at its first frame (the browser scales and
-// encodes it; about a third of the CPU of a captured screenshot, which lays
-// the page out and rasters it at the picture's scale and back). When no
-// frame comes within castFrameBound, the screenshot is captured instead.
-// With secrets to mask, the masked PNG of Screenshot is scaled instead.
+// into the bounds of opts: the compositor's current frame, no new one is
+// waited for. With secrets to mask, the masked PNG of Screenshot is scaled
+// instead.
 func (s *Session) TraceShot(ctx context.Context, opts drivers.TraceShotOptions) ([]byte, error) {
 	opts = opts.Defaults()
 	if s.dialogOpen() {
@@ -68,96 +64,6 @@ func (s *Session) TraceShot(ctx context.Context, opts drivers.TraceShotOptions) 
 		}
 		return drivers.TraceJPEG(png, opts)
 	}
-	pic, err := s.castShot(ctx, opts)
-	if !errors.Is(err, errNoCastFrame) {
-		return pic, err
-	}
-	return s.captureShot(ctx, opts)
-}
-
-// castFrameBound is how long TraceShot waits for the screencast's frame
-// (a variable for the tests).
-var castFrameBound = time.Second
-
-var errNoCastFrame = errors.New("web: the screencast sent no frame")
-
-// castState follows the screencast frames of TraceShot; under Session.mu.
-type castState struct {
-	frames chan *page.EventScreencastFrame
-	// last is the newest screencast session taken: the browser numbers
-	// each start, and a frame of an earlier start that arrives late is not
-	// a picture of now.
-	last int64
-}
-
-// onCastFrame passes a screencast frame to the TraceShot waiting for it;
-// it runs in the tab's read loop and never blocks.
-func (s *Session) onCastFrame(f *page.EventScreencastFrame) {
-	s.mu.Lock()
-	ch := s.cast.frames
-	s.mu.Unlock()
-	if ch == nil {
-		return
-	}
-	select {
-	case ch <- f:
-	default:
-	}
-}
-
-// castShot starts a screencast, takes its first frame and stops it.
-func (s *Session) castShot(ctx context.Context, opts drivers.TraceShotOptions) ([]byte, error) {
-	s.mu.Lock()
-	if s.cast.frames == nil {
-		s.cast.frames = make(chan *page.EventScreencastFrame, 4)
-	}
-	ch, last := s.cast.frames, s.cast.last
-	s.mu.Unlock()
-	var frame *page.EventScreencastFrame
-	err := s.do(ctx, "screenshot", func(ctx context.Context, t *chromedp.Target) error {
-		q := int64(opts.Quality)
-		if _, err := cdp.Call(ctx, t, page.StartScreencast, page.StartScreencastParams{Format: page.StartScreencastFormatJpeg,
-			Quality: &q, MaxWidth: int64(opts.MaxWidth), MaxHeight: int64(opts.MaxHeight)}); err != nil {
-			return err
-		}
-		bound := time.NewTimer(castFrameBound)
-		defer bound.Stop()
-		for frame == nil {
-			select {
-			case f := <-ch:
-				if f.SessionID > last {
-					frame = f
-				}
-			case <-bound.C:
-				_, _ = cdp.Call(ctx, t, page.StopScreencast, cdp.Empty{})
-				return errNoCastFrame
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
-		_, err := cdp.Call(ctx, t, page.StopScreencast, cdp.Empty{})
-		return err
-	})
-	if frame != nil {
-		s.mu.Lock()
-		s.cast.last = max(s.cast.last, frame.SessionID)
-		s.mu.Unlock()
-	}
-	if errors.Is(err, errNoCastFrame) {
-		return nil, errNoCastFrame
-	}
-	if err != nil {
-		return nil, err
-	}
-	if len(frame.Data) == 0 {
-		return nil, errNoCastFrame
-	}
-	return frame.Data, nil
-}
-
-// captureShot is TraceShot by a captured screenshot of the viewport, scaled
-// by the browser.
-func (s *Session) captureShot(ctx context.Context, opts drivers.TraceShotOptions) ([]byte, error) {
 	var buf []byte
 	err := s.do(ctx, "screenshot", func(ctx context.Context, t *chromedp.Target) error {
 		lm, err := cdp.Call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
