@@ -2,8 +2,11 @@ package web
 
 import (
 	"context"
+	"os"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/chromedp/cdproto/accessibility"
@@ -17,6 +20,7 @@ func BenchmarkClick(b *testing.B) {
 	s := session(b, "basic.html")
 	n := find(b, snap(b, s, drivers.SnapshotOptions{}), "button", "Count")
 	ctx := context.Background()
+	c0 := chromiumCPUByType(b)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := s.Act(ctx, tap(n)); err != nil {
@@ -24,6 +28,7 @@ func BenchmarkClick(b *testing.B) {
 		}
 	}
 	b.StopTimer()
+	reportChromiumCPU(b, c0)
 	if got, want := textByID(b, s, "clicks"), "Clicked "+strconv.Itoa(b.N); got != want {
 		b.Fatalf("%q, want %q", got, want)
 	}
@@ -139,4 +144,85 @@ func BenchmarkOpen(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		open(b, s, "basic.html")
 	}
+}
+
+// BenchmarkClickTraced is BenchmarkClick with a trace picture after each
+// click, as `--trace on` takes it: the cost of a step's picture.
+func BenchmarkClickTraced(b *testing.B) {
+	s := session(b, "basic.html")
+	n := find(b, snap(b, s, drivers.SnapshotOptions{}), "button", "Count")
+	ctx := context.Background()
+	c0 := chromiumCPUByType(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := s.Act(ctx, tap(n)); err != nil {
+			b.Fatal(err)
+		}
+		if pic, err := s.TraceShot(ctx, drivers.TraceShotOptions{}); err != nil || len(pic) == 0 {
+			b.Fatalf("TraceShot: %d bytes, %v", len(pic), err)
+		}
+	}
+	b.StopTimer()
+	reportChromiumCPU(b, c0)
+}
+
+// BenchmarkTraceShotStill is a trace picture of a page that does not
+// change, with the CPU time per picture of Chromium's processes by type
+// (every such process of the machine: run it alone).
+func BenchmarkTraceShotStill(b *testing.B) {
+	s := session(b, "basic.html")
+	ctx := context.Background()
+	c0 := chromiumCPUByType(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if pic, err := s.TraceShot(ctx, drivers.TraceShotOptions{}); err != nil || len(pic) == 0 {
+			b.Fatalf("TraceShot: %d bytes, %v", len(pic), err)
+		}
+	}
+	b.StopTimer()
+	reportChromiumCPU(b, c0)
+}
+
+// reportChromiumCPU reports the CPU time per op of Chromium's processes
+// by type since c0 (and in all, "chromium-cpu-ms/op").
+func reportChromiumCPU(b *testing.B, c0 map[string]time.Duration) {
+	var all time.Duration
+	for k, v := range chromiumCPUByType(b) {
+		if k == "browser" || k == "renderer" || k == "gpu-process" {
+			b.ReportMetric(float64(v-c0[k])/float64(b.N)/1e6, k+"-cpu-ms/op")
+		}
+		all += v - c0[k]
+	}
+	b.ReportMetric(float64(all)/float64(b.N)/1e6, "chromium-cpu-ms/op")
+}
+
+// chromiumCPUByType is the CPU time so far of every Chromium process of the
+// machine, summed by process type (browser, renderer, gpu-process, ...).
+func chromiumCPUByType(b *testing.B) map[string]time.Duration {
+	out := map[string]time.Duration{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		st, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(st)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 || !strings.Contains(s[:i], "chrom") {
+			continue
+		}
+		cl, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		kind := "browser"
+		if j := strings.Index(string(cl), "--type="); j >= 0 {
+			kind = strings.FieldsFunc(string(cl[j+7:]), func(r rune) bool { return r == 0 || r == 32 })[0]
+		}
+		f := strings.Fields(s[i+2:])
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		k, _ := strconv.ParseInt(f[12], 10, 64)
+		out[kind] += time.Duration(u+k) * 10 * time.Millisecond
+	}
+	return out
 }

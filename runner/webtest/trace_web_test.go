@@ -42,7 +42,24 @@ const colourPage = `<!doctype html>
 <button type="button" id="paint" onclick="document.body.classList.toggle('red'); document.getElementById('out').textContent = document.body.className || 'white'">Paint</button>
 </main></body></html>`
 
+// heavyColourPage is colourPage with costly pixels: thousands of blurred
+// shadows that change colour with the page, so a frame takes long to raster.
+const heavyColourPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Colour</title>
+<style>html, body { margin: 0; height: 100%; background: #fff; } body.red { background: #f00; }
+.c { display: inline-block; width: 18px; height: 18px; margin: 2px; border-radius: 5px; box-shadow: 0 0 9px 3px rgba(250,250,250,0.9); background: #fff; }
+body.red .c { background: #f00; box-shadow: 0 0 9px 3px rgba(250,0,0,0.9); }
+#paint { position: absolute; left: 600px; top: 600px; }</style></head>
+<body><main><p id="out">white</p><div id="cells"></div>
+<button type="button" id="paint" onclick="document.body.classList.toggle('red'); document.getElementById('out').textContent = document.body.className || 'white'">Paint</button>
+<script>document.getElementById('cells').innerHTML = '<span class="c"></span>'.repeat(2400);</script>
+</main></body></html>`
+
 func traceHandlers(mux *http.ServeMux) {
+	mux.HandleFunc("/trace/heavy.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(heavyColourPage))
+	})
 	mux.HandleFunc("/trace/colour.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(colourPage))
