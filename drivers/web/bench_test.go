@@ -16,7 +16,15 @@ import (
 
 // go test -run '^$' -bench . -benchtime 20x ./drivers/web/
 
-func BenchmarkClick(b *testing.B) {
+func BenchmarkClick(b *testing.B) { benchClicks(b, false) }
+
+// BenchmarkClickTraced is BenchmarkClick with a trace picture after each
+// click, as `--trace on` takes it: the cost of a step's picture.
+func BenchmarkClickTraced(b *testing.B) { benchClicks(b, true) }
+
+// benchClicks clicks the Count button b.N times, with a trace picture after
+// each click when traced, and reports Chromium's CPU per click.
+func benchClicks(b *testing.B, traced bool) {
 	s := session(b, "basic.html")
 	n := find(b, snap(b, s, drivers.SnapshotOptions{}), "button", "Count")
 	ctx := context.Background()
@@ -25,6 +33,12 @@ func BenchmarkClick(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if err := s.Act(ctx, tap(n)); err != nil {
 			b.Fatal(err)
+		}
+		if !traced {
+			continue
+		}
+		if pic, err := s.TraceShot(ctx, drivers.TraceShotOptions{}); err != nil || len(pic) == 0 {
+			b.Fatalf("TraceShot: %d bytes, %v", len(pic), err)
 		}
 	}
 	b.StopTimer()
@@ -144,26 +158,6 @@ func BenchmarkOpen(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		open(b, s, "basic.html")
 	}
-}
-
-// BenchmarkClickTraced is BenchmarkClick with a trace picture after each
-// click, as `--trace on` takes it: the cost of a step's picture.
-func BenchmarkClickTraced(b *testing.B) {
-	s := session(b, "basic.html")
-	n := find(b, snap(b, s, drivers.SnapshotOptions{}), "button", "Count")
-	ctx := context.Background()
-	c0 := chromiumCPUByType(b)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if err := s.Act(ctx, tap(n)); err != nil {
-			b.Fatal(err)
-		}
-		if pic, err := s.TraceShot(ctx, drivers.TraceShotOptions{}); err != nil || len(pic) == 0 {
-			b.Fatalf("TraceShot: %d bytes, %v", len(pic), err)
-		}
-	}
-	b.StopTimer()
-	reportChromiumCPU(b, c0)
 }
 
 // BenchmarkTraceShotStill is a trace picture of a page that does not
