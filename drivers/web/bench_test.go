@@ -2,13 +2,14 @@ package web
 
 import (
 	"context"
-	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/internal/proc"
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
@@ -194,29 +195,18 @@ func reportChromiumCPU(b *testing.B, c0 map[string]time.Duration) {
 // machine, summed by process type (browser, renderer, gpu-process, ...).
 func chromiumCPUByType(b *testing.B) map[string]time.Duration {
 	out := map[string]time.Duration{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
+	for _, p := range proc.All() {
+		args := proc.Args(p.PID)
+		if len(args) == 0 || !strings.Contains(filepath.Base(args[0]), "chrom") {
 			continue
 		}
-		st, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(st)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 || !strings.Contains(s[:i], "chrom") {
-			continue
-		}
-		cl, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
 		kind := "browser"
-		if j := strings.Index(string(cl), "--type="); j >= 0 {
-			kind = strings.FieldsFunc(string(cl[j+7:]), func(r rune) bool { return r == 0 || r == 32 })[0]
+		for _, a := range args[1:] {
+			if t, ok := strings.CutPrefix(a, "--type="); ok {
+				kind = t
+			}
 		}
-		f := strings.Fields(s[i+2:])
-		u, _ := strconv.ParseInt(f[11], 10, 64)
-		k, _ := strconv.ParseInt(f[12], 10, 64)
-		out[kind] += time.Duration(u+k) * 10 * time.Millisecond
+		out[kind] += time.Duration(p.CPUTicks) * 10 * time.Millisecond
 	}
 	return out
 }

@@ -32,6 +32,9 @@ type Process struct {
 	// Start is the start time in clock ticks since boot (field 22): with
 	// the pid it names one process even after the pid is reused.
 	Start uint64
+	// CPUTicks is the CPU time the process has used, user and system
+	// (fields 14 and 15), in clock ticks (USER_HZ: 100 a second on Linux).
+	CPUTicks uint64
 }
 
 // Live reports a process that runs or sleeps: neither a zombie nor dead.
@@ -63,6 +66,9 @@ func parseStat(pid int, b []byte) (Process, bool) {
 	p.PPID, _ = strconv.Atoi(string(f[1]))
 	p.PGRP, _ = strconv.Atoi(string(f[2]))
 	p.Start, _ = strconv.ParseUint(string(f[19]), 10, 64)
+	utime, _ := strconv.ParseUint(string(f[11]), 10, 64)
+	stime, _ := strconv.ParseUint(string(f[12]), 10, 64)
+	p.CPUTicks = utime + stime
 	return p, true
 }
 

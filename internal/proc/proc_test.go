@@ -19,13 +19,13 @@ func TestParseStat(t *testing.T) {
 		{
 			name: "plain",
 			line: "42 (bash) S 7 42 42 34816 42 4194560 1 2 3 4 5 6 7 8 20 0 1 0 9876 1 2 3",
-			want: Process{PID: 42, PPID: 7, PGRP: 42, State: 'S', Start: 9876},
+			want: Process{PID: 42, PPID: 7, PGRP: 42, State: 'S', Start: 9876, CPUTicks: 11},
 			ok:   true,
 		},
 		{
 			name: "a command name with spaces and parentheses is read from the last one",
 			line: "43 (Web Content (x)) Z 1 5 5 0 -1 4194560 1 2 3 4 5 6 7 8 20 0 1 0 123 1 2 3",
-			want: Process{PID: 43, PPID: 1, PGRP: 5, State: 'Z', Start: 123},
+			want: Process{PID: 43, PPID: 1, PGRP: 5, State: 'Z', Start: 123, CPUTicks: 11},
 			ok:   true,
 		},
 		{name: "truncated", line: "44 (x) S 1 2 3", ok: false},
