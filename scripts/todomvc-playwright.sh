@@ -8,6 +8,9 @@
 #   scripts/todomvc-playwright.sh [-j N] [--only a,b,c] adtest      adtest's side only
 #   scripts/todomvc-playwright.sh [-j N] [--only a,b,c] playwright  Playwright's side only
 #
+# --flows x,y keeps only those flows (file names of examples/todomvc/flows
+# without .ad) for every framework, to re-measure a few cells.
+#
 # @playwright/test is installed from npm at the pinned version, every tarball
 # checked against its pinned sha256, into the per-user cache (never into the
 # repository); Playwright's own browser download is skipped. Outputs go to
@@ -28,13 +31,14 @@ cache="${ADTEST_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/adtest}"
 pw_dir="$cache/playwright-test/$pw_version"
 out="${TODOMVC_OUT:-$repo/.adtest/todomvc}"
 chromium="${TODOMVC_CHROMIUM:-$(command -v chromium || command -v chromium-browser || echo /usr/bin/chromium)}"
-workers=2 only="" mode=compare
+workers=2 only="" flows="" mode=compare
 while [ $# -gt 0 ]; do
   case "$1" in
     -j) workers="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
+    --flows) flows="$2"; shift 2 ;;
     compare|adtest|playwright|prepare) mode="$1"; shift ;;
-    *) echo "usage: $0 [-j N] [--only a,b,c] [compare|adtest|playwright|prepare]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-j N] [--only a,b,c] [--flows x,y] [compare|adtest|playwright|prepare]" >&2; exit 2 ;;
   esac
 done
 
@@ -66,7 +70,7 @@ prepare() {
   install_playwright
   rm -rf "$out/suite" "$out/bin"; mkdir -p "$out/bin"
   (cd "$repo" && go build -o "$out/bin/adtest" ./cmd/adtest && go build -o "$out/bin/todomvc" ./examples/todomvc/cmd/todomvc)
-  "$out/bin/todomvc" suite -out "$out/suite" ${only:+-only "$only"}
+  "$out/bin/todomvc" suite -out "$out/suite" ${only:+-only "$only"} ${flows:+-flows "$flows"}
   cp "$repo"/examples/todomvc/playwright/*.js "$pw_dir/run/"
 }
 

@@ -121,7 +121,7 @@ func TestMatrix(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := todomvc.WriteSuite(dir, fws); err != nil {
+	if err := todomvc.WriteSuite(dir, fws, nil); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()

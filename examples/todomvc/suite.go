@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -49,11 +50,20 @@ func Flows() ([]string, map[string][]byte, error) {
 // WriteSuite writes the matrix as a suite: DIR/FRAMEWORK/FLOW.ad, each flow
 // with its TODO_PATH set to the framework's page (same line numbers as the
 // flow), and DIR/frameworks.json (name and entry of each framework, in
-// order) for the Playwright specs.
-func WriteSuite(dir string, fws []Framework) error {
+// order) for the Playwright specs. With flows named in only, just those
+// flows are written (and listed); an unknown name is an error.
+func WriteSuite(dir string, fws []Framework, only []string) error {
 	names, src, err := Flows()
 	if err != nil {
 		return err
+	}
+	if len(only) > 0 {
+		for _, n := range only {
+			if _, ok := src[n]; !ok {
+				return fmt.Errorf("no flow %q (flows: %s)", n, strings.Join(names, ", "))
+			}
+		}
+		names = slices.DeleteFunc(names, func(n string) bool { return !slices.Contains(only, n) })
 	}
 	for _, fw := range fws {
 		d := filepath.Join(dir, fw.Name)

@@ -128,7 +128,7 @@ func TestFlowsAreWellFormed(t *testing.T) {
 func TestWriteSuiteSetsEachAppsPath(t *testing.T) {
 	dir := t.TempDir()
 	fws := []todomvc.Framework{{Name: "a", Entry: "/examples/a/index.html"}, {Name: "b", Entry: "/examples/b/public/index.html"}}
-	if err := todomvc.WriteSuite(dir, fws); err != nil {
+	if err := todomvc.WriteSuite(dir, fws, nil); err != nil {
 		t.Fatal(err)
 	}
 	names, src, _ := todomvc.Flows()
@@ -225,5 +225,29 @@ Cells where adtest passes and Playwright fails (Playwright's cause):
 `
 	if out.String() != want {
 		t.Errorf("compare:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
+
+func TestWriteSuiteKeepsOnlyTheFlowsNamed(t *testing.T) {
+	dir := t.TempDir()
+	fws := []todomvc.Framework{{Name: "a", Entry: "/examples/a/index.html"}}
+	if err := todomvc.WriteSuite(dir, fws, []string{"9-persist", "1-add"}); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(filepath.Join(dir, "a"))
+	var got []string
+	for _, e := range ents {
+		got = append(got, e.Name())
+	}
+	if strings.Join(got, " ") != "1-add.ad 9-persist.ad" {
+		t.Errorf("files: %v, want 1-add.ad 9-persist.ad", got)
+	}
+	j, _ := os.ReadFile(filepath.Join(dir, "frameworks.json"))
+	if !regexp.MustCompile(`"flows": \[\s+"1-add",\s+"9-persist"\s+\]`).Match(j) {
+		t.Errorf("frameworks.json lists other flows:\n%s", j)
+	}
+	err := todomvc.WriteSuite(t.TempDir(), fws, []string{"10-undo"})
+	if err == nil || !strings.Contains(err.Error(), `no flow "10-undo" (flows: 1-add,`) {
+		t.Errorf("an unknown flow: %v", err)
 	}
 }

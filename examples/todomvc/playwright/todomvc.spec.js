@@ -126,6 +126,7 @@ const flows = {
     await page.locator('#toggle-all').click();
     await add(page, 'walk the dog');
     await expect(text(page, 'walk the dog')).toBeVisible();
+    await page.waitForTimeout(1000);
     await page.goto(fw.entry);
     await expect(text(page, 'walk the dog')).toBeVisible({ timeout: 10000 });
     await expect(text(page, 'buy milk')).toBeVisible();
