@@ -1,6 +1,10 @@
 package lang
 
-import "github.com/alecthomas/participle/v2/lexer"
+import (
+	"math"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
 
 // Pos is a position in a script: file, 1-based line and column (column counts
 // UTF-8 bytes from 1 after the leading whitespace of the line was skipped).
@@ -115,12 +119,20 @@ func (f Flags) Bool(name string) bool {
 	return v
 }
 
-// Int returns an integer flag and whether it is set.
+// Int returns an integer flag and whether it is set. A number beyond int's
+// range (the parser keeps 1e30 as agent-device's JavaScript does) saturates
+// rather than wrapping to a negative count.
 func (f Flags) Int(name string) (int, bool) {
 	switch v := f[name].(type) {
 	case int:
 		return v, true
 	case float64:
+		switch {
+		case v >= math.MaxInt:
+			return math.MaxInt, true
+		case v <= math.MinInt:
+			return math.MinInt, true
+		}
 		return int(v), true
 	}
 	return 0, false

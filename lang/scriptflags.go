@@ -79,7 +79,7 @@ func decodeArgs(a *Action, pos []string, argPos []Pos) *Error {
 			n, ok := JSNumber(v.Value)
 			switch {
 			case ok && n >= 0 && (v.Value != "" || a.Command == "snapshot"):
-				a.setFlag(f, int(math.Floor(n)))
+				a.setFlag(f, jsonNumber(math.Floor(n)))
 				i++
 			case a.Command == "snapshot":
 				i++ // snapshot -d consumes a bad value too
@@ -99,12 +99,12 @@ func decodeArgs(a *Action, pos []string, argPos []Pos) *Error {
 			i++
 		case FlagIntOrDrop:
 			if n, ok := JSNumber(v.Value); ok && n >= 0 && v.Value != "" {
-				a.setFlag(f, int(math.Floor(n)))
+				a.setFlag(f, jsonNumber(math.Floor(n)))
 			}
 			i++
 		case FlagFloorOrDrop:
 			if n, ok := JSNumber(v.Value); ok {
-				a.setFlag(f, int(math.Floor(n)))
+				a.setFlag(f, jsonNumber(math.Floor(n)))
 			}
 			i++
 		case FlagQuality:
