@@ -130,7 +130,7 @@ func decodeArgs(a *Action, pos []string, argPos []Pos) *Error {
 			if !ok || n < 1 || n != math.Trunc(n) || strings.TrimSpace(v.Value) == "" {
 				return positiveIntError(a, f, t)
 			}
-			a.setFlag(f, int(n))
+			a.setFlag(f, jsonNumber(n))
 			i++
 		}
 	}
