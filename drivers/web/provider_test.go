@@ -18,7 +18,7 @@ import (
 )
 
 func TestNoBrowser(t *testing.T) {
-	const base = "infrastructure failure: no Chromium or Chrome browser found; install one (apt-get install chromium), or pass --browser PATH, or set ADTEST_CHROME"
+	const base = "infrastructure failure: no Chromium or Chrome browser found; install one (apt-get install chromium-headless-shell, or chromium), or pass --browser PATH, or set ADTEST_CHROME"
 	for _, tc := range []struct {
 		name string
 		opts Options
@@ -32,7 +32,7 @@ func TestNoBrowser(t *testing.T) {
 			}
 			return ""
 		}}, "", base + ` (ADTEST_CHROME "/nope/chrome" is not an executable file)`},
-		{"nothing on PATH", Options{Getenv: func(string) string { return "" }}, t.TempDir(), base + " (looked on PATH for chromium, chromium-browser, google-chrome, google-chrome-stable, chrome)"},
+		{"nothing on PATH", Options{Getenv: func(string) string { return "" }}, t.TempDir(), base + " (looked on PATH for chromium-headless-shell, chromium, chromium-browser, google-chrome, google-chrome-stable, chrome)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.path != "" {

@@ -2,9 +2,11 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -40,14 +42,55 @@ const profileFlag = "--user-data-dir="
 // Chromium started with a given profile directory.
 func profilePrefix(dir string) string { return profileFlag + dir }
 
-// profileProcesses lists the live pids whose command line names dir as their
-// user data directory (the browser, its zygotes and renderers).
+// browserGroupFile, in a profile directory, holds "<pid> <start time>" of
+// the Chromium that runs with it. The browser leads a process group of its
+// own (browserCmd), and its children stay in it: full Chromium passes
+// --user-data-dir on to its zygotes and renderers, the headless shell does
+// not, so a child of the shell is known by its group. A group id is not
+// reused while a member lives; a new leader with the same pid has another
+// start time.
+const browserGroupFile = "adtest-browser"
+
+// writeBrowserGroup records the browser of profile dir.
+func writeBrowserGroup(dir string, pid int) error {
+	return os.WriteFile(filepath.Join(dir, browserGroupFile), []byte(fmt.Sprintf("%d %s\n", pid, processStart(pid))), 0o600)
+}
+
+// browserGroup is the process group of the browser of profile dir, 0 when
+// none is recorded or the pid now leads another process.
+func browserGroup(dir string) int {
+	raw, err := os.ReadFile(filepath.Join(dir, browserGroupFile))
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(raw))
+	if len(f) != 2 {
+		return 0
+	}
+	pid, err := strconv.Atoi(f[0])
+	if err != nil || pid <= 1 {
+		return 0
+	}
+	if start := processStart(pid); start != "" && start != f[1] {
+		return 0 // the pid was reused
+	}
+	return pid
+}
+
+// profileProcesses lists the live pids of profile dir's browser: those whose
+// command line names dir as their user data directory, and the members of
+// the browser's process group (the headless shell's children).
 func profileProcesses(dir string) []int {
 	want := profilePrefix(dir)
+	group := browserGroup(dir)
+	self := os.Getpid()
 	var pids []int
-	for _, pid := range proc.PIDs() {
-		if pid != os.Getpid() && slices.Contains(proc.Args(pid), want) {
-			pids = append(pids, pid)
+	for _, p := range proc.All() {
+		if p.PID == self || !p.Live() {
+			continue
+		}
+		if (group != 0 && p.PGRP == group) || slices.Contains(proc.Args(p.PID), want) {
+			pids = append(pids, p.PID)
 		}
 	}
 	return pids

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -156,7 +157,7 @@ func runSuite(ctx context.Context, t *testing.T, cwd, dir string, cfg suite.Conf
 	cfg.FormatSnapshot = suite.FormatSnapshot
 	cfg.Prefetch = map[string]bool{drivers.PlatformWeb: true}
 	cfg.Providers = func(ctx context.Context, platform string) (drivers.Provider, error) {
-		return web.NewProvider(web.Options{Logf: rec.Logf})
+		return web.NewProvider(web.Options{Logf: rec.Logf, BrowserPath: readersBrowser()})
 	}
 	cfg.NewReplayer = func(d drivers.Driver, a suite.AttemptContext) suite.Replayer {
 		return &logKeeper{Replayer: suite.RunnerReplayer(d, a), d: d, keep: func(lines []string) {
@@ -205,4 +206,17 @@ func summary(r *runner.Result) string {
 	var b strings.Builder
 	reporters.WriteSummary(&b, r, false)
 	return b.String()
+}
+
+// readersBrowser is the browser a person reads the report in: full
+// Chromium when it is installed ("" leaves the choice to the web driver,
+// which prefers the headless shell). The shell has no clipboard, and the
+// report's copy button is part of what these tests check.
+func readersBrowser() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
 }
