@@ -59,27 +59,46 @@ func processStart(pid int) string {
 	return strconv.FormatUint(p.Start, 10)
 }
 
-// writeOwner marks dir as owned by this process.
-func writeOwner(dir string) error {
-	pid := os.Getpid()
-	return os.WriteFile(filepath.Join(dir, ownerFile), []byte(fmt.Sprintf("%d %s\n", pid, processStart(pid))), 0o600)
+// writeProcess writes "<pid> <start time>" of pid into path: with the start
+// time the record names one process even after the pid is reused.
+func writeProcess(path string, pid int) error {
+	return os.WriteFile(path, []byte(fmt.Sprintf("%d %s\n", pid, processStart(pid))), 0o600)
 }
+
+// readProcess reads what writeProcess wrote (start is "" in an older
+// record that has the pid only).
+func readProcess(path string) (pid int, start string, err error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return 0, "", err
+	}
+	f := strings.Fields(string(raw))
+	if len(f) == 0 {
+		return 0, "", fmt.Errorf("%s: empty", path)
+	}
+	if pid, err = strconv.Atoi(f[0]); err != nil {
+		return 0, "", err
+	}
+	if len(f) > 1 {
+		start = f[1]
+	}
+	return pid, start, nil
+}
+
+// writeOwner marks dir as owned by this process.
+func writeOwner(dir string) error { return writeProcess(filepath.Join(dir, ownerFile), os.Getpid()) }
 
 // ownerAlive reports whether the process that owns profile dir still runs:
 // the adtest process named in its owner file, else the Chromium named by
 // its SingletonLock ("host-pid"). A directory with neither is alive while
 // it is young.
 func ownerAlive(dir string, info os.FileInfo) bool {
-	if raw, err := os.ReadFile(filepath.Join(dir, ownerFile)); err == nil {
-		f := strings.Fields(string(raw))
-		if len(f) >= 1 {
-			pid, err := strconv.Atoi(f[0])
-			if err != nil {
-				return false
-			}
-			start := processStart(pid)
-			return start != "" && (len(f) < 2 || f[1] == start)
-		}
+	path := filepath.Join(dir, ownerFile)
+	if pid, want, err := readProcess(path); err == nil {
+		start := processStart(pid)
+		return start != "" && (want == "" || want == start)
+	} else if raw, rerr := os.ReadFile(path); rerr == nil && len(strings.Fields(string(raw))) > 0 {
+		return false // an owner file that names no process
 	}
 	if lock, err := os.Readlink(filepath.Join(dir, "SingletonLock")); err == nil {
 		if i := strings.LastIndexByte(lock, '-'); i >= 0 {

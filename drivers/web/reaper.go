@@ -2,11 +2,9 @@ package web
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -53,25 +51,17 @@ const browserGroupFile = "adtest-browser"
 
 // writeBrowserGroup records the browser of profile dir.
 func writeBrowserGroup(dir string, pid int) error {
-	return os.WriteFile(filepath.Join(dir, browserGroupFile), []byte(fmt.Sprintf("%d %s\n", pid, processStart(pid))), 0o600)
+	return writeProcess(filepath.Join(dir, browserGroupFile), pid)
 }
 
 // browserGroup is the process group of the browser of profile dir, 0 when
-// none is recorded or the pid now leads another process.
+// none is recorded or the pid now names another process.
 func browserGroup(dir string) int {
-	raw, err := os.ReadFile(filepath.Join(dir, browserGroupFile))
-	if err != nil {
+	pid, want, err := readProcess(filepath.Join(dir, browserGroupFile))
+	if err != nil || pid <= 1 || want == "" {
 		return 0
 	}
-	f := strings.Fields(string(raw))
-	if len(f) != 2 {
-		return 0
-	}
-	pid, err := strconv.Atoi(f[0])
-	if err != nil || pid <= 1 {
-		return 0
-	}
-	if start := processStart(pid); start != "" && start != f[1] {
+	if start := processStart(pid); start != "" && start != want {
 		return 0 // the pid was reused
 	}
 	return pid
