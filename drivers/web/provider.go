@@ -82,7 +82,7 @@ var browserCandidates = []string{
 }
 
 // debianShell is where Debian's wrapper of the headless shell finds it.
-const debianShell = "/usr/lib/chromium/chromium-headless-shell"
+var debianShell = "/usr/lib/chromium/chromium-headless-shell"
 
 // shellBinary is the binary a headless shell found on PATH runs: Debian's
 // when the one found is a script (its wrapper), else the one found.
