@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -65,6 +66,9 @@ func writeProcess(path string, pid int) error {
 	return os.WriteFile(path, []byte(fmt.Sprintf("%d %s\n", pid, processStart(pid))), 0o600)
 }
 
+// errNoRecord is readProcess's answer for an empty file (one being written).
+var errNoRecord = errors.New("no process recorded")
+
 // readProcess reads what writeProcess wrote (start is "" in an older
 // record that has the pid only).
 func readProcess(path string) (pid int, start string, err error) {
@@ -74,7 +78,7 @@ func readProcess(path string) (pid int, start string, err error) {
 	}
 	f := strings.Fields(string(raw))
 	if len(f) == 0 {
-		return 0, "", fmt.Errorf("%s: empty", path)
+		return 0, "", errNoRecord
 	}
 	if pid, err = strconv.Atoi(f[0]); err != nil {
 		return 0, "", err
@@ -97,7 +101,7 @@ func ownerAlive(dir string, info os.FileInfo) bool {
 	if pid, want, err := readProcess(path); err == nil {
 		start := processStart(pid)
 		return start != "" && (want == "" || want == start)
-	} else if raw, rerr := os.ReadFile(path); rerr == nil && len(strings.Fields(string(raw))) > 0 {
+	} else if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, errNoRecord) {
 		return false // an owner file that names no process
 	}
 	if lock, err := os.Readlink(filepath.Join(dir, "SingletonLock")); err == nil {
