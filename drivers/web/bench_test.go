@@ -29,7 +29,7 @@ func benchClicks(b *testing.B, traced bool) {
 	s := session(b, "basic.html")
 	n := find(b, snap(b, s, drivers.SnapshotOptions{}), "button", "Count")
 	ctx := context.Background()
-	c0 := chromiumCPUByType(b)
+	c0 := chromiumCPUByType(s)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := s.Act(ctx, tap(n)); err != nil {
@@ -43,7 +43,7 @@ func benchClicks(b *testing.B, traced bool) {
 		}
 	}
 	b.StopTimer()
-	reportChromiumCPU(b, c0)
+	reportChromiumCPU(b, s, c0)
 	if got, want := textByID(b, s, "clicks"), "Clicked "+strconv.Itoa(b.N); got != want {
 		b.Fatalf("%q, want %q", got, want)
 	}
@@ -190,12 +190,12 @@ func BenchmarkOpen(b *testing.B) {
 }
 
 // BenchmarkTraceShotStill is a trace picture of a page that does not
-// change, with the CPU time per picture of Chromium's processes by type
-// (every such process of the machine: run it alone).
+// change, with the CPU time per picture of the session's Chromium processes
+// by type.
 func BenchmarkTraceShotStill(b *testing.B) {
 	s := session(b, "basic.html")
 	ctx := context.Background()
-	c0 := chromiumCPUByType(b)
+	c0 := chromiumCPUByType(s)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if pic, err := s.TraceShot(ctx, drivers.TraceShotOptions{}); err != nil || len(pic) == 0 {
@@ -203,14 +203,14 @@ func BenchmarkTraceShotStill(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	reportChromiumCPU(b, c0)
+	reportChromiumCPU(b, s, c0)
 }
 
-// reportChromiumCPU reports the CPU time per op of Chromium's processes
-// by type since c0 (and in all, "chromium-cpu-ms/op").
-func reportChromiumCPU(b *testing.B, c0 map[string]time.Duration) {
+// reportChromiumCPU reports the CPU time per op of the Chromium processes
+// of s by type since c0 (and in all, "chromium-cpu-ms/op").
+func reportChromiumCPU(b *testing.B, s *Session, c0 map[string]time.Duration) {
 	var all time.Duration
-	for k, v := range chromiumCPUByType(b) {
+	for k, v := range chromiumCPUByType(s) {
 		if k == "browser" || k == "renderer" || k == "gpu-process" {
 			b.ReportMetric(float64(v-c0[k])/float64(b.N)/1e6, k+"-cpu-ms/op")
 		}
@@ -219,11 +219,18 @@ func reportChromiumCPU(b *testing.B, c0 map[string]time.Duration) {
 	b.ReportMetric(float64(all)/float64(b.N)/1e6, "chromium-cpu-ms/op")
 }
 
-// chromiumCPUByType is the CPU time so far of every Chromium process of the
-// machine, summed by process type (browser, renderer, gpu-process, ...).
-func chromiumCPUByType(b *testing.B) map[string]time.Duration {
+// chromiumCPUByType is the CPU time so far of the Chromium processes of
+// the browser s runs in, summed by process type (browser, renderer,
+// gpu-process, ...): the members of the browser's process group (it leads
+// one, see browserCmd), so the other Chromiums of a shared machine do not
+// count. A browser of unknown pid (a remote one) counts every Chromium.
+func chromiumCPUByType(s *Session) map[string]time.Duration {
 	out := map[string]time.Duration{}
+	group := s.b.pid
 	for _, p := range proc.All() {
+		if group != 0 && p.PGRP != group {
+			continue
+		}
 		args := proc.Args(p.PID)
 		if len(args) == 0 || !strings.Contains(filepath.Base(args[0]), "chrom") {
 			continue
