@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"image/jpeg"
 	"image/png"
 	"math"
 
@@ -90,36 +91,75 @@ func measureSecrets(ctx context.Context, t *chromedp.Target, secrets []string) (
 // full-page capture the document's width, with the areas moved by the
 // scroll offset.
 func paintSecrets(buf []byte, fullPage bool, measured ...*secretAreas) ([]byte, error) {
-	n := 0
-	for _, a := range measured {
-		n += len(a.Rects)
-	}
-	if n == 0 {
+	if !anySecretArea(measured) {
 		return buf, nil
 	}
 	src, err := png.Decode(bytes.NewReader(buf))
 	if err != nil {
 		return nil, fmt.Errorf("masking the screenshot: %w", err)
 	}
-	img := image.NewRGBA(src.Bounds())
-	draw.Draw(img, img.Bounds(), src, src.Bounds().Min, draw.Src)
+	img := toRGBA(src)
 	for _, a := range measured {
 		scale, dx, dy := float64(img.Bounds().Dx())/a.Width, 0.0, 0.0
 		if fullPage {
 			scale, dx, dy = float64(img.Bounds().Dx())/a.DocW, a.ScrollX, a.ScrollY
 		}
-		for _, r := range a.Rects {
-			// One CSS pixel more on every side: anti-aliased glyph edges.
-			x0 := int(math.Floor((r[0] + dx - 1) * scale))
-			y0 := int(math.Floor((r[1] + dy - 1) * scale))
-			x1 := int(math.Ceil((r[0] + dx + r[2] + 1) * scale))
-			y1 := int(math.Ceil((r[1] + dy + r[3] + 1) * scale))
-			draw.Draw(img, image.Rect(x0, y0, x1, y1).Intersect(img.Bounds()), image.NewUniform(maskColor), image.Point{}, draw.Src)
-		}
+		paintAreas(img, a, scale, dx, dy)
 	}
 	var out bytes.Buffer
 	if err := png.Encode(&out, img); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// paintSecretsJPEG paints the areas of every measurement over in the JPEG
+// buf, a capture of the viewport at scale image pixels per CSS pixel, and
+// encodes it again at quality. Without an area to paint buf is returned
+// as it is: no decoding, no loss.
+func paintSecretsJPEG(buf []byte, scale float64, quality int, measured ...*secretAreas) ([]byte, error) {
+	if !anySecretArea(measured) {
+		return buf, nil
+	}
+	src, err := jpeg.Decode(bytes.NewReader(buf))
+	if err != nil {
+		return nil, fmt.Errorf("masking the picture: %w", err)
+	}
+	img := toRGBA(src)
+	for _, a := range measured {
+		paintAreas(img, a, scale, 0, 0)
+	}
+	var out bytes.Buffer
+	if err := jpeg.Encode(&out, img, &jpeg.Options{Quality: quality}); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+func anySecretArea(measured []*secretAreas) bool {
+	for _, a := range measured {
+		if len(a.Rects) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func toRGBA(src image.Image) *image.RGBA {
+	img := image.NewRGBA(src.Bounds())
+	draw.Draw(img, img.Bounds(), src, src.Bounds().Min, draw.Src)
+	return img
+}
+
+// paintAreas paints the areas of a over in img: a CSS point (x, y) is the
+// pixel ((x+dx)*scale, (y+dy)*scale).
+func paintAreas(img *image.RGBA, a *secretAreas, scale, dx, dy float64) {
+	for _, r := range a.Rects {
+		// One CSS pixel more on every side: anti-aliased glyph edges.
+		x0 := int(math.Floor((r[0] + dx - 1) * scale))
+		y0 := int(math.Floor((r[1] + dy - 1) * scale))
+		x1 := int(math.Ceil((r[0] + dx + r[2] + 1) * scale))
+		y1 := int(math.Ceil((r[1] + dy + r[3] + 1) * scale))
+		draw.Draw(img, image.Rect(x0, y0, x1, y1).Intersect(img.Bounds()), image.NewUniform(maskColor), image.Point{}, draw.Src)
+	}
 }

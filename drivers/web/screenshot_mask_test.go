@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"image"
+	"image/jpeg"
 	"image/png"
 	"testing"
 
@@ -90,5 +91,72 @@ func TestScreenshotMasksSecrets(t *testing.T) {
 	// No secret: the same picture as without Mask.
 	if again := shot([]string{"not-on-the-page"}); !bytes.Equal(again.Pix, plain.Pix) {
 		t.Error("a screenshot with secrets absent from the page differs from the plain one")
+	}
+}
+
+// TestTraceShotMasksSecrets (real Chromium): a trace picture taken with
+// Mask has the secret's field and its stretch of text painted over in the
+// scaled JPEG, and a one-letter secret inside words left alone.
+func TestTraceShotMasksSecrets(t *testing.T) {
+	t.Parallel()
+	s := session(t, "secret_pixels.html")
+	ctx := testCtx(t)
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActViewport, Size: drivers.Point{X: 800, Y: 300}}); err != nil {
+		t.Fatal(err)
+	}
+	field := find(t, snap(t, s, drivers.SnapshotOptions{}), "textbox", "Token")
+	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActFill, Target: &drivers.Target{Node: field}, Text: "hunter2x"}); err != nil {
+		t.Fatal(err)
+	}
+	shot := func(mask []string) image.Image {
+		t.Helper()
+		b, err := s.TraceShot(ctx, drivers.TraceShotOptions{Mask: mask})
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := jpeg.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return img
+	}
+	plain, masked := shot(nil), shot([]string{"hunter2x", "e"})
+	scale := float64(plain.Bounds().Dx()) / 800
+	if scale >= 1 || masked.Bounds() != plain.Bounds() {
+		t.Fatalf("pictures of %v and %v: want both scaled down from 800 CSS pixels", plain.Bounds(), masked.Bounds())
+	}
+	// near counts the pixels of a region (CSS pixels) within a JPEG's
+	// error of the mask's paint.
+	near := func(img image.Image, x0, y0, x1, y1 float64) (n, all int) {
+		for y := int(y0 * scale); y < int(y1*scale); y++ {
+			for x := int(x0 * scale); x < int(x1*scale); x++ {
+				r, g, b, _ := img.At(x, y).RGBA()
+				d := func(v uint32, want uint8) bool { return max(int(v>>8), int(want))-min(int(v>>8), int(want)) <= 16 }
+				if d(r, maskColor.R) && d(g, maskColor.G) && d(b, maskColor.B) {
+					n++
+				}
+				all++
+			}
+		}
+		return n, all
+	}
+	// The field (inside its border): white with black text in the plain
+	// picture (a few pixels of its glyphs' edges as grey as the paint),
+	// all paint in the masked one.
+	if n, all := near(plain, 30, 30, 410, 60); n > all/10 {
+		t.Fatalf("the plain picture has %d of %d pixels of the mask's colour in the field: the test sees nothing", n, all)
+	}
+	if n, all := near(masked, 30, 30, 410, 60); n < all*95/100 {
+		t.Errorf("the field is not painted over: %d of %d pixels", n, all)
+	}
+	// The secret shown as text ("key: hunter2x", 32px monospace from x 20:
+	// the secret from about x 116).
+	if n, all := near(masked, 125, 125, 250, 155); n < all*95/100 {
+		t.Errorf("the secret shown as text is not painted over: %d of %d pixels", n, all)
+	}
+	// "Replay failed" holds the one-letter secret "e" only inside words.
+	p, _ := near(plain, 0, 195, 800, 245)
+	if m, _ := near(masked, 0, 195, 800, 245); m > p+100 {
+		t.Errorf(`"Replay failed" was painted for the one-letter secret "e": %d pixels of the paint, %d before`, m, p)
 	}
 }

@@ -50,22 +50,23 @@ type pendingRequest struct {
 
 // TraceShot returns a JPEG of the viewport as the page shows it, scaled
 // into the bounds of opts: the compositor's current frame, no new one is
-// waited for. With secrets to mask, the masked PNG of Screenshot is scaled
-// instead.
+// waited for. With secrets to mask, their areas are measured before and
+// after the capture and painted over in the scaled picture, as Screenshot
+// does in its PNG.
 func (s *Session) TraceShot(ctx context.Context, opts drivers.TraceShotOptions) ([]byte, error) {
 	opts = opts.Defaults()
 	if s.dialogOpen() {
 		return nil, fmt.Errorf("web: no picture while a JavaScript dialog is open")
 	}
-	if len(opts.Mask) > 0 {
-		png, err := s.Screenshot(ctx, drivers.ScreenshotOptions{Mask: opts.Mask})
-		if err != nil {
-			return nil, err
-		}
-		return drivers.TraceJPEG(png, opts)
-	}
 	var buf []byte
 	err := s.do(ctx, "screenshot", func(ctx context.Context, t *chromedp.Target) error {
+		var before *secretAreas
+		if len(opts.Mask) > 0 {
+			var err error
+			if before, err = measureSecrets(ctx, t, opts.Mask); err != nil {
+				return fmt.Errorf("finding the secrets to mask: %w", err)
+			}
+		}
 		lm, err := cdp.Call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
 			return err
@@ -80,15 +81,23 @@ func (s *Session) TraceShot(ctx context.Context, opts drivers.TraceShotOptions) 
 		// Never beyond the viewport: a clip would otherwise have the page
 		// laid out at its full height for the capture (seconds on a long
 		// page), and the picture is of what the viewport shows.
-		q, fast, beyond := int64(opts.Quality), true, false
+		q, fast, beyond, scale := int64(opts.Quality), true, false, opts.FitScale(w, h)
 		p := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatJpeg, Quality: &q, OptimizeForSpeed: &fast,
-			CaptureBeyondViewport: &beyond, Clip: &page.Viewport{Width: w, Height: h, Scale: opts.FitScale(w, h)}}
+			CaptureBeyondViewport: &beyond, Clip: &page.Viewport{Width: w, Height: h, Scale: scale}}
 		if v := lm.CSSVisualViewport; v != nil {
 			// The clip is in document coordinates: the viewport scrolled.
 			p.Clip.X, p.Clip.Y = math.Max(v.PageX, 0), math.Max(v.PageY, 0)
 		}
 		r, err := cdp.Call(ctx, t, page.CaptureScreenshot, p)
-		buf = r.Data
+		if err != nil || before == nil {
+			buf = r.Data
+			return err
+		}
+		after, err := measureSecrets(ctx, t, opts.Mask)
+		if err != nil {
+			return fmt.Errorf("finding the secrets to mask: %w", err)
+		}
+		buf, err = paintSecretsJPEG(r.Data, scale, opts.Quality, before, after)
 		return err
 	})
 	if err != nil {
