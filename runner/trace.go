@@ -300,8 +300,15 @@ func (t *Trace) acted(start time.Time, d time.Duration, drv drivers.Driver) {
 // end is called after a step, with the driver idle: the picture after it,
 // its events, its target and timing.
 func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) {
-	// The step before's picture, when this one changed nothing.
-	t.resolve()
+	// A step that only reads the screen ends on the picture it began on,
+	// which may still be being taken: it is complete before the next step
+	// changes the screen (beforeMutation), and a failed one is unnamed from
+	// every step that shares it. Any other step's picture is taken now,
+	// after the one before it.
+	shares := readsOnly(rec) && t.last != ""
+	if !shares {
+		t.resolve()
+	}
 	n := rec.Step
 	if n <= 0 {
 		// An interactive session numbers no step: the trace does.
@@ -335,9 +342,8 @@ func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) 
 	}
 	st.Viewport = t.vp
 	switch {
-	case readsOnly(rec) && t.last != "":
-		// A step that only reads the screen ends on the picture it began
-		// on: a capture would cost a frame for the same pixels.
+	case shares:
+		// A capture would cost frames for the same pixels.
 		st.After = t.last
 	case ctx.Err() == nil:
 		st.After = t.picture(ctx, drv, fmt.Sprintf("step-%03d.jpg", n))
