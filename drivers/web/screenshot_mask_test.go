@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -10,11 +11,10 @@ import (
 	"github.com/adtest/adtest/drivers"
 )
 
-// TestScreenshotMasksSecrets (real Chromium): a secret typed into a field
-// and one shown in text are painted over in a screenshot taken with Mask,
-// and nothing else changes; a one-letter secret is not painted inside words.
-func TestScreenshotMasksSecrets(t *testing.T) {
-	t.Parallel()
+// secretPage is secret_pixels.html in an 800 x 300 viewport with the
+// secret "hunter2x" typed into its field.
+func secretPage(t *testing.T) (*Session, context.Context) {
+	t.Helper()
 	s := session(t, "secret_pixels.html")
 	ctx := testCtx(t)
 	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActViewport, Size: drivers.Point{X: 800, Y: 300}}); err != nil {
@@ -24,6 +24,15 @@ func TestScreenshotMasksSecrets(t *testing.T) {
 	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActFill, Target: &drivers.Target{Node: field}, Text: "hunter2x"}); err != nil {
 		t.Fatal(err)
 	}
+	return s, ctx
+}
+
+// TestScreenshotMasksSecrets (real Chromium): a secret typed into a field
+// and one shown in text are painted over in a screenshot taken with Mask,
+// and nothing else changes; a one-letter secret is not painted inside words.
+func TestScreenshotMasksSecrets(t *testing.T) {
+	t.Parallel()
+	s, ctx := secretPage(t)
 	shot := func(mask []string) *image.RGBA {
 		t.Helper()
 		b, err := s.Screenshot(ctx, drivers.ScreenshotOptions{Mask: mask})
@@ -99,15 +108,7 @@ func TestScreenshotMasksSecrets(t *testing.T) {
 // scaled JPEG, and a one-letter secret inside words left alone.
 func TestTraceShotMasksSecrets(t *testing.T) {
 	t.Parallel()
-	s := session(t, "secret_pixels.html")
-	ctx := testCtx(t)
-	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActViewport, Size: drivers.Point{X: 800, Y: 300}}); err != nil {
-		t.Fatal(err)
-	}
-	field := find(t, snap(t, s, drivers.SnapshotOptions{}), "textbox", "Token")
-	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActFill, Target: &drivers.Target{Node: field}, Text: "hunter2x"}); err != nil {
-		t.Fatal(err)
-	}
+	s, ctx := secretPage(t)
 	shot := func(mask []string) image.Image {
 		t.Helper()
 		b, err := s.TraceShot(ctx, drivers.TraceShotOptions{Mask: mask})
