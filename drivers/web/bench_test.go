@@ -206,6 +206,48 @@ func BenchmarkTraceShotStill(b *testing.B) {
 	reportChromiumCPU(b, s, c0)
 }
 
+// BenchmarkTraceShotMasked is a trace picture with a secret on screen (a
+// field holding it and a line of text showing it): TraceShot, which paints
+// over the areas in the scaled JPEG Chromium encodes, against the way it
+// was taken before, a full-size masked PNG (Screenshot) scaled and encoded
+// by adtest.
+func BenchmarkTraceShotMasked(b *testing.B) {
+	mask := []string{"hunter2x"}
+	for _, c := range []struct {
+		name string
+		shot func(ctx context.Context, s *Session) ([]byte, error)
+	}{
+		{"scaled-jpeg", func(ctx context.Context, s *Session) ([]byte, error) {
+			return s.TraceShot(ctx, drivers.TraceShotOptions{Mask: mask})
+		}},
+		{"full-png", func(ctx context.Context, s *Session) ([]byte, error) {
+			png, err := s.Screenshot(ctx, drivers.ScreenshotOptions{Mask: mask})
+			if err != nil {
+				return nil, err
+			}
+			return drivers.TraceJPEG(png, drivers.TraceShotOptions{})
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			s := session(b, "secret_pixels.html")
+			ctx := context.Background()
+			field := find(b, snap(b, s, drivers.SnapshotOptions{}), "textbox", "Token")
+			if err := s.Act(ctx, drivers.Action{Kind: drivers.ActFill, Target: &drivers.Target{Node: field}, Text: mask[0]}); err != nil {
+				b.Fatal(err)
+			}
+			c0 := chromiumCPUByType(s)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if pic, err := c.shot(ctx, s); err != nil || len(pic) == 0 {
+					b.Fatalf("%d bytes, %v", len(pic), err)
+				}
+			}
+			b.StopTimer()
+			reportChromiumCPU(b, s, c0)
+		})
+	}
+}
+
 // reportChromiumCPU reports the CPU time per op of the Chromium processes
 // of s by type since c0 (and in all, "chromium-cpu-ms/op").
 func reportChromiumCPU(b *testing.B, s *Session, c0 map[string]time.Duration) {
