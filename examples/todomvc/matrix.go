@@ -19,8 +19,14 @@ type Cell struct {
 	// Unknown marks an expectation not measured yet: the cell runs, its
 	// outcome is logged, not asserted.
 	Unknown bool
+	// Flaky marks a cell measured to pass and fail from run to run for a
+	// cause of the app's, written by hand in the expectations: the cell
+	// runs, its outcome is logged, not asserted, and a regeneration keeps
+	// the mark.
+	Flaky bool
 	// Cause is why a failed cell failed: the failing line, command,
-	// reason and message (loopback ports scrubbed).
+	// reason and message (loopback ports scrubbed); of a flaky cell, why
+	// it is flaky.
 	Cause string
 }
 
@@ -93,11 +99,22 @@ func (m Matrix) Unknown() int {
 	return n
 }
 
-// Passed counts the passing cells.
+// Flaky counts the cells marked flaky.
+func (m Matrix) Flaky() int {
+	n := 0
+	for _, c := range m {
+		if c.Flaky {
+			n++
+		}
+	}
+	return n
+}
+
+// Passed counts the passing cells (a flaky cell is not one).
 func (m Matrix) Passed() int {
 	n := 0
 	for _, c := range m {
-		if c.Pass {
+		if c.Pass && !c.Flaky {
 			n++
 		}
 	}
@@ -106,21 +123,25 @@ func (m Matrix) Passed() int {
 
 // WriteExpectations writes the checked-in form: a header, the excluded
 // apps with their reason, then one line per cell, tab-separated:
-// FRAMEWORK FLOW pass, or FRAMEWORK FLOW fail CAUSE.
+// FRAMEWORK FLOW pass, FRAMEWORK FLOW fail CAUSE, FRAMEWORK FLOW flaky
+// CAUSE or FRAMEWORK FLOW unknown.
 func WriteExpectations(w io.Writer, m Matrix, excluded []Excluded) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# The TodoMVC matrix under adtest: every flow of flows/ on every complete app of npm %s@%s.\n", NPMPackage, NPMVersion)
 	fmt.Fprintf(bw, "# TestMatrix fails when a cell's pass/fail differs from this file. Regenerate after a driver change:\n")
 	fmt.Fprintf(bw, "#   go test ./examples/todomvc -run TestMatrix -update-matrix\n")
 	fmt.Fprintf(bw, "# (add -matrix-only a,b to run and rewrite those frameworks' cells only; a cell marked unknown\n")
-	fmt.Fprintf(bw, "# runs and is logged, not asserted, until it is measured.)\n")
-	fmt.Fprintf(bw, "# cells passed: %d of %d (%d unknown)\n", m.Passed(), len(m), m.Unknown())
+	fmt.Fprintf(bw, "# runs and is logged, not asserted, until it is measured; so does a cell marked flaky by hand,\n")
+	fmt.Fprintf(bw, "# one measured to pass and fail from run to run for the app's reason given, and it stays marked.)\n")
+	fmt.Fprintf(bw, "# cells passed: %d of %d (%d unknown, %d flaky)\n", m.Passed(), len(m), m.Unknown(), m.Flaky())
 	for _, e := range excluded {
 		fmt.Fprintf(bw, "excluded\t%s\t%s\n", e.Name, e.Reason)
 	}
 	for _, c := range m.Sorted() {
 		if c.Unknown {
 			fmt.Fprintf(bw, "%s\t%s\tunknown\n", c.Framework, c.Flow)
+		} else if c.Flaky {
+			fmt.Fprintf(bw, "%s\t%s\tflaky\t%s\n", c.Framework, c.Flow, c.Cause)
 		} else if c.Pass {
 			fmt.Fprintf(bw, "%s\t%s\tpass\n", c.Framework, c.Flow)
 		} else {
@@ -153,11 +174,14 @@ func ReadExpectations(name string, r io.Reader) (Matrix, []Excluded, error) {
 		case len(f) == 3 && f[2] == "unknown":
 			m[f[0]+"/"+f[1]] = Cell{Framework: f[0], Flow: f[1], Unknown: true}
 			continue
+		case len(f) == 4 && f[2] == "flaky" && f[3] != "":
+			m[f[0]+"/"+f[1]] = Cell{Framework: f[0], Flow: f[1], Flaky: true, Cause: f[3]}
+			continue
 		case len(f) == 4 && f[2] == "fail":
 			m[f[0]+"/"+f[1]] = Cell{Framework: f[0], Flow: f[1], Cause: f[3]}
 			continue
 		}
-		return nil, nil, fmt.Errorf("%s:%d:1: want FRAMEWORK<TAB>FLOW<TAB>pass|unknown, FRAMEWORK<TAB>FLOW<TAB>fail<TAB>CAUSE or excluded<TAB>NAME<TAB>REASON, got %q (regenerate with -update-matrix)", name, ln, line)
+		return nil, nil, fmt.Errorf("%s:%d:1: want FRAMEWORK<TAB>FLOW<TAB>pass|unknown, FRAMEWORK<TAB>FLOW<TAB>fail|flaky<TAB>CAUSE or excluded<TAB>NAME<TAB>REASON, got %q (regenerate with -update-matrix)", name, ln, line)
 	}
 	return m, excl, sc.Err()
 }
@@ -165,7 +189,7 @@ func ReadExpectations(name string, r io.Reader) (Matrix, []Excluded, error) {
 // Diff lists how got differs from want, one line per cell: a cell that
 // passes now and was expected to fail, one that fails now and was
 // expected to pass (with its cause), and cells present on one side only.
-// A cell expected as unknown differs from nothing.
+// A cell expected as unknown or flaky differs from nothing.
 func Diff(want, got Matrix) []string {
 	var out []string
 	for _, c := range got.Sorted() {
@@ -173,7 +197,7 @@ func Diff(want, got Matrix) []string {
 		switch {
 		case !ok:
 			out = append(out, fmt.Sprintf("%s: new cell (%s), not in the expectations", c.Key(), verdict(c)))
-		case w.Unknown:
+		case w.Unknown || w.Flaky:
 		case w.Pass && !c.Pass:
 			out = append(out, fmt.Sprintf("%s: expected to pass, fails: %s", c.Key(), c.Cause))
 		case !w.Pass && c.Pass:
@@ -197,13 +221,16 @@ func verdict(c Cell) string {
 
 // Merge is the next expectations: the cells of got (a run), else those of
 // old, for every flow on every framework of all (the complete apps now);
-// a cell in neither is unknown. Cells of apps no longer complete go.
+// a cell in neither is unknown; a cell old marks flaky stays so. Cells of
+// apps no longer complete go.
 func Merge(old, got Matrix, all []Framework, flows []string) Matrix {
 	next := Matrix{}
 	for _, fw := range all {
 		for _, f := range flows {
 			k := fw.Name + "/" + f
-			if c, ok := got[k]; ok {
+			if c, ok := old[k]; ok && c.Flaky {
+				next[k] = c
+			} else if c, ok := got[k]; ok {
 				next[k] = c
 			} else if c, ok := old[k]; ok {
 				next[k] = c

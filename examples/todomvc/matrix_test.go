@@ -163,6 +163,8 @@ func TestMatrix(t *testing.T) {
 	for _, c := range got.Sorted() {
 		if w, ok := want[c.Key()]; ok && w.Unknown {
 			t.Logf("%s: not measured before (unknown), now %s", c.Key(), map[bool]string{true: "pass", false: "fail: " + c.Cause}[c.Pass])
+		} else if ok && w.Flaky {
+			t.Logf("%s: flaky (%s), now %s", c.Key(), w.Cause, map[bool]string{true: "pass", false: "fail: " + c.Cause}[c.Pass])
 		}
 	}
 	diffs := todomvc.Diff(want, got)

@@ -156,6 +156,7 @@ func TestExpectationsRoundTripAndDiff(t *testing.T) {
 		{Framework: "a", Flow: "1-add", Pass: true},
 		{Framework: "a", Flow: "2-counter", Cause: "line 10 is: [selector_not_found] Selector did not match (id=todo-count -> 0)"},
 		{Framework: "b", Flow: "1-add", Pass: true},
+		{Framework: "b", Flow: "5-filters", Flaky: true, Cause: "the app's 10 ms debounce"},
 	} {
 		got[c.Key()] = c
 	}
@@ -171,11 +172,15 @@ func TestExpectationsRoundTripAndDiff(t *testing.T) {
 	if d := todomvc.Diff(back, got); len(d) != 0 || !slices.Equal(backExcl, excl) || back["a/2-counter"].Cause != got["a/2-counter"].Cause {
 		t.Fatalf("round trip: diff %v, excluded %v", d, backExcl)
 	}
+	if back["b/5-filters"] != got["b/5-filters"] || back.Passed() != 2 || back.Flaky() != 1 {
+		t.Fatalf("round trip of a flaky cell: %+v, %d passed, %d flaky", back["b/5-filters"], back.Passed(), back.Flaky())
+	}
 
 	now := todomvc.Matrix{
 		"a/1-add":     {Framework: "a", Flow: "1-add", Cause: "line 7 fill: [fill_mismatch] boom"},
 		"a/2-counter": {Framework: "a", Flow: "2-counter", Pass: true},
 		"c/1-add":     {Framework: "c", Flow: "1-add", Pass: true},
+		"b/5-filters": {Framework: "b", Flow: "5-filters", Pass: true},
 	}
 	want := []string{
 		"a/1-add: expected to pass, fails: line 7 fill: [fill_mismatch] boom",
@@ -185,6 +190,11 @@ func TestExpectationsRoundTripAndDiff(t *testing.T) {
 	}
 	if d := todomvc.Diff(got, now); !slices.Equal(d, want) {
 		t.Errorf("diff:\n got %q\nwant %q", d, want)
+	}
+	// A regeneration keeps the flaky mark whatever the run gave.
+	fws := []todomvc.Framework{{Name: "a"}, {Name: "b"}}
+	if next := todomvc.Merge(got, now, fws, []string{"5-filters"}); next["b/5-filters"] != got["b/5-filters"] || !next["a/5-filters"].Unknown {
+		t.Errorf("merge: %+v", next)
 	}
 
 	_, _, err = todomvc.ReadExpectations("m.txt", strings.NewReader("# c\na\t1-add\tmaybe\n"))
