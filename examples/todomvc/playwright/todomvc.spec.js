@@ -2,7 +2,9 @@
 // with the same meaning: a selector `id=X` is `#X`, `text="T"` is
 // getByText(T, exact), a `wait` is an expect that retries for its bound,
 // `is visible` / `wait absent` are toBeVisible / toBeHidden, `is text` on
-// an element is toHaveText, on the focused field toHaveValue (adtest
+// an element is toHaveText reading innerText (what the screen shows, as
+// `is text` reads it: toHaveText's default, textContent, includes text a
+// page hides with display: none), on the focused field toHaveValue (adtest
 // compares trimmed, whitespace-collapsed text, and so does the pattern).
 // One test per framework x flow, titled FRAMEWORK / FLOW.
 const { test, expect } = require('@playwright/test');
@@ -10,6 +12,9 @@ const { test, expect } = require('@playwright/test');
 const suite = require(process.env.TODOMVC_FRAMEWORKS);
 
 const text = (page, t) => page.getByText(t, { exact: true });
+
+// shows is `is text "id=todo-count" T`: the counter's text as shown.
+const shows = (page, t) => expect(page.locator('#todo-count')).toHaveText(t, { useInnerText: true });
 
 async function open(page, fw) {
   await page.goto(fw.entry);
@@ -34,19 +39,19 @@ const flows = {
     await open(page, fw);
     await add(page, 'buy milk');
     await expect(text(page, 'buy milk')).toBeVisible();
-    await expect(page.locator('#todo-count')).toHaveText('1 item left');
+    await shows(page, '1 item left');
     await add(page, 'walk the dog');
     await expect(text(page, 'walk the dog')).toBeVisible();
-    await expect(page.locator('#todo-count')).toHaveText('2 items left');
+    await shows(page, '2 items left');
     await page.locator('#toggle-all').click();
-    await expect(page.locator('#todo-count')).toHaveText('0 items left');
+    await shows(page, '0 items left');
   },
   '3-trim': async (page, fw) => {
     await open(page, fw);
     await add(page, '   ');
     await add(page, '   walk the dog   ');
     await expect(text(page, 'walk the dog')).toBeVisible();
-    await expect(page.locator('#todo-count')).toHaveText('1 item left');
+    await shows(page, '1 item left');
     await text(page, 'walk the dog').dblclick();
     await expect(page.locator(':focus')).toHaveValue(/^\s*walk the dog\s*$/);
   },
@@ -56,10 +61,10 @@ const flows = {
     await add(page, 'walk the dog');
     await expect(text(page, 'walk the dog')).toBeVisible();
     await page.locator('#toggle-all').click();
-    await expect(page.locator('#todo-count')).toHaveText('0 items left');
+    await shows(page, '0 items left');
     await expect(page.locator('#toggle-all')).toBeChecked();
     await page.locator('#toggle-all').click();
-    await expect(page.locator('#todo-count')).toHaveText('2 items left');
+    await shows(page, '2 items left');
   },
   '5-filters': async (page, fw) => {
     await open(page, fw);
@@ -93,7 +98,7 @@ const flows = {
     await expect(text(page, 'buy milk')).toBeHidden();
     await expect(text(page, 'walk the dog')).toBeHidden();
     await expect(text(page, 'feed the cat')).toBeVisible();
-    await expect(page.locator('#todo-count')).toHaveText('1 item left');
+    await shows(page, '1 item left');
   },
   '7-edit': async (page, fw) => {
     await open(page, fw);
@@ -106,7 +111,7 @@ const flows = {
     await expect(text(page, 'buy oat milk')).toBeVisible();
     await expect(text(page, 'buy milk')).toBeHidden();
     await expect(text(page, 'walk the dog')).toBeVisible();
-    await expect(page.locator('#todo-count')).toHaveText('2 items left');
+    await shows(page, '2 items left');
   },
   '8-delete': async (page, fw) => {
     await open(page, fw);
@@ -117,7 +122,7 @@ const flows = {
     await page.getByRole('button').click(); // the one visible button
     await expect(text(page, 'walk the dog')).toBeHidden();
     await expect(text(page, 'buy milk')).toBeVisible();
-    await expect(page.locator('#todo-count')).toHaveText('1 item left');
+    await shows(page, '1 item left');
   },
   '9-persist': async (page, fw) => {
     await open(page, fw);
@@ -130,7 +135,7 @@ const flows = {
     await page.goto(fw.entry);
     await expect(text(page, 'walk the dog')).toBeVisible({ timeout: 10000 });
     await expect(text(page, 'buy milk')).toBeVisible();
-    await expect(page.locator('#todo-count')).toHaveText('1 item left');
+    await shows(page, '1 item left');
   },
 };
 
