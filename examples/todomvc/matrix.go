@@ -89,32 +89,18 @@ func (m Matrix) Sorted() []Cell {
 }
 
 // Unknown counts the cells not measured yet.
-func (m Matrix) Unknown() int {
-	n := 0
-	for _, c := range m {
-		if c.Unknown {
-			n++
-		}
-	}
-	return n
-}
+func (m Matrix) Unknown() int { return m.count(func(c Cell) bool { return c.Unknown }) }
 
 // Flaky counts the cells marked flaky.
-func (m Matrix) Flaky() int {
-	n := 0
-	for _, c := range m {
-		if c.Flaky {
-			n++
-		}
-	}
-	return n
-}
+func (m Matrix) Flaky() int { return m.count(func(c Cell) bool { return c.Flaky }) }
 
 // Passed counts the passing cells (a flaky cell is not one).
-func (m Matrix) Passed() int {
+func (m Matrix) Passed() int { return m.count(func(c Cell) bool { return c.Pass && !c.Flaky }) }
+
+func (m Matrix) count(f func(Cell) bool) int {
 	n := 0
 	for _, c := range m {
-		if c.Pass && !c.Flaky {
+		if f(c) {
 			n++
 		}
 	}
