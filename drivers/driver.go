@@ -64,6 +64,11 @@ type Node struct {
 	Hittable bool `json:"hittable,omitempty"`
 	// Interactive is true for nodes `snapshot -i` keeps.
 	Interactive bool `json:"interactive,omitempty"`
+	// Part is an element showing words of its own inside a text node (web:
+	// "fragmented" in <p>a <span>fragmented</span> slide.</p>): a selector
+	// finds it and an action lands on it, but a snapshot does not print it
+	// (its text node shows the words) and it has no ref.
+	Part bool `json:"part,omitempty"`
 
 	Parent int `json:"parent"`
 	Depth  int `json:"depth"`

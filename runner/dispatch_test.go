@@ -264,3 +264,22 @@ func TestMiscLeaves(t *testing.T) {
 		t.Fatalf("after close: %+v", err)
 	}
 }
+
+// A part (words in an element of their own inside a text node) is found by
+// text= but not printed and given no ref: the text node shows its words,
+// and the refs after it keep their numbers.
+func TestSnapshotDoesNotPrintParts(t *testing.T) {
+	t.Parallel()
+	snap := &drivers.Snapshot{Nodes: []drivers.Node{
+		{Role: "text", Text: "... a fragmented slide.", Label: "... a fragmented slide.", Parent: -1, Visible: true},
+		{Role: "text", Text: "fragmented", Label: "fragmented", Parent: 0, Depth: 1, Visible: true, Part: true},
+		{Role: "button", Label: "Next", Parent: -1, Visible: true, Enabled: true, Interactive: true},
+	}}
+	want := "@e1 [text] \"... a fragmented slide.\"\n@e2 [button] \"Next\"\n"
+	if got := FormatSnapshotText(snap, drivers.SnapshotOptions{}); got != want {
+		t.Errorf("snapshot:\n%s\nwant:\n%s", got, want)
+	}
+	if got := FormatSnapshotText(snap, drivers.SnapshotOptions{Raw: true}); got != want {
+		t.Errorf("raw snapshot:\n%s\nwant:\n%s", got, want)
+	}
+}

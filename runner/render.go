@@ -35,7 +35,7 @@ func printedNodes(snap *drivers.Snapshot, opts drivers.SnapshotOptions) []int {
 		if opts.Depth > 0 && n.Depth-base >= opts.Depth {
 			continue
 		}
-		if opts.Interactive && !n.Interactive {
+		if n.Part || opts.Interactive && !n.Interactive {
 			continue
 		}
 		if !opts.Raw && !opts.Interactive && !n.Interactive && n.Label == "" && n.Text == "" && n.Value == "" && n.ID == "" {

@@ -472,9 +472,14 @@
     }
     // walk emits el's node, if it has one, and walks its children. A
     // generic element (no role) is a text node when it holds text of its
-    // own or is one run of inline text (its parts are not nodes then); an
-    // element with an id keeps its node; an element with visibility hidden
-    // has none (its visible children do).
+    // own or is one run of inline text; an element with an id keeps its
+    // node; an element with visibility hidden has none (its visible
+    // children do). inNamed is false outside named nodes, true inside a
+    // control or a node named from its content, and inside a text node its
+    // text: there an element showing text of its own, not the whole text,
+    // is a part (flag 256): a node that text= finds, as Playwright's
+    // getByText finds "fragmented" in <p>a <span>fragmented</span> slide.</p>,
+    // that the snapshot does not print (the text node shows its words).
     function walk(el, parent, depth, inNamed) {
       const t = el.localName;
       if (t === 'iframe' || t === 'frame') { walkFrame(el, parent, depth, inNamed); return; }
@@ -493,7 +498,7 @@
         return;
       }
       const role = roleOf(el);
-      let as = role;
+      let as = role, part = false;
       if (!seen) as = '';
       else if (role === '' || role === 'none') {
         as = '';
@@ -501,15 +506,23 @@
         // those; they are not shown again as text.
         const naming = (t === 'label' && el.control) || (t === 'legend' && el.parentElement && el.parentElement.localName === 'fieldset');
         const id = el.id || el.getAttribute('data-testid');
-        const text = !naming && (!inNamed || id) && (hasDirectText(el) || runOf(el) === RUN_TEXT);
+        let text = !naming && (hasDirectText(el) || runOf(el) === RUN_TEXT);
+        if (text && inNamed && !id) {
+          const own = typeof inNamed === 'string' ? norm(textIn(el, null, true)) : '';
+          part = own !== '' && own !== inNamed;
+          text = part;
+        }
         if (text) as = 'text';
         else if (id || (raw && role === '')) as = 'generic';
       }
       let p = parent, d = depth;
       if (as) { p = emit(el, as, parent, depth); d = depth + 1; }
+      if (part) out[p].f |= 256;
       // A list box shows its options; a drop-down and a text area do not.
       if (t === 'textarea' || (t === 'select' && role !== 'listbox')) return;
-      walkKids(el, p, d, inNamed || (as !== '' && named(el, as)));
+      let inside = inNamed;
+      if (as !== '' && named(el, as)) inside = as === 'text' && inNamed !== true ? out[p].t || true : true;
+      walkKids(el, p, d, inside);
     }
     // walkFrame walks the document of a same-origin frame as part of the
     // tree (a frame with an id is a node of its own).

@@ -49,6 +49,7 @@ const (
 	flagHittable    = 32
 	flagInteractive = 64
 	flagRendered    = 128 // a box with an area, not visibility hidden
+	flagPart        = 256 // an element with words of its own inside a text node
 )
 
 func (r *rawSnapshot) toSnapshot() *drivers.Snapshot {
@@ -66,6 +67,7 @@ func (r *rawSnapshot) toSnapshot() *drivers.Snapshot {
 			Enabled:     n.Flags&flagEnabled != 0,
 			Hittable:    n.Flags&flagHittable != 0,
 			Interactive: n.Flags&flagInteractive != 0,
+			Part:        n.Flags&flagPart != 0,
 			Parent:      n.Parent,
 			Depth:       n.Depth,
 			Handle:      n.Handle,

@@ -47,12 +47,27 @@ func TestSnapshotTextRuns(t *testing.T) {
 			t.Errorf("%s (%s): %s %q, want %s %q", tc.id, tc.why, n.Role, n.Text, tc.role, tc.text)
 		}
 	}
-	// The parts of a run are not nodes of their own; blocks are.
+	// The elements inside a run that show words of their own are parts:
+	// nodes text= finds (as Playwright's getByText does), each with its own
+	// box, that the snapshot does not print; blocks are nodes.
+	parts := map[string]bool{}
 	for i, n := range sn.Nodes {
 		switch n.Text {
-		case "2", "items left", "item", "foo", ".bar", "Save", "half":
-			t.Errorf("node %d: a part of a run is a node: %+v", i, n)
+		case "2", "items left", "1", "item", "left", "foo", ".bar", "Sale:", "half":
+			parts[n.Text] = true
+			if !n.Part || n.Role != "text" || n.Rect.Empty() || n.Rect.Width >= sn.Nodes[n.Parent].Rect.Width {
+				t.Errorf("node %d: want a part, a text node narrower than its run: %+v", i, n)
+			}
+		case "Save":
+			t.Errorf("node %d: a word inside a button is a node: %+v", i, n)
+		default:
+			if n.Part {
+				t.Errorf("node %d: a part that is not one: %+v", i, n)
+			}
 		}
+	}
+	if len(parts) != 9 {
+		t.Errorf("parts found: %v, want 2, items left, 1, item, left, foo, .bar, Sale:, half:\n%s", parts, dump(sn))
 	}
 	for _, w := range []string{"First", "Second", "Top", "Bottom"} {
 		find(t, sn, "text", w)
@@ -191,6 +206,8 @@ func TestSnapshotShadowSlots(t *testing.T) {
   text label="Card body" text="Card body" visible hittable
   button label="Deep action" id="deep" text="Deep action" visible hittable interactive
 text label="3 left" id="count" text="3 left" visible hittable
+  text label="3" text="3" visible hittable part
+  text label="left" text="left" visible hittable part
 text label="Nothing" id="r" text="Nothing" visible hittable
 `
 	if got != want {

@@ -17,3 +17,14 @@ func TestReadAsAPersonSees(t *testing.T) {
 		t.Errorf("stats %+v:\n%s", res.Stats, f)
 	}
 }
+
+// TestTextParts runs the page of words in inline elements of their own
+// inside a line of text (reveal.js's fragments): text= finds such a word
+// when it is shown, not before, and a click on it lands on its element.
+func TestTextParts(t *testing.T) {
+	srv := regressServer(t)
+	res := regressRun(t, srv, suite.Config{Workers: 1}, nil, discover(t, "text-parts.ad"))
+	if f := failures(res); f != "" || res.Stats.Passed != 1 {
+		t.Errorf("stats %+v:\n%s", res.Stats, f)
+	}
+}
