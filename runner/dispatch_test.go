@@ -282,4 +282,8 @@ func TestSnapshotDoesNotPrintParts(t *testing.T) {
 	if got := FormatSnapshotText(snap, drivers.SnapshotOptions{Raw: true}); got != want {
 		t.Errorf("raw snapshot:\n%s\nwant:\n%s", got, want)
 	}
+	// A scope by a part's words is its text node's.
+	if got, want := FormatSnapshotText(snap, drivers.SnapshotOptions{Scope: "fragmented"}), "@e1 [text] \"... a fragmented slide.\"\n"; got != want {
+		t.Errorf("scoped snapshot:\n%s\nwant:\n%s", got, want)
+	}
 }

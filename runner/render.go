@@ -47,18 +47,18 @@ func printedNodes(snap *drivers.Snapshot, opts drivers.SnapshotOptions) []int {
 }
 
 // scopeRoot is the first node whose normalised label or text equals scope,
-// else the first that contains it.
+// else the first that contains it; never a part (its text node is).
 func scopeRoot(snap *drivers.Snapshot, scope string) int {
 	want := match.NormText(scope)
 	for i := range snap.Nodes {
 		n := &snap.Nodes[i]
-		if match.NormText(n.Label) == want || match.NormText(n.Text) == want {
+		if !n.Part && (match.NormText(n.Label) == want || match.NormText(n.Text) == want) {
 			return i
 		}
 	}
 	for i := range snap.Nodes {
 		n := &snap.Nodes[i]
-		if strings.Contains(match.NormText(n.Label), want) || strings.Contains(match.NormText(n.Text), want) {
+		if !n.Part && (strings.Contains(match.NormText(n.Label), want) || strings.Contains(match.NormText(n.Text), want)) {
 			return i
 		}
 	}

@@ -133,12 +133,12 @@ func filterNodes(nodes []drivers.Node, opts drivers.SnapshotOptions) []drivers.N
 func findScope(nodes []drivers.Node, scope string) int {
 	want := normText(scope)
 	for i, n := range nodes {
-		if normText(n.Label) == want || normText(n.Text) == want {
+		if !n.Part && (normText(n.Label) == want || normText(n.Text) == want) {
 			return i
 		}
 	}
 	for i, n := range nodes {
-		if strings.Contains(normText(n.Label), want) || strings.Contains(normText(n.Text), want) {
+		if !n.Part && (strings.Contains(normText(n.Label), want) || strings.Contains(normText(n.Text), want)) {
 			return i
 		}
 	}
