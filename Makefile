@@ -34,8 +34,11 @@ test: setup
 vet:
 	$(GO) vet ./...
 
+# The web driver's tests run twice: the second time on pages whose frames
+# the sessions draw, as a run that records traces has them.
 unit:
 	$(GO) test -count=1 ./...
+	ADTEST_TEST_FRAME_CONTROL=1 $(GO) test -count=1 ./drivers/web/
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) GO=$(GO) bash scripts/fuzz.sh

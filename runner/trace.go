@@ -157,9 +157,10 @@ type Trace struct {
 	last  string // the newest picture
 	vp    *drivers.Rect
 	begun bool
-	// pending is the picture being taken while the runner goes on: it is
-	// complete before the next step changes the screen.
-	pending *pendingPicture
+	// pending are the pictures being taken while the runner goes on, oldest
+	// first: each is complete before the next step changes the screen and
+	// written once it is.
+	pending []*pendingPicture
 	// The step in flight: its first device action, act and settle time.
 	firstAct          time.Time
 	actDur, settleDur time.Duration
@@ -194,9 +195,23 @@ func (t *Trace) Dir() string { return t.dir }
 // pendingPicture is a picture named in the trace and being taken in the
 // background (drivers.TraceShotStarter).
 type pendingPicture struct {
-	name   string
-	shot   func() ([]byte, error)
-	cancel context.CancelFunc
+	name string
+	// done is closed when pic and err are set.
+	done chan struct{}
+	pic  []byte
+	err  error
+}
+
+func startPicture(ctx context.Context, ss drivers.TraceShotStarter, opts drivers.TraceShotOptions, name string) *pendingPicture {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), traceShotBound)
+	wait := ss.StartTraceShot(sctx, opts)
+	p := &pendingPicture{name: name, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		defer cancel()
+		p.pic, p.err = wait()
+	}()
+	return p
 }
 
 // Close writes trace.json.
@@ -230,37 +245,45 @@ func (t *Trace) begin(ctx context.Context, drv drivers.Driver, clock Clock, comm
 }
 
 // beforeMutation is called before a step's first operation that can change
-// the screen: the picture of the step before is complete by then.
+// the screen: the pictures being taken are complete by then.
 func (t *Trace) beforeMutation() { t.resolve() }
 
-// flush completes the last step's picture (before the device is released).
+// flush completes the pictures being taken (before the device is released).
 func (t *Trace) flush() { t.resolve() }
 
-// resolve waits for the picture being taken, if any, and writes it.
-func (t *Trace) resolve() {
-	p := t.pending
-	if p == nil {
-		return
+// resolve waits for the pictures being taken and writes them.
+func (t *Trace) resolve() { t.reap(true) }
+
+// reap writes the pictures being taken that are complete, waiting for
+// them all when block.
+func (t *Trace) reap(block bool) {
+	keep := t.pending[:0]
+	for _, p := range t.pending {
+		if !block {
+			select {
+			case <-p.done:
+			default:
+				keep = append(keep, p)
+				continue
+			}
+		}
+		<-p.done
+		t.write(p)
 	}
-	pic, err := p.shot()
-	p.cancel()
-	if err == nil && len(pic) == 0 {
-		err = errors.New("the driver returned no picture")
-	}
-	if err != nil {
-		t.pending = nil
-		t.warn("picture " + p.name + ": " + err.Error())
-		t.unname(p.name)
-		return
-	}
-	t.write(pic)
+	clear(t.pending[len(keep):])
+	t.pending = keep
 }
 
-// write writes pic as the pending picture.
-func (t *Trace) write(pic []byte) {
-	p := t.pending
-	t.pending = nil
-	if err := os.WriteFile(filepath.Join(t.dir, p.name), pic, 0o644); err != nil {
+// write writes a complete picture, or unnames it when it failed.
+func (t *Trace) write(p *pendingPicture) {
+	err := p.err
+	if err == nil && len(p.pic) == 0 {
+		err = errors.New("the driver returned no picture")
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(t.dir, p.name), p.pic, 0o644)
+	}
+	if err != nil {
 		t.warn("picture " + p.name + ": " + err.Error())
 		t.unname(p.name)
 	}
@@ -304,11 +327,10 @@ func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) 
 	// which may still be being taken: it is complete before the next step
 	// changes the screen (beforeMutation), and a failed one is unnamed from
 	// every step that shares it. Any other step's picture is taken now,
-	// after the one before it.
+	// while the one before it may still be (both show the screen between
+	// their request and their end, with no change to it in between).
 	shares := readsOnly(rec) && t.last != ""
-	if !shares {
-		t.resolve()
-	}
+	t.reap(false)
 	n := rec.Step
 	if n <= 0 {
 		// An interactive session numbers no step: the trace does.
@@ -394,9 +416,7 @@ func (t *Trace) event(e drivers.TraceEvent) TraceEvent {
 // be taken: the trace records why once).
 func (t *Trace) picture(ctx context.Context, drv drivers.Driver, name string) string {
 	if ss, ok := drv.(drivers.TraceShotStarter); ok {
-		t.resolve()
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), traceShotBound)
-		t.pending = &pendingPicture{name: name, shot: ss.StartTraceShot(sctx, t.shot), cancel: cancel}
+		t.pending = append(t.pending, startPicture(ctx, ss, t.shot, name))
 		t.last = name
 		return name
 	}

@@ -26,6 +26,9 @@ type providerOptions struct {
 	// androidSnapshot is "helper" or "dump" ("": the driver's default).
 	androidSnapshot string
 	debugf          func(format string, a ...any)
+	// frameControl has the browser's frames drawn by the sessions: a run
+	// that records traces (web.Options.FrameControl).
+	frameControl bool
 }
 
 // openProvider is cmd's one switch from a platform to its driver's
@@ -36,7 +39,7 @@ func openProvider(ctx context.Context, env *Env, o providerOptions, platform str
 	}
 	switch platform {
 	case drivers.PlatformWeb:
-		opts := web.Options{BrowserPath: o.browser, BrowserPerWorker: o.browserPerWorker, Getenv: env.Getenv}
+		opts := web.Options{BrowserPath: o.browser, BrowserPerWorker: o.browserPerWorker, Getenv: env.Getenv, FrameControl: o.frameControl}
 		if o.cdpURL != "" {
 			return web.NewRemote(o.cdpURL, opts)
 		}

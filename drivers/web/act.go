@@ -285,6 +285,8 @@ func (s *Session) input(ctx context.Context, op string, f func(ctx context.Conte
 	ictx, icancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan error, 1)
 	go func() {
+		// A page whose frames the session draws gets them meanwhile.
+		defer s.inputFrames()()
 		done <- s.do(ictx, op, f)
 		icancel()
 	}()

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,10 +19,32 @@ import (
 var (
 	prov *Provider
 	srv  *httptest.Server
+	// frames is a provider whose sessions draw their pages' frames
+	// (Options.FrameControl), started on first use (framesProvider).
+	framesProv *Provider
+	framesOnce sync.Once
 )
 
+// framesProvider is the package's provider whose sessions draw their
+// pages' frames.
+func framesProvider(t testing.TB) *Provider {
+	framesOnce.Do(func() {
+		p, err := NewProvider(Options{FrameControl: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		framesProv = p
+	})
+	if framesProv == nil {
+		t.Fatal("no provider with frames drawn by the sessions")
+	}
+	return framesProv
+}
+
 func TestMain(m *testing.M) {
-	p, err := NewProvider(Options{})
+	// ADTEST_TEST_FRAME_CONTROL=1 runs every test on pages whose frames
+	// the sessions draw (as a run that records traces has them).
+	p, err := NewProvider(Options{FrameControl: os.Getenv("ADTEST_TEST_FRAME_CONTROL") == "1"})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "drivers/web tests need Chromium (apt-get install chromium, or ADTEST_CHROME=PATH): %v\n", err)
 		os.Exit(1)
@@ -38,6 +61,13 @@ func TestMain(m *testing.M) {
 	if err := prov.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "provider close:", err)
 		code = 1
+	}
+	if framesProv != nil {
+		all = append(all, framesProv.all...)
+		if err := framesProv.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "provider (frames drawn by the sessions) close:", err)
+			code = 1
+		}
 	}
 	if leaks := leftovers(all); leaks != "" {
 		fmt.Fprintln(os.Stderr, "leak after Close:", leaks)

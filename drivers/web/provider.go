@@ -34,6 +34,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
@@ -61,6 +62,11 @@ type Options struct {
 	Getenv func(string) string
 	// Logf receives diagnostics (nil: discarded).
 	Logf func(format string, args ...any)
+	// FrameControl has the pages' frames drawn by their sessions, so that a
+	// trace picture is a frame drawn for it (frames.go): for a run that
+	// records traces. Only a headless shell adtest starts can; any other
+	// browser draws its own.
+	FrameControl bool
 }
 
 // ErrNoBrowser is returned when no browser binary can be found or started.
@@ -136,6 +142,12 @@ type browserProc struct {
 	pid         int    // 0 for remote
 	remote      bool
 	gen         int
+	// frameControl is set while the browser's pages are made with their
+	// frames under control (frames.go).
+	frameControl atomic.Bool
+	// frameTurn is held while one of the browser's controlled frames is
+	// drawn: it draws one at a time (frames.go).
+	frameTurn chan struct{}
 
 	// spare is a session opened ahead of time (a fresh browser context
 	// nobody has used) so that NewSession does not wait for one; warming
@@ -397,7 +409,7 @@ func (p *Provider) retire(b *browserProc) {
 
 // start launches Chromium (or attaches over CDP) and connects to it.
 func (p *Provider) start(ctx context.Context) (*browserProc, error) {
-	b := &browserProc{spare: make(chan *Session, 1)}
+	b := &browserProc{spare: make(chan *Session, 1), frameTurn: make(chan struct{}, 1)}
 	var allocCtx context.Context
 	if p.opts.CDPURL != "" {
 		b.remote = true
@@ -425,6 +437,7 @@ func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 			return nil, fmt.Errorf("%w: web: writing the browser profile directory: %v", drivers.ErrInfrastructure, err)
 		}
 		allocCtx, b.allocCancel = chromedp.NewExecAllocator(context.Background(), p.allocatorOptions(dir)...)
+		b.frameControl.Store(p.opts.FrameControl)
 	}
 	b.ctx, b.cancel = chromedp.NewContext(allocCtx, chromedp.WithErrorf(p.chromedpErrorf))
 
@@ -507,6 +520,11 @@ func (p *Provider) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 		noSandbox = *p.opts.NoSandbox
 	}
 	opts = append(opts, chromedp.Flag("no-sandbox", noSandbox))
+	if p.opts.FrameControl {
+		for _, f := range frameFlags {
+			opts = append(opts, chromedp.Flag(f, true))
+		}
+	}
 	return opts
 }
 

@@ -226,7 +226,7 @@ func TestSpareSessionsAreFreshContexts(t *testing.T) {
 	seen := map[string]bool{}
 	for i := 0; i < 4; i++ {
 		s := session(t, "storage.html")
-		id := string(chromedp.FromContext(s.tabCtx).BrowserContextID)
+		id := string(s.browserContextID())
 		if id == "" || seen[id] {
 			t.Fatalf("session %d: browser context %q is empty or reused", i, id)
 		}

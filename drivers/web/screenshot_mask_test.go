@@ -13,9 +13,10 @@ import (
 
 // secretPage is secret_pixels.html in an 800 x 300 viewport with the
 // secret "hunter2x" typed into its field.
-func secretPage(t *testing.T) (*Session, context.Context) {
+func secretPage(t *testing.T, p *Provider) (*Session, context.Context) {
 	t.Helper()
-	s := session(t, "secret_pixels.html")
+	s := openSession(t, p, "secret_pixels.html")
+	t.Cleanup(func() { s.Close(context.Background()) })
 	ctx := testCtx(t)
 	if err := s.Act(ctx, drivers.Action{Kind: drivers.ActViewport, Size: drivers.Point{X: 800, Y: 300}}); err != nil {
 		t.Fatal(err)
@@ -32,7 +33,7 @@ func secretPage(t *testing.T) (*Session, context.Context) {
 // and nothing else changes; a one-letter secret is not painted inside words.
 func TestScreenshotMasksSecrets(t *testing.T) {
 	t.Parallel()
-	s, ctx := secretPage(t)
+	s, ctx := secretPage(t, prov)
 	shot := func(mask []string) *image.RGBA {
 		t.Helper()
 		b, err := s.Screenshot(ctx, drivers.ScreenshotOptions{Mask: mask})
@@ -108,7 +109,15 @@ func TestScreenshotMasksSecrets(t *testing.T) {
 // scaled JPEG, and a one-letter secret inside words left alone.
 func TestTraceShotMasksSecrets(t *testing.T) {
 	t.Parallel()
-	s, ctx := secretPage(t)
+	t.Run("captured", func(t *testing.T) { traceShotMasksSecrets(t, prov) })
+	t.Run("frames drawn", func(t *testing.T) { traceShotMasksSecrets(t, framesProvider(t)) })
+}
+
+func traceShotMasksSecrets(t *testing.T, prv *Provider) {
+	s, ctx := secretPage(t, prv)
+	if n := s.FramesDrawn(); (n > 0) != prv.opts.FrameControl {
+		t.Fatalf("the session drew %d frames of its page", n)
+	}
 	shot := func(mask []string) image.Image {
 		t.Helper()
 		b, err := s.TraceShot(ctx, drivers.TraceShotOptions{Mask: mask})

@@ -53,6 +53,12 @@ type Session struct {
 	pipe pipeState
 	// trace is what a trace asked to keep (trace.go).
 	trace traceState
+	// frames draws the page's frames when the session controls them
+	// (frames.go); nil when the browser draws them.
+	frames *framePump
+	// ownContext is the browser context of a page made by the session
+	// itself (a controlled one); "" when chromedp made it.
+	ownContext cdp.BrowserContextID
 }
 
 type dialogInfo struct {
@@ -80,7 +86,68 @@ const defaultWidth, defaultHeight = 1280, 720
 
 // start creates the browser context and its page.
 func (s *Session) start(ctx context.Context) error {
+	if s.b.frameControl.Load() {
+		err := s.startControlled(ctx)
+		if err == nil || ctx.Err() != nil || s.b.ctx.Err() != nil {
+			return err
+		}
+		// This browser cannot draw a controlled page: its pages are made
+		// the usual way from now on.
+		s.b.frameControl.Store(false)
+		s.p.opts.Logf("web: frames left to the browser (%v)", err)
+	}
+	s.mu.Lock()
+	s.frames, s.ownContext = nil, ""
+	s.mu.Unlock()
 	s.tabCtx, s.tabCancel = chromedp.NewContext(s.b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(s.onEvent))
+	return s.setUp(ctx)
+}
+
+// startControlled starts a page whose frames the session draws (frames.go).
+func (s *Session) startControlled(ctx context.Context) error {
+	tid, bc, err := newControlledTarget(ctx, s.b)
+	if err != nil {
+		return err
+	}
+	tabCtx, cancel := chromedp.NewContext(s.b.ctx, chromedp.WithTargetID(tid), chromedp.WithListener(s.onEvent))
+	var pump *framePump
+	s.tabCtx, s.tabCancel = tabCtx, func() {
+		if pump != nil {
+			pump.stop()
+		}
+		cancel()
+		disposeContext(s.b, bc)
+	}
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	// The page's first frame comes before anything else it is asked:
+	// without frames it never loads its document's rendering.
+	if err := chromedp.Do(tabCtx); err != nil {
+		s.tabCancel()
+		return err
+	}
+	if pump, err = startPump(ctx, tabCtx, s.b.frameTurn); err != nil {
+		s.tabCancel()
+		return err
+	}
+	s.mu.Lock()
+	s.frames, s.ownContext = pump, bc
+	s.mu.Unlock()
+	return s.setUp(ctx)
+}
+
+// browserContextID is the browser context of the session's page.
+func (s *Session) browserContextID() cdp.BrowserContextID {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ownContext != "" {
+		return s.ownContext
+	}
+	return chromedp.FromContext(s.tabCtx).BrowserContextID
+}
+
+// setUp readies the page of s.tabCtx.
+func (s *Session) setUp(ctx context.Context) error {
 	stop := context.AfterFunc(ctx, s.tabCancel)
 	defer stop()
 	return chromedp.Do(s.tabCtx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {

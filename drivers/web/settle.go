@@ -225,9 +225,23 @@ func (s *Session) awaitFrame(ctx context.Context, expr string) error {
 func (s *Session) awaitFrameValue(ctx context.Context, expr string, out any) error {
 	fctx, cancel := context.WithTimeout(ctx, frameBound)
 	defer cancel()
+	s.mu.Lock()
+	pump := s.frames
+	s.mu.Unlock()
 	done := make(chan error, 1)
 	go func() {
-		done <- s.evalOnce(fctx, "settle", expr, out)
+		if pump == nil {
+			done <- s.evalOnce(fctx, "settle", expr, out)
+			return
+		}
+		// The session draws the frames: once the page asked for the frame
+		// (the promise is made), it is drawn now, not at the next tick.
+		err := s.evalOnce(fctx, "settle", "(globalThis.__adtestFrame="+expr+",0)", nil)
+		if err == nil {
+			pump.kick()
+			err = s.evalOnce(fctx, "settle", "globalThis.__adtestFrame", out)
+		}
+		done <- err
 	}()
 	var err error
 	select {

@@ -58,6 +58,14 @@ func (s *Session) TraceShot(ctx context.Context, opts drivers.TraceShotOptions) 
 	if s.dialogOpen() {
 		return nil, fmt.Errorf("web: no picture while a JavaScript dialog is open")
 	}
+	s.mu.Lock()
+	pump := s.frames
+	s.mu.Unlock()
+	if pump != nil {
+		// The session draws the frames: the capture's (a new one, then
+		// the one it is copied from) are drawn at once (frames.go).
+		defer pump.burst()()
+	}
 	var buf []byte
 	err := s.do(ctx, "screenshot", func(ctx context.Context, t *chromedp.Target) error {
 		var before *secretAreas

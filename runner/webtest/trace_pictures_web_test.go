@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	webdrv "github.com/adtest/adtest/drivers/web"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )
@@ -56,21 +57,33 @@ func TestTraceWebPictureShowsTheStep(t *testing.T) {
 		t.Fatalf("the trace test needs Chromium: %v", webBrowser.err)
 	}
 	for _, page := range []string{"colour.html", "heavy.html"} {
-		t.Run(page, func(t *testing.T) { tracePictureShowsTheStep(t, page) })
+		t.Run(page, func(t *testing.T) { tracePictureShowsTheStep(t, webBrowser.prov, page) })
+		t.Run("frames drawn/"+page, func(t *testing.T) { tracePictureShowsTheStep(t, webBrowser.frames, page) })
 	}
 }
 
-func tracePictureShowsTheStep(t *testing.T, page string) {
+// newTraceSession opens a session of prov; on the provider whose sessions
+// draw their frames it checks that they do.
+func newTraceSession(ctx context.Context, t *testing.T, prov *webdrv.Provider) drivers.Driver {
+	t.Helper()
+	d, err := prov.NewSession(ctx, drivers.SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := d.(*webdrv.Session).FramesDrawn(); (n > 0) != (prov == webBrowser.frames) {
+		t.Fatalf("the session drew %d frames of its page", n)
+	}
+	return d
+}
+
+func tracePictureShowsTheStep(t *testing.T, prov *webdrv.Provider, page string) {
 	tr, err := runner.NewTrace(filepath.Join(t.TempDir(), "trace"), drivers.NewMasker(nil), runner.TraceInfo{File: "colour.ad", Platform: "web"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	d, err := webBrowser.prov.NewSession(ctx, drivers.SessionOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := newTraceSession(ctx, t, prov)
 	sess := runner.NewSession(d, runner.SessionConfig{ArtifactsDir: t.TempDir(), Trace: tr})
 	defer sess.Close(context.Background())
 	script, err := lang.Parse("colour.ad", []byte("open "+webBrowser.srv.URL+"/trace/"+page+"\n"+

@@ -55,8 +55,11 @@ document.getElementById('accept').addEventListener('click', function () { docume
 
 // webBrowser is the one browser of the test binary, started on first use.
 var webBrowser struct {
-	once     sync.Once
-	prov     *webdrv.Provider
+	once sync.Once
+	prov *webdrv.Provider
+	// frames is a provider whose sessions draw their pages' frames (as a
+	// run that records traces has them: webdrv.Options.FrameControl).
+	frames   *webdrv.Provider
 	srv      *httptest.Server
 	err      error
 	profiles webtest.ProfileRecorder // Chromium profile directories, from the provider's log
@@ -65,6 +68,9 @@ var webBrowser struct {
 func startWebBrowser() {
 	b := &webBrowser
 	b.prov, b.err = webdrv.NewProvider(webdrv.Options{Logf: b.profiles.Logf})
+	if b.err == nil {
+		b.frames, b.err = webdrv.NewProvider(webdrv.Options{Logf: b.profiles.Logf, FrameControl: true})
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/", exampleweb.Handler())
 	mux.HandleFunc("/evidence/covered.html", func(w http.ResponseWriter, r *http.Request) {
@@ -96,6 +102,11 @@ func stopWebBrowser() error {
 	}
 	if err := b.prov.Close(); err != nil {
 		return fmt.Errorf("web provider close: %v", err)
+	}
+	if b.frames != nil {
+		if err := b.frames.Close(); err != nil {
+			return fmt.Errorf("web provider (frames drawn by the sessions) close: %v", err)
+		}
 	}
 	if b.err != nil {
 		return nil

@@ -1,0 +1,237 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/headlessexperimental"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+)
+
+// Frames drawn when the session says so (Options.FrameControl).
+//
+// Left to itself, headless Chromium draws at most 60 frames a second, on
+// its own clock, and everything that waits for a frame waits for that
+// clock's next tick: a capture (Page.captureScreenshot) asks for a new
+// frame, waits until it reached the screen and copies the screen at a
+// later draw, about three ticks (45-50 ms), which the next step that
+// changes the screen must wait out, or its effect could be in the picture.
+// The headless shell can leave a page's frames to its client instead
+// (begin-frame control): a page made that way draws a frame only on
+// HeadlessExperimental.beginFrame, which returns once the frame is drawn.
+// The session is then the page's clock. A pump draws a frame every 60th of
+// a second while the frames change the screen (requestAnimationFrame,
+// animations and timers run as before) and every 10th once three in a row
+// changed nothing; a frame the session waits for (the settle's, a stable
+// box's) is drawn as soon as the page asked for it; and while a capture or
+// an input waits for frames they are drawn back to back, so a trace
+// picture costs the frames' work, not the ticks (about 20 ms).
+//
+// The browser draws one controlled frame at a time: a frame asked for while
+// another page's is being drawn makes its GPU process exit ("overlapping
+// IssueExternalBeginFrame"), so the frames of all the browser's pages take
+// turns (browserProc.frameTurn).
+//
+// Only a headless shell adtest starts itself gets the flags; a browser that
+// cannot draw a controlled page's first frame has its pages made the usual
+// way from then on.
+
+const (
+	// disposeBound bounds the disposal of a browser context.
+	disposeBound = 5 * time.Second
+	// framePeriod is the pump's period while the page changes: the 60 Hz
+	// of Chromium's own.
+	framePeriod = time.Second / 60
+	// idleFrames frames in a row that change nothing on the screen make the
+	// page idle: it then gets a frame every idlePeriod (its timers, a
+	// requestAnimationFrame that changes nothing) until one changes the
+	// screen or the session waits for a frame.
+	idleFrames = 3
+	idlePeriod = time.Second / 10
+	// frameCallBound bounds one controlled frame (a page whose main thread
+	// is busy can hold it); the pump goes on with the next.
+	frameCallBound = 2 * time.Second
+)
+
+// frameFlags are the browser's flags for controlled frames: the client
+// may control a page's frames, and a frame is drawn only once every stage
+// before drawing (raster included) is done, so the pixels returned are the
+// page's as it was when the frame began.
+var frameFlags = []string{"enable-begin-frame-control", "run-all-compositor-stages-before-draw"}
+
+// framePump issues the frames of one controlled page.
+type framePump struct {
+	// turn is the browser's: held while one of its frames is drawn.
+	turn chan struct{}
+	// wake asks for a frame now (the session waits for one).
+	wake chan struct{}
+	// bursts counts the captures and inputs in progress: while one is,
+	// frames are drawn back to back (a capture waits for two of them, an
+	// input for one).
+	bursts atomic.Int32
+	cancel context.CancelFunc
+	done   chan struct{}
+	// frames counts the frames drawn (tests).
+	frames atomic.Int64
+}
+
+// newControlledTarget creates a browser context and a page in it whose
+// frames the client draws.
+func newControlledTarget(ctx context.Context, b *browserProc) (target.ID, cdp.BrowserContextID, error) {
+	c := chromedp.FromContext(b.ctx)
+	if c == nil || c.Browser == nil {
+		return "", "", errors.New("web: no browser connection")
+	}
+	bc, err := cdp.Call(ctx, c.Browser, target.CreateBrowserContext, target.CreateBrowserContextParams{DisposeOnDetach: ptr(true)})
+	if err != nil {
+		return "", "", err
+	}
+	t, err := cdp.Call(ctx, c.Browser, target.CreateTarget, target.CreateTargetParams{URL: "about:blank",
+		BrowserContextID: bc.BrowserContextID, NewWindow: ptr(true), EnableBeginFrameControl: ptr(true)})
+	if err != nil {
+		disposeContext(b, bc.BrowserContextID)
+		return "", "", err
+	}
+	return t.TargetID, bc.BrowserContextID, nil
+}
+
+// disposeContext disposes of a browser context adtest created (its pages
+// close with it), within a bound.
+func disposeContext(b *browserProc, id cdp.BrowserContextID) {
+	c := chromedp.FromContext(b.ctx)
+	if c == nil || c.Browser == nil || b.ctx.Err() != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(b.ctx), disposeBound)
+	defer cancel()
+	_, _ = cdp.Call(ctx, c.Browser, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: id})
+}
+
+// startPump draws the first frame of the page in tabCtx (within bound: a
+// browser that cannot control frames fails it) and then pumps frames until
+// the page's context ends or stop is called.
+func startPump(ctx, tabCtx context.Context, turn chan struct{}) (*framePump, error) {
+	if _, err := drawFrame(ctx, tabCtx, turn); err != nil {
+		return nil, err
+	}
+	pctx, cancel := context.WithCancel(tabCtx)
+	p := &framePump{turn: turn, wake: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
+	p.frames.Store(1)
+	go p.run(pctx)
+	return p, nil
+}
+
+// stop ends the pump and waits for its last frame.
+func (p *framePump) stop() {
+	p.cancel()
+	<-p.done
+}
+
+func (p *framePump) run(ctx context.Context) {
+	defer close(p.done)
+	timer := time.NewTimer(framePeriod)
+	defer timer.Stop()
+	still := 0 // frames in a row that changed nothing
+	for {
+		woken := false
+		select {
+		case <-ctx.Done():
+			return
+		case <-p.wake:
+			woken = true
+		case <-timer.C:
+		}
+		start := time.Now()
+		damage, _ := drawFrame(ctx, ctx, p.turn)
+		p.frames.Add(1)
+		if damage || woken {
+			still = 0
+		} else {
+			still++
+		}
+		period := framePeriod
+		switch {
+		case p.bursts.Load() > 0:
+			period = 0
+		case still >= idleFrames:
+			period = idlePeriod
+		}
+		// A frame that took longer than the period is followed at once.
+		timer.Reset(max(period-time.Since(start), 0))
+	}
+}
+
+// burst has frames drawn back to back until the returned function is
+// called: a capture (Page.captureScreenshot) or an input is waiting for
+// them.
+func (p *framePump) burst() func() {
+	p.bursts.Add(1)
+	p.kick()
+	return func() { p.bursts.Add(-1) }
+}
+
+// kick asks for a frame now, without waiting for it: the session is about
+// to wait for the page's next frame.
+func (p *framePump) kick() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// drawFrame draws one frame of the page in tabCtx, in the browser's turn,
+// bounded by ctx and frameCallBound; damage reports a frame that changed
+// the screen.
+func drawFrame(ctx, tabCtx context.Context, turn chan struct{}) (damage bool, err error) {
+	fctx, cancel := context.WithTimeout(tabCtx, frameCallBound)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	select {
+	case turn <- struct{}{}:
+		defer func() { <-turn }()
+	case <-fctx.Done():
+		return false, fmt.Errorf("web: drawing a frame: %w", fctx.Err())
+	}
+	p := headlessexperimental.BeginFrameParams{Interval: float64(framePeriod) / float64(time.Millisecond)}
+	err = chromedp.Do(fctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		r, err := cdp.Call(ctx, t, headlessexperimental.BeginFrame, p)
+		damage = r.HasDamage
+		return err
+	}))
+	if err != nil {
+		return false, fmt.Errorf("web: drawing a frame: %w", err)
+	}
+	return damage, nil
+}
+
+// inputFrames has the page's frames drawn back to back until the returned
+// function is called (an input in progress), if the session draws them:
+// Chromium delivers a move or a wheel with the next frame and answers it
+// once delivered, and a gesture moves at the frames' pace.
+func (s *Session) inputFrames() func() {
+	s.mu.Lock()
+	pump := s.frames
+	s.mu.Unlock()
+	if pump == nil {
+		return func() {}
+	}
+	return pump.burst()
+}
+
+// FramesDrawn is how many frames the session drew since its page was made:
+// 0 when the browser draws them (Options.FrameControl off, or a browser
+// that cannot leave them to the session).
+func (s *Session) FramesDrawn() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.frames == nil {
+		return 0
+	}
+	return s.frames.frames.Load()
+}
