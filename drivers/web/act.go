@@ -285,8 +285,11 @@ func (s *Session) input(ctx context.Context, op string, f func(ctx context.Conte
 	ictx, icancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan error, 1)
 	go func() {
-		// A page whose frames the session draws gets them meanwhile.
-		defer s.inputFrames()()
+		// A page whose frames the session draws gets them meanwhile for
+		// the pointer's moves.
+		if pointerInput(op) {
+			defer s.burstFrames()()
+		}
 		done <- s.do(ictx, op, f)
 		icancel()
 	}()
@@ -303,6 +306,16 @@ func (s *Session) input(ctx context.Context, op string, f func(ctx context.Conte
 }
 
 // wait pauses for d unless ctx ends first.
+// pointerInput reports an input of the mouse or a finger (by its op name):
+// Chromium delivers its moves with the page's next frame.
+func pointerInput(op string) bool {
+	switch op {
+	case "click", "longpress", "hover", "scroll", "swipe", "pan":
+		return true
+	}
+	return false
+}
+
 func wait(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return nil

@@ -91,8 +91,12 @@ func newControlledTarget(ctx context.Context, b *browserProc) (target.ID, cdp.Br
 	if err != nil {
 		return "", "", err
 	}
+	// The window's size is given: the shell makes a controlled page's
+	// window smaller than --window-size says, and a synthesized gesture
+	// outside the window is refused ("Position out of bounds").
 	t, err := cdp.Call(ctx, c.Browser, target.CreateTarget, target.CreateTargetParams{URL: "about:blank",
-		BrowserContextID: bc.BrowserContextID, NewWindow: ptr(true), EnableBeginFrameControl: ptr(true)})
+		BrowserContextID: bc.BrowserContextID, NewWindow: ptr(true), EnableBeginFrameControl: ptr(true),
+		Width: windowWidth, Height: windowHeight})
 	if err != nil {
 		disposeContext(b, bc.BrowserContextID)
 		return "", "", err
@@ -210,11 +214,12 @@ func drawFrame(ctx, tabCtx context.Context, turn chan struct{}) (damage bool, er
 	return damage, nil
 }
 
-// inputFrames has the page's frames drawn back to back until the returned
-// function is called (an input in progress), if the session draws them:
-// Chromium delivers a move or a wheel with the next frame and answers it
-// once delivered, and a gesture moves at the frames' pace.
-func (s *Session) inputFrames() func() {
+// burstFrames has the page's frames drawn back to back until the returned
+// function is called, if the session draws them: a capture waits for two
+// frames (a new one, then the draw it is copied from), and Chromium
+// delivers a pointer's move with the next frame and answers it once
+// delivered (a gesture moves at the frames' pace).
+func (s *Session) burstFrames() func() {
 	s.mu.Lock()
 	pump := s.frames
 	s.mu.Unlock()

@@ -482,6 +482,10 @@ func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 	return b, nil
 }
 
+// The browser's windows (--window-size): the page's viewport is emulated
+// inside (defaultWidth x defaultHeight).
+const windowWidth, windowHeight = 1280, 800
+
 // disabledFeatures are the Chromium features turned off (--disable-features).
 var disabledFeatures = []string{
 	"site-per-process", "Translate", "BlinkGenPropertyTrees", // chromedp's defaults
@@ -506,7 +510,7 @@ func (p *Provider) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-domain-reliability", true),
 		chromedp.Flag("no-pings", true),
-		chromedp.WindowSize(1280, 800),
+		chromedp.WindowSize(windowWidth, windowHeight),
 		// chromedp's defaults (site-per-process, Translate,
 		// BlinkGenPropertyTrees) plus the WebUI omnibox popups: every
 		// browser context opens a window, and each window of Chromium 15x

@@ -170,3 +170,34 @@ func traceShotMasksSecrets(t *testing.T, prv *Provider) {
 		t.Errorf(`"Replay failed" was painted for the one-letter secret "e": %d pixels of the paint, %d before`, m, p)
 	}
 }
+
+// TestTraceShotsAtOnce (real Chromium): trace pictures asked for at once
+// are taken one at a time. A capture with a scaled clip overrides the
+// page's metrics while it runs and puts back those it found, so two at
+// once left the second's override in place: a swipe in the lower part of
+// the viewport was then refused as out of bounds.
+func TestTraceShotsAtOnce(t *testing.T) {
+	t.Parallel()
+	t.Run("captured", func(t *testing.T) { traceShotsAtOnce(t, prov) })
+	t.Run("frames drawn", func(t *testing.T) { traceShotsAtOnce(t, framesProvider(t)) })
+}
+
+func traceShotsAtOnce(t *testing.T, p *Provider) {
+	s := openSession(t, p, "scroll.html")
+	t.Cleanup(func() { s.Close(context.Background()) })
+	ctx := testCtx(t)
+	for round := 0; round < 3; round++ {
+		var waits []func() ([]byte, error)
+		for i := 0; i < 4; i++ {
+			waits = append(waits, s.StartTraceShot(ctx, drivers.TraceShotOptions{}))
+		}
+		for _, w := range waits {
+			if pic, err := w(); err != nil || len(pic) == 0 {
+				t.Fatalf("picture: %d bytes, %v", len(pic), err)
+			}
+		}
+		if err := s.Act(ctx, drivers.Action{Kind: drivers.ActSwipe, From: drivers.Point{X: 600, Y: 650}, To: drivers.Point{X: 600, Y: 550}}); err != nil {
+			t.Fatalf("round %d: swipe in the lower part of the viewport after pictures at once: %v", round, err)
+		}
+	}
+}

@@ -31,6 +31,8 @@ type Session struct {
 	tabCtx    context.Context
 	tabCancel context.CancelFunc
 	closeOnce sync.Once
+	// shotMu holds one capture at a time (trace.go).
+	shotMu sync.Mutex
 
 	mu       sync.Mutex
 	dialog   *dialogInfo
@@ -487,6 +489,9 @@ func (s *Session) refuseWithDialog(op string) error {
 
 // Screenshot returns a PNG of the viewport, or of the whole page.
 func (s *Session) Screenshot(ctx context.Context, opts drivers.ScreenshotOptions) ([]byte, error) {
+	s.shotMu.Lock() // one capture at a time (TraceShot)
+	defer s.shotMu.Unlock()
+	defer s.burstFrames()()
 	var buf []byte
 	err := s.do(ctx, "screenshot", func(ctx context.Context, t *chromedp.Target) error {
 		var before, after *secretAreas

@@ -58,14 +58,12 @@ func (s *Session) TraceShot(ctx context.Context, opts drivers.TraceShotOptions) 
 	if s.dialogOpen() {
 		return nil, fmt.Errorf("web: no picture while a JavaScript dialog is open")
 	}
-	s.mu.Lock()
-	pump := s.frames
-	s.mu.Unlock()
-	if pump != nil {
-		// The session draws the frames: the capture's (a new one, then
-		// the one it is copied from) are drawn at once (frames.go).
-		defer pump.burst()()
-	}
+	// One capture at a time: a capture with a scaled clip overrides the
+	// page's metrics while it runs and then puts back those it found, so
+	// two at once can leave the second's override in place.
+	s.shotMu.Lock()
+	defer s.shotMu.Unlock()
+	defer s.burstFrames()()
 	var buf []byte
 	err := s.do(ctx, "screenshot", func(ctx context.Context, t *chromedp.Target) error {
 		var before *secretAreas
