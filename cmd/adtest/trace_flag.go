@@ -26,25 +26,19 @@ func (t *traceFlag) Set(s string) error {
 }
 
 // traceUsage is the --trace flag's help line.
-const traceUsage = "keep a trace of every step (pictures before/after, tree, console, network) for the attempts `MODE` names: off, on, retain-on-failure (the default: recorded always, kept for attempts that did not pass) or on-first-retry (the first retry of a failed test)"
+const traceUsage = "keep a trace of every step (pictures before/after, tree, console, network) for the attempts `MODE` names: off, on, retain-on-failure (recorded always, kept for attempts that did not pass) or on-first-retry (the default: the first retry of a failed test)"
 
-// defaultTrace is the mode of run and test without --trace:
-// retain-on-failure, so that a flaky failure its retry hides can be seen.
-// Every attempt is recorded and a passing one's trace dropped; a run that
-// records draws its pages' frames itself (drivers/web/frames.go), which
-// makes a picture cheap enough for that (README, "Traces").
-const defaultTrace = runner.TraceRetainOnFailure
+// defaultTrace is the mode of run, test and replay without --trace:
+// on-first-retry, as Playwright Test's own CI set-up, since recording costs
+// a picture per step (the example suite runs about 1.3x its time with every
+// attempt recorded, README "Traces") and a run whose tests pass the first
+// time should not pay for it. A replay has no retries: without --trace it records nothing.
+const defaultTrace = runner.TraceOnFirstRetry
 
-// replayDefaultTrace is replay's mode without --trace: a replay has no
-// retries, so it records nothing (its session is the daemon's, whose pages
-// draw their own frames: a trace costs it a capture per step).
-const replayDefaultTrace = runner.TraceOnFirstRetry
-
-// replayTraceFlag reads replay's --trace (default on-first-retry: nothing)
-// and names the directory of this replay's trace:
-// .adtest/traces/<file>-<time>.
+// replayTraceFlag reads replay's --trace (default on-first-retry) and
+// names the directory of this replay's trace: .adtest/traces/<file>-<time>.
 func replayTraceFlag(env *Env, args *adArgs, script string) (runner.TraceMode, string, *runner.ErrorInfo) {
-	mode := replayDefaultTrace
+	mode := defaultTrace
 	if v := args.last("trace"); v != "" {
 		m, err := runner.ParseTraceMode(v)
 		if err != nil {
