@@ -54,9 +54,10 @@ const (
 	// screen or the session waits for a frame.
 	idleFrames = 3
 	idlePeriod = time.Second / 10
-	// frameCallBound bounds one controlled frame (a page whose main thread
-	// is busy can hold it); the pump goes on with the next.
-	frameCallBound = 2 * time.Second
+	// frameCallBound bounds one controlled frame (drawn in a few
+	// milliseconds, also while the page's main thread is busy): a browser
+	// that does not answer within it holds no turn longer.
+	frameCallBound = 5 * time.Second
 )
 
 // frameFlags are the browser's flags for controlled frames: the client
@@ -69,6 +70,8 @@ var frameFlags = []string{"enable-begin-frame-control", "run-all-compositor-stag
 type framePump struct {
 	// turn is the browser's: held while one of its frames is drawn.
 	turn chan struct{}
+	// tabCtx is the page's.
+	tabCtx context.Context
 	// wake asks for a frame now (the session waits for one).
 	wake chan struct{}
 	// bursts counts the captures and inputs in progress: while one is,
@@ -125,7 +128,7 @@ func startPump(ctx, tabCtx context.Context, turn chan struct{}) (*framePump, err
 		return nil, err
 	}
 	pctx, cancel := context.WithCancel(tabCtx)
-	p := &framePump{turn: turn, wake: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
+	p := &framePump{turn: turn, tabCtx: tabCtx, wake: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
 	p.frames.Store(1)
 	go p.run(pctx)
 	return p, nil
@@ -152,7 +155,7 @@ func (p *framePump) run(ctx context.Context) {
 		case <-timer.C:
 		}
 		start := time.Now()
-		damage, _ := drawFrame(ctx, ctx, p.turn)
+		damage, _ := drawFrame(ctx, p.tabCtx, p.turn)
 		p.frames.Add(1)
 		if damage || woken {
 			still = 0
@@ -189,20 +192,25 @@ func (p *framePump) kick() {
 	}
 }
 
-// drawFrame draws one frame of the page in tabCtx, in the browser's turn,
-// bounded by ctx and frameCallBound; damage reports a frame that changed
-// the screen.
+// drawFrame draws one frame of the page in tabCtx, in the browser's turn.
+// The turn is held until the browser answered (or frameCallBound passed):
+// neither ctx nor the end of the page cancels the wait for the answer, as
+// a frame still being drawn when another page's begins makes the browser's
+// GPU process exit. ctx only bounds the wait for the turn.
 func drawFrame(ctx, tabCtx context.Context, turn chan struct{}) (damage bool, err error) {
-	fctx, cancel := context.WithTimeout(tabCtx, frameCallBound)
-	defer cancel()
-	stop := context.AfterFunc(ctx, cancel)
-	defer stop()
 	select {
 	case turn <- struct{}{}:
 		defer func() { <-turn }()
-	case <-fctx.Done():
-		return false, fmt.Errorf("web: drawing a frame: %w", fctx.Err())
+	case <-ctx.Done():
+		return false, fmt.Errorf("web: drawing a frame: %w", ctx.Err())
+	case <-tabCtx.Done():
+		return false, fmt.Errorf("web: drawing a frame: %w", tabCtx.Err())
 	}
+	if tabCtx.Err() != nil {
+		return false, fmt.Errorf("web: drawing a frame: %w", tabCtx.Err())
+	}
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(tabCtx), frameCallBound)
+	defer cancel()
 	p := headlessexperimental.BeginFrameParams{Interval: float64(framePeriod) / float64(time.Millisecond)}
 	err = chromedp.Do(fctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		r, err := cdp.Call(ctx, t, headlessexperimental.BeginFrame, p)

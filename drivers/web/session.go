@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
@@ -112,15 +113,17 @@ func (s *Session) startControlled(ctx context.Context) error {
 		return err
 	}
 	tabCtx, cancel := chromedp.NewContext(s.b.ctx, chromedp.WithTargetID(tid), chromedp.WithListener(s.onEvent))
-	var pump *framePump
+	// The pump stops before the page goes: a frame being drawn is waited
+	// for (frames.go).
+	var started atomic.Pointer[framePump]
 	s.tabCtx, s.tabCancel = tabCtx, func() {
-		if pump != nil {
-			pump.stop()
+		if p := started.Load(); p != nil {
+			p.stop()
 		}
 		cancel()
 		disposeContext(s.b, bc)
 	}
-	stop := context.AfterFunc(ctx, cancel)
+	stop := context.AfterFunc(ctx, s.tabCancel)
 	defer stop()
 	// The page's first frame comes before anything else it is asked:
 	// without frames it never loads its document's rendering.
@@ -128,10 +131,12 @@ func (s *Session) startControlled(ctx context.Context) error {
 		s.tabCancel()
 		return err
 	}
-	if pump, err = startPump(ctx, tabCtx, s.b.frameTurn); err != nil {
+	pump, err := startPump(ctx, tabCtx, s.b.frameTurn)
+	if err != nil {
 		s.tabCancel()
 		return err
 	}
+	started.Store(pump)
 	s.mu.Lock()
 	s.frames, s.ownContext = pump, bc
 	s.mu.Unlock()
