@@ -17,6 +17,9 @@ type Output struct {
 	Data map[string]any
 	// Warning is a non-fatal note (stale read-only ref, empty capture).
 	Warning string
+	// AtOnce marks a wait that found what it waited for at its first look:
+	// it waited for nothing, and a trace gives it the picture it began on.
+	AtOnce bool
 }
 
 // leafFunc is one command's leaf. A read returns its output; a mutating

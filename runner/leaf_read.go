@@ -249,5 +249,5 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) 
 		e.Details = map[string]any{"timeoutMs": timeout.Milliseconds(), "polls": polls}
 		return nil, mutation{}, e
 	}
-	return &Output{Text: "Found " + what, Warning: warning}, mutation{}, nil
+	return &Output{Text: "Found " + what, Warning: warning, AtOnce: polls == 1}, mutation{}, nil
 }

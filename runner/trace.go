@@ -329,7 +329,7 @@ func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) 
 	// every step that shares it. Any other step's picture is taken now,
 	// while the one before it may still be (both show the screen between
 	// their request and their end, with no change to it in between).
-	shares := readsOnly(rec) && t.last != ""
+	shares := (readsOnly(rec) || waitedAtOnce(rec)) && t.last != ""
 	t.reap(false)
 	n := rec.Step
 	if n <= 0 {
@@ -376,6 +376,12 @@ func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) 
 		}
 	}
 	t.data.Steps = append(t.data.Steps, st)
+}
+
+// waitedAtOnce reports a wait that found what it waited for at its first
+// look: no time passed for the screen to change since the picture before.
+func waitedAtOnce(rec *JournalEntry) bool {
+	return rec.Written.Command == "wait" && rec.Status == StatusPassed && rec.Output != nil && rec.Output.AtOnce
 }
 
 // readsOnly reports a step that cannot change the screen: a read, a find or

@@ -149,3 +149,34 @@ func TestTraceModes(t *testing.T) {
 		t.Errorf("ParseTraceMode(always) = %v, want an error naming the modes", err)
 	}
 }
+
+// TestTraceWaitAtOnce: a wait that finds what it waits for at its first
+// look shares the picture it began on (no time passed for the screen to
+// change); one that polled until the screen changed gets its own.
+func TestTraceWaitAtOnce(t *testing.T) {
+	sc, err := fake.ParseScreens("screens.txt", loginScreens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := NewTrace(filepath.Join(t.TempDir(), "trace"), drivers.NewMasker(nil), TraceInfo{File: "flow.ad", Attempt: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := NewSession(fake.New(sc, fake.Options{}), SessionConfig{Seed: 41, ArtifactsDir: t.TempDir(), Trace: tr, PollInterval: 50 * time.Millisecond})
+	script := parseScript(t, "open demo\nwait text \"Welcome\" 1000\nclick id=signin\nwait id=late 5000\n")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if res := sess.Replay(ctx, script, ReplayOptions{StepTimeout: 10 * time.Second}); res.Status != StatusPassed {
+		t.Fatalf("status %s %+v, want passed", res.Status, res.Error)
+	}
+	d := readTrace(t, tr)
+	if len(d.Steps) != 4 {
+		t.Fatalf("%d steps, want 4 (warnings %v)", len(d.Steps), d.Warnings)
+	}
+	if w := d.Steps[1]; w.After == "" || w.After != w.Before {
+		t.Errorf("wait found at once: before %q after %q, want the picture it began on", w.Before, w.After)
+	}
+	if w := d.Steps[3]; w.After == "" || w.After == w.Before {
+		t.Errorf("wait that polled: before %q after %q, want a picture of its own", w.Before, w.After)
+	}
+}
