@@ -305,7 +305,6 @@ func (s *Session) input(ctx context.Context, op string, f func(ctx context.Conte
 	}
 }
 
-// wait pauses for d unless ctx ends first.
 // pointerInput reports an input of the mouse or a finger (by its op name):
 // Chromium delivers its moves with the page's next frame.
 func pointerInput(op string) bool {
@@ -316,6 +315,7 @@ func pointerInput(op string) bool {
 	return false
 }
 
+// wait pauses for d unless ctx ends first.
 func wait(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return nil

@@ -95,12 +95,8 @@ func newControlledTarget(ctx context.Context, b *browserProc) (target.ID, cdp.Br
 	if err != nil {
 		return "", "", err
 	}
-	// The window's size is given: the shell makes a controlled page's
-	// window smaller than --window-size says, and a synthesized gesture
-	// outside the window is refused ("Position out of bounds").
 	t, err := cdp.Call(ctx, c.Browser, target.CreateTarget, target.CreateTargetParams{URL: "about:blank",
-		BrowserContextID: bc.BrowserContextID, NewWindow: ptr(true), EnableBeginFrameControl: ptr(true),
-		Width: windowWidth, Height: windowHeight})
+		BrowserContextID: bc.BrowserContextID, NewWindow: ptr(true), EnableBeginFrameControl: ptr(true)})
 	if err != nil {
 		disposeContext(b, bc.BrowserContextID)
 		return "", "", err

@@ -63,9 +63,9 @@ type Options struct {
 	// Logf receives diagnostics (nil: discarded).
 	Logf func(format string, args ...any)
 	// FrameControl has the pages' frames drawn by their sessions, so that a
-	// trace picture is a frame drawn for it (frames.go): for a run that
-	// records traces. Only a headless shell adtest starts can; any other
-	// browser draws its own.
+	// trace picture costs the frames' work, not the browser's ticks
+	// (frames.go): for a run that may record traces. Only a headless shell
+	// adtest starts can; any other browser draws its own.
 	FrameControl bool
 }
 
@@ -482,10 +482,6 @@ func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 	return b, nil
 }
 
-// The browser's windows (--window-size): the page's viewport is emulated
-// inside (defaultWidth x defaultHeight).
-const windowWidth, windowHeight = 1280, 800
-
 // disabledFeatures are the Chromium features turned off (--disable-features).
 var disabledFeatures = []string{
 	"site-per-process", "Translate", "BlinkGenPropertyTrees", // chromedp's defaults
@@ -510,7 +506,7 @@ func (p *Provider) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-domain-reliability", true),
 		chromedp.Flag("no-pings", true),
-		chromedp.WindowSize(windowWidth, windowHeight),
+		chromedp.WindowSize(1280, 800),
 		// chromedp's defaults (site-per-process, Translate,
 		// BlinkGenPropertyTrees) plus the WebUI omnibox popups: every
 		// browser context opens a window, and each window of Chromium 15x
