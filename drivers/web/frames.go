@@ -54,6 +54,13 @@ const (
 	// screen or the session waits for a frame.
 	idleFrames = 3
 	idlePeriod = time.Second / 10
+	// dozeAfter without a call from the session makes an idle page doze:
+	// it gets a frame every dozePeriod until the session calls it again or
+	// a frame changes the screen. An interactive session's page waits for
+	// its next command for as long as the person or agent thinks: at 10 Hz
+	// its frames cost about 1% of a core, at 1 Hz a tenth of that.
+	dozeAfter  = 3 * time.Second
+	dozePeriod = time.Second
 	// frameCallBound bounds one controlled frame (drawn in a few
 	// milliseconds, also while the page's main thread is busy): a browser
 	// that does not answer within it holds no turn longer.
@@ -82,6 +89,35 @@ type framePump struct {
 	done   chan struct{}
 	// frames counts the frames drawn (tests).
 	frames atomic.Int64
+	// born is when the pump started; active is the time since born of the
+	// session's latest call to its page (touch); dozeAfter and dozePeriod
+	// are the constants' (tests change them); dozing is whether it dozes.
+	born                  time.Time
+	active                atomic.Int64
+	dozeAfter, dozePeriod atomic.Int64
+	dozing                atomic.Bool
+}
+
+// doze reports whether the idle pump dozes: the session has not called
+// its page for dozeAfter. Dozing is set before the time of the last call
+// is read and touch sets that time before it reads dozing, so a call made
+// meanwhile either is seen here or wakes the pump.
+func (p *framePump) doze() bool {
+	p.dozing.Store(true)
+	if time.Since(p.born)-time.Duration(p.active.Load()) >= time.Duration(p.dozeAfter.Load()) {
+		return true
+	}
+	p.dozing.Store(false)
+	return false
+}
+
+// touch records a call of the session to its page; a dozing pump draws a
+// frame at once and goes back to the idle pace.
+func (p *framePump) touch() {
+	p.active.Store(int64(time.Since(p.born)))
+	if p.dozing.Load() {
+		p.kick()
+	}
 }
 
 // newControlledTarget creates a browser context and a page in it whose
@@ -124,8 +160,10 @@ func startPump(ctx, tabCtx context.Context, turn chan struct{}) (*framePump, err
 		return nil, err
 	}
 	pctx, cancel := context.WithCancel(tabCtx)
-	p := &framePump{turn: turn, tabCtx: tabCtx, wake: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
+	p := &framePump{turn: turn, tabCtx: tabCtx, wake: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{}), born: time.Now()}
 	p.frames.Store(1)
+	p.dozeAfter.Store(int64(dozeAfter))
+	p.dozePeriod.Store(int64(dozePeriod))
 	go p.run(pctx)
 	return p, nil
 }
@@ -158,12 +196,18 @@ func (p *framePump) run(ctx context.Context) {
 		} else {
 			still++
 		}
-		period := framePeriod
+		period, dozes := framePeriod, false
 		switch {
 		case p.bursts.Load() > 0:
 			period = 0
 		case still >= idleFrames:
 			period = idlePeriod
+			if dozes = p.doze(); dozes {
+				period = time.Duration(p.dozePeriod.Load())
+			}
+		}
+		if !dozes {
+			p.dozing.Store(false)
 		}
 		// A frame that took longer than the period is followed at once.
 		timer.Reset(max(period-time.Since(start), 0))

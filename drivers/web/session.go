@@ -296,10 +296,13 @@ var errClosed = fmt.Errorf("web: %w", drivers.ErrClosed)
 // do runs f on the page, bounded by ctx, and classifies its error.
 func (s *Session) do(ctx context.Context, op string, f func(ctx context.Context, t *chromedp.Target) error) error {
 	s.mu.Lock()
-	closed := s.closed
+	closed, pump := s.closed, s.frames
 	s.mu.Unlock()
 	if closed {
 		return errClosed
+	}
+	if pump != nil {
+		pump.touch()
 	}
 	rctx, cancel := context.WithCancel(s.tabCtx)
 	defer cancel()
