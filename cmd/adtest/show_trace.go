@@ -44,7 +44,7 @@ func runShowTrace(ctx context.Context, env *Env) int {
 	res, traceDir, err := traceResult(env, args[0])
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "adtest show-trace: %v\n", err)
-		fmt.Fprintln(env.Stderr, "hint: traces are kept under <artifacts>/<run>/<test>/attempt-N/trace/ by `adtest run --trace on` (or retain-on-failure for attempts that failed, on-first-retry, the default, for a test's first retry)")
+		fmt.Fprintln(env.Stderr, "hint: traces are kept under <artifacts>/<run>/<test>/attempt-N/trace/ by `adtest run` for attempts that did not pass (retain-on-failure, the default; --trace on keeps every attempt's)")
 		return ExitUsage
 	}
 	dir := *out

@@ -26,17 +26,19 @@ func (t *traceFlag) Set(s string) error {
 }
 
 // traceUsage is the --trace flag's help line.
-const traceUsage = "keep a trace of every step (pictures before/after, tree, console, network) for the attempts `MODE` names: off, on, retain-on-failure (recorded always, kept for attempts that did not pass) or on-first-retry (the default: the first retry of a failed test)"
+const traceUsage = "keep a trace of every step (pictures before/after, tree, console, network) for the attempts `MODE` names: off, on, retain-on-failure (the default: recorded always, kept for attempts that did not pass) or on-first-retry (the first retry of a failed test)"
 
 // defaultTrace is the mode of run, test and replay without --trace:
-// on-first-retry, as Playwright Test's own CI set-up, since recording costs
-// a picture per step (the example suite runs about 1.3x its time with every
-// attempt recorded, README "Traces") and a run whose tests pass the first
-// time should not pay for it. A replay has no retries: without --trace it records nothing.
-const defaultTrace = runner.TraceOnFirstRetry
+// retain-on-failure, so that a flaky failure its retry hides, or a replay
+// that failed, can be seen. Every attempt is recorded and a passing one's
+// trace dropped; the pages of a run that records, and the daemon's, have
+// their frames drawn by their sessions (drivers/web/frames.go), which
+// makes a picture cheap enough for that (README, "Traces").
+const defaultTrace = runner.TraceRetainOnFailure
 
-// replayTraceFlag reads replay's --trace (default on-first-retry) and
-// names the directory of this replay's trace: .adtest/traces/<file>-<time>.
+// replayTraceFlag reads replay's --trace (default retain-on-failure: kept
+// when the replay failed) and names the directory of this replay's trace:
+// .adtest/traces/<file>-<time>.
 func replayTraceFlag(env *Env, args *adArgs, script string) (runner.TraceMode, string, *runner.ErrorInfo) {
 	mode := defaultTrace
 	if v := args.last("trace"); v != "" {
