@@ -35,9 +35,12 @@ type ReplayRequest struct {
 	// close (the terminal close is not run).
 	KeepSession bool `json:"keepSession,omitempty"`
 	// Trace and TraceDir: the replay's trace mode (runner.TraceMode, ""
-	// = off) and the directory it is written to (trace.go).
-	Trace    string `json:"trace,omitempty"`
-	TraceDir string `json:"traceDir,omitempty"`
+	// = off) and the directory it is written to (trace.go). TraceDefault
+	// (no --trace) has the session's platform choose the mode
+	// (runner.DefaultTraceMode) instead of Trace.
+	Trace        string `json:"trace,omitempty"`
+	TraceDir     string `json:"traceDir,omitempty"`
+	TraceDefault bool   `json:"traceDefault,omitempty"`
 }
 
 // replay runs a script in a session: a new session when none has the name
@@ -123,7 +126,7 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 	start := time.Now()
 	tr := replayTrace(rr, scope, e.platform)
 	res := e.sess.Replay(ctx, &run, runner.ReplayOptions{Scope: scope, From: rr.From, PlanDigest: rr.PlanDigest, Trace: tr})
-	finishReplayTrace(tr, rr, res.Status == runner.StatusPassed)
+	finishReplayTrace(tr, rr, e.platform, res.Status == runner.StatusPassed)
 	if res.Error != nil {
 		if res.Error.Unavailable() {
 			r.lose(ctx, e)

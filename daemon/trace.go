@@ -16,7 +16,7 @@ import (
 // replay untraced.
 
 func replayTrace(rr *ReplayRequest, scope *lang.Scope, platform string) *runner.Trace {
-	mode, err := runner.ParseTraceMode(rr.Trace)
+	mode, err := replayTraceMode(rr, platform)
 	if err != nil || rr.TraceDir == "" || !mode.Records(1) {
 		return nil
 	}
@@ -48,11 +48,19 @@ func (e *entry) closeTrace() (string, error) {
 	return tr.Dir(), tr.Close()
 }
 
-func finishReplayTrace(tr *runner.Trace, rr *ReplayRequest, passed bool) {
+// replayTraceMode is the replay's trace mode on the session's platform.
+func replayTraceMode(rr *ReplayRequest, platform string) (runner.TraceMode, error) {
+	if rr.TraceDefault {
+		return runner.DefaultTraceMode(platform), nil
+	}
+	return runner.ParseTraceMode(rr.Trace)
+}
+
+func finishReplayTrace(tr *runner.Trace, rr *ReplayRequest, platform string, passed bool) {
 	if tr == nil {
 		return
 	}
-	mode, _ := runner.ParseTraceMode(rr.Trace)
+	mode, _ := replayTraceMode(rr, platform)
 	if !mode.Keeps(1, passed) || tr.Close() != nil {
 		os.RemoveAll(tr.Dir())
 	}

@@ -47,6 +47,19 @@ func ParseTraceMode(s string) (TraceMode, error) {
 	return "", fmt.Errorf("unknown trace mode %q (want off, on, retain-on-failure or on-first-retry)", s)
 }
 
+// DefaultTraceMode is the mode of run, test and replay without --trace on
+// platform: retain-on-failure (every attempt recorded, the trace of one
+// that did not pass kept), except on Android, whose pictures are the
+// device's own screenshot (screencap, a PNG the device encodes: hundreds of
+// milliseconds a step on a phone): there a failed test's first retry is
+// recorded.
+func DefaultTraceMode(platform string) TraceMode {
+	if platform == drivers.PlatformAndroid {
+		return TraceOnFirstRetry
+	}
+	return TraceRetainOnFailure
+}
+
 // Records reports whether the attempt (1-based) is traced.
 func (m TraceMode) Records(attempt int) bool {
 	switch m {

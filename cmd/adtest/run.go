@@ -510,7 +510,9 @@ func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.O
 		StepTimeout: time.Duration(f.stepTimeout) * time.Millisecond,
 		RepeatEach:  f.repeatEach,
 		Trace:       f.trace.m,
-		Repair:      f.repair.config(),
+		// Without --trace each test takes its platform's default.
+		TraceDefault: !f.trace.set,
+		Repair:       f.repair.config(),
 	}
 }
 

@@ -166,7 +166,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		ecancel()
 	}
 
-	s.finishTrace(trace, ai, &ar, replayReturned)
+	s.finishTrace(trace, t.Platform, ai, &ar, replayReturned)
 	// --repair: the live session of a failed last attempt (repair.go).
 	if s.cfg.Repair != nil && ar.Status == runner.StatusFailed && drv != nil && replayReturned && ctx.Err() == nil && ai.attempt == ai.max {
 		s.repairAttempt(ctx, t, ai, rep, prov, &ar, art)

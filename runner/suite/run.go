@@ -112,8 +112,10 @@ type Config struct {
 	// RepeatEach runs every test this many times (RepeatEach), when > 1.
 	RepeatEach int
 	// Trace says which attempts keep a trace of their steps ("" = off;
-	// trace.go).
-	Trace runner.TraceMode
+	// trace.go). TraceDefault has each test take its platform's default
+	// (runner.DefaultTraceMode) instead.
+	Trace        runner.TraceMode
+	TraceDefault bool
 	// Repair, when set, repairs a failed test's target divergence
 	// (--repair; repair.go).
 	Repair *RepairConfig

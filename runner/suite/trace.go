@@ -13,9 +13,17 @@ import (
 // removed when the mode does not keep it (retain-on-failure: a passed
 // attempt).
 
+// traceMode is the trace mode of a test on platform.
+func (s *scheduler) traceMode(platform string) runner.TraceMode {
+	if s.cfg.TraceDefault {
+		return runner.DefaultTraceMode(platform)
+	}
+	return s.cfg.Trace
+}
+
 // startTrace opens the attempt's trace, or returns nil.
 func (s *scheduler) startTrace(t *Test, ai attemptInfo, art *artifacts, mask *drivers.Masker) *runner.Trace {
-	if art.dir == "" || !s.cfg.Trace.Records(ai.attempt) {
+	if art.dir == "" || !s.traceMode(t.Platform).Records(ai.attempt) {
 		return nil
 	}
 	tr, err := runner.NewTrace(filepath.Join(art.dir, runner.TraceDirName), mask,
@@ -29,11 +37,11 @@ func (s *scheduler) startTrace(t *Test, ai attemptInfo, art *artifacts, mask *dr
 
 // finishTrace writes the trace's index and keeps or removes it. A replay
 // that did not return may still write into it: it is left as it is.
-func (s *scheduler) finishTrace(tr *runner.Trace, ai attemptInfo, ar *runner.AttemptResult, replayReturned bool) {
+func (s *scheduler) finishTrace(tr *runner.Trace, platform string, ai attemptInfo, ar *runner.AttemptResult, replayReturned bool) {
 	if tr == nil || !replayReturned {
 		return
 	}
-	if !s.cfg.Trace.Keeps(ai.attempt, ar.Status == runner.StatusPassed) {
+	if !s.traceMode(platform).Keeps(ai.attempt, ar.Status == runner.StatusPassed) {
 		os.RemoveAll(tr.Dir())
 		return
 	}
