@@ -244,10 +244,10 @@ func scriptDir(env *Env) string {
 	return filepath.Join(userdir.Dir(func(k string) string { return getenv(env, k) }, userdir.State), "sessions")
 }
 
-// daemonProviders wires the platforms of interactive sessions. Their pages
-// have their frames drawn by the sessions, as a traced run's are: a replay
-// records every step by default (retain-on-failure) and a picture of a
-// page whose frames the browser draws costs it three of its ticks.
+// daemonProviders wires the platforms of interactive sessions. Their web
+// pages have their frames drawn by the sessions, as a traced run's are: a
+// web replay records every step by default (runner.DefaultTraceMode) and a
+// picture of a page whose frames the browser draws costs it three ticks.
 func daemonProviders(env *Env, browser, cdpURL, adbServer string) daemon.ProviderFunc {
 	o := providerOptions{browser: browser, cdpURL: cdpURL, adbServer: adbServer, frameControl: true}
 	return func(ctx context.Context, platform string) (drivers.Provider, error) {
