@@ -105,7 +105,7 @@ func WriteCommandsMarkdown(w io.Writer) error {
 	b.WriteString("expires snapshot refs, `may-invalidate` expires them when the command acts, `conditional` depends on the\n")
 	b.WriteString("sub-action, `delegated` lets each step decide. Flags not listed for a command stay positionals.\n\n")
 	b.WriteString("Commands marked *interactive* also run one at a time on a live session, through adtest's warm daemon:\n")
-	b.WriteString("`adtest NAME ARGS... [--session NAME] [--json]` (see the README's interactive sessions section).\n\n")
+	b.WriteString("`adtest NAME ARGS... [--session NAME] [--json]` (see docs/sessions.md).\n\n")
 	b.WriteString("| Command | Ref frame | Recorded | Platforms | Summary |\n| --- | --- | --- | --- | --- |\n")
 	for _, c := range Commands {
 		name := "[`" + c.Name + "`](#" + c.Name + ")"

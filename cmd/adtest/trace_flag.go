@@ -37,7 +37,7 @@ const traceUsage = "keep a trace of every step (pictures before/after, tree, con
 // replay that failed, can be seen. Every attempt is recorded and a passing
 // one's trace dropped; the pages of a run that records, and the daemon's,
 // have their frames drawn by their sessions (drivers/web/frames.go), which
-// makes a picture cheap enough for that (README, "Traces"). Android's
+// makes a picture cheap enough for that (docs/performance.md, "Traces"). Android's
 // default is on-first-retry (runner.DefaultTraceMode).
 const defaultTrace = runner.TraceRetainOnFailure
 

@@ -57,7 +57,7 @@ const (
 	// burstPeriod is the pace of a burst. Drawn back to back, a frame
 	// followed the one before as soon as it was drawn (often within a
 	// millisecond on a still page): the example suite took the same time
-	// with a frame every 4 ms and a fifth less CPU (README, "Traces").
+	// with a frame every 4 ms and a fifth less CPU (docs/performance.md, "Traces").
 	burstPeriod = 4 * time.Millisecond
 	// dozeAfter without a call from the session makes an idle page doze:
 	// it gets a frame every dozePeriod until the session calls it again or

@@ -77,7 +77,7 @@ var ErrNoBrowser = fmt.Errorf("%w: no Chromium or Chrome browser found; install 
 // Chromium's headless shell comes first, as in Playwright (its default
 // browser for headless runs): the browser without its windows, tabs and
 // WebUI, the same Blink and V8. On the TodoMVC suite of three apps it took
-// a third of full Chromium's CPU and 0.7x its wall time (README, "Speed").
+// a third of full Chromium's CPU and 0.7x its wall time (docs/performance.md).
 // Debian's package (chromium-headless-shell) puts a wrapper on PATH that
 // runs the binary as its child rather than replacing itself with it, so
 // the binary it runs is started instead (shellBinary): the process adtest
