@@ -5,6 +5,8 @@ package lang
 import (
 	"fmt"
 	"strings"
+
+	"github.com/adtest/adtest/internal/plural"
 )
 
 // ---- actions ----
@@ -220,26 +222,19 @@ func (c *checker) arity(a *Action, spec *CommandSpec) {
 	switch {
 	case n < spec.MinArgs:
 		c.add(a.Pos, SeverityError, "arity",
-			fmt.Sprintf("%s needs at least %d argument%s, got %d", a.Command, spec.MinArgs, chkPlural(spec.MinArgs), n),
+			fmt.Sprintf("%s needs at least %d argument%s, got %d", a.Command, spec.MinArgs, plural.S(spec.MinArgs), n),
 			"usage: "+spec.Usage)
 	case spec.MaxArgs >= 0 && n > spec.MaxArgs:
 		p := a.Pos
 		if spec.MaxArgs < len(a.ArgPos) {
 			p = a.ArgPos[spec.MaxArgs]
 		}
-		msg := fmt.Sprintf("%s takes at most %d argument%s, got %d", a.Command, spec.MaxArgs, chkPlural(spec.MaxArgs), n)
+		msg := fmt.Sprintf("%s takes at most %d argument%s, got %d", a.Command, spec.MaxArgs, plural.S(spec.MaxArgs), n)
 		if spec.MaxArgs == 0 {
 			msg = fmt.Sprintf("%s takes no arguments, got %d", a.Command, n)
 		}
 		c.add(p, SeverityError, "arity", msg, "usage: "+spec.Usage)
 	}
-}
-
-func chkPlural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // LookupFlag returns the script flag spec of a command's flag token.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fatih/color"
 
+	"github.com/adtest/adtest/internal/plural"
 	"github.com/adtest/adtest/runner"
 )
 
@@ -108,7 +109,7 @@ func (c *Console) SuiteStarted(e runner.SuiteStarted) {
 	if e.Shard != "" {
 		shard = ", shard " + e.Shard
 	}
-	c.printf("Running %d %s using %d %s%s\n", e.Total, plural(e.Total, "test", "tests"), e.Workers, plural(e.Workers, "worker", "workers"), shard)
+	c.printf("Running %d %s using %d %s%s\n", e.Total, plural.Of(e.Total, "test", "tests"), e.Workers, plural.Of(e.Workers, "worker", "workers"), shard)
 }
 
 // StepStarted moves the worker's line of the live status area to the step
@@ -241,13 +242,6 @@ func WriteSummary(w io.Writer, r *runner.Result, colorOn bool) error {
 	return err
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // stepStarted moves a worker's status line to the step that starts.
 func (c *Console) stepStarted(worker, attempt int, file, name string, step, total int, action string) {
 	c.mu.Lock()
@@ -355,7 +349,7 @@ func (c *Console) redraw() {
 		lines = append(lines, fitLine(line, "  "+FormatDuration(now.Sub(w.since).Milliseconds()), width))
 	}
 	if more > 0 {
-		lines = append(lines, fitLine(fmt.Sprintf("  … and %d more %s", more, plural(more, "worker", "workers")), "", width))
+		lines = append(lines, fitLine(fmt.Sprintf("  … and %d more %s", more, plural.Of(more, "worker", "workers")), "", width))
 	}
 	counts := fmt.Sprintf("  [%d/%d] %d passed, %d failed", l.done, l.total, l.counts[runner.StatusPassed], l.counts[runner.StatusFailed])
 	if n := l.counts[runner.StatusFlaky]; n > 0 {

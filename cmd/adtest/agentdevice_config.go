@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/lang"
 )
 
@@ -155,7 +156,7 @@ func loadAgentDeviceConfig(env *Env, args *adArgs) (*adConfig, error) {
 		if errors.Is(err, fs.ErrNotExist) && !s.required {
 			continue
 		}
-		shown := displayRel(env.Cwd, s.path)
+		shown := scriptpath.Display(env.Cwd, s.path)
 		if err != nil {
 			return nil, fmt.Errorf("config %s: %v", shown, err)
 		}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
+	"github.com/adtest/adtest/internal/plural"
 	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/reporters"
@@ -124,7 +124,7 @@ func runCheck(ctx context.Context, env *Env) int {
 		if ctx.Err() != nil {
 			return ExitInterrupted
 		}
-		shown := reporters.EscapeControl(displayPath(env.Cwd, f.Path)) // a name is never a terminal escape
+		shown := reporters.EscapeControl(scriptpath.Display(env.Cwd, f.Path)) // a name is never a terminal escape
 		src, err := env.FS.ReadScript(f.Path)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest check: %s: %v\n", shown, err)
@@ -149,27 +149,12 @@ func runCheck(ctx context.Context, env *Env) int {
 	}
 	if nErr > 0 || nWarn > 0 || len(problems) > 0 {
 		fmt.Fprintf(env.Stderr, "%d error%s, %d warning%s in %d file%s\n",
-			nErr+len(problems), checkPlural(nErr+len(problems)), nWarn, checkPlural(nWarn), len(files), checkPlural(len(files)))
+			nErr+len(problems), plural.S(nErr+len(problems)), nWarn, plural.S(nWarn), len(files), plural.S(len(files)))
 	}
 	if nErr > 0 || len(problems) > 0 {
 		return ExitUsage
 	}
 	return ExitOK
-}
-
-func checkPlural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-// displayPath is p relative to cwd when below it (slash-separated), else p.
-func displayPath(cwd, p string) string {
-	if rel, err := filepath.Rel(cwd, p); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.ToSlash(rel)
-	}
-	return p
 }
 
 // writeWorkflowCommands prints GitHub Actions ::error / ::warning commands.

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/adtest/adtest/internal/plural"
+	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/suite"
@@ -87,7 +89,7 @@ func keepLastFailed(fsys FS, cwd string, shard suite.ShardSpec, tests []*suite.T
 // its path as shown to the user.
 func readLastRun(fsys FS, cwd string, shard suite.ShardSpec) (*lastRun, string, error) {
 	path := lastRunPath(cwd, shard)
-	shown := displayRel(cwd, path)
+	shown := scriptpath.Display(cwd, path)
 	b, err := fsys.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -155,26 +157,11 @@ func writeList(w io.Writer, tests []*suite.Test, shard suite.ShardSpec) {
 	if shard.Enabled() {
 		where = " in shard " + shard.String()
 	}
-	fmt.Fprintf(w, "# %d %s%s", run, plural(run, "test", "tests"), where)
+	fmt.Fprintf(w, "# %d %s%s", run, plural.Of(run, "test", "tests"), where)
 	if skipped := len(tests) - run; skipped > 0 {
 		fmt.Fprintf(w, ", %d skipped", skipped)
 	}
 	fmt.Fprintln(w)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// displayRel is path relative to cwd when below it.
-func displayRel(cwd, path string) string {
-	if rel, err := filepath.Rel(cwd, path); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.ToSlash(rel)
-	}
-	return path
 }
 
 // printReportPath tells where a report written to a file or a directory is
@@ -188,7 +175,7 @@ func printReportPath(env *Env, w io.Writer, s reporters.Spec, dirsOnly bool) {
 	}
 	if rep.Dir == nil {
 		if s.Path != "" {
-			fmt.Fprintf(w, "%s report: %s\n", s.Name, displayRel(env.Cwd, abs(env.Cwd, s.Path)))
+			fmt.Fprintf(w, "%s report: %s\n", s.Name, scriptpath.Display(env.Cwd, abs(env.Cwd, s.Path)))
 		}
 		return
 	}
@@ -196,7 +183,7 @@ func printReportPath(env *Env, w io.Writer, s reporters.Spec, dirsOnly bool) {
 	if dir == "" {
 		dir = rep.DefaultPath
 	}
-	shown := displayRel(env.Cwd, abs(env.Cwd, dir))
+	shown := scriptpath.Display(env.Cwd, abs(env.Cwd, dir))
 	serve := "adtest show-report"
 	if filepath.Clean(dir) != filepath.Clean(rep.DefaultPath) {
 		serve += " " + shellWord(shown)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/adtest/adtest/internal/plural"
 	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/suite"
@@ -96,7 +97,7 @@ func runMergeReports(ctx context.Context, env *Env) int {
 	}
 	if len(missing) > 0 {
 		fmt.Fprintf(env.Stderr, "adtest merge-reports: incomplete shard set: %s %s missing; the merged reports lack %s tests\n",
-			plural(len(missing), "shard", "shards"), strings.Join(missing, ", "), plural(len(missing), "its", "their"))
+			plural.Of(len(missing), "shard", "shards"), strings.Join(missing, ", "), plural.Of(len(missing), "its", "their"))
 		if !*allowMissing {
 			fmt.Fprintln(env.Stderr, "  hint: pass every shard's result, or --allow-missing-shards to accept the incomplete set")
 			return ExitFailed

@@ -11,6 +11,7 @@ import (
 
 	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )
@@ -149,7 +150,7 @@ func replayRequest(env *Env, args *adArgs) (*daemon.Request, *runner.ErrorInfo) 
 	if t := strings.TrimLeft(string(src), " \t\r\n"); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
 		return nil, replayInvalid("replay accepts .ad script files. JSON replay payloads are no longer supported.")
 	}
-	script, errs := lang.ParseAll(displayRel(env.Cwd, path), src)
+	script, errs := lang.ParseAll(scriptpath.Display(env.Cwd, path), src)
 	if len(errs) > 0 {
 		ei := replayInvalid("%s", errs[0].Error())
 		ei.Hint = errs[0].Hint
@@ -267,9 +268,9 @@ func printResume(env *Env, req *daemon.Request, e *runner.ErrorInfo) {
 	resume := div.Resume
 	if resume.AlternateFrom != 0 {
 		fmt.Fprintf(env.Stderr, "Plan digest: %s\nResume: fix the app state, then adtest replay %s --session %s --from %d --plan-digest %s (or --from %d to skip the failed step)\n",
-			resume.PlanDigest, displayRel(env.Cwd, req.Replay.File), req.Session, resume.From, resume.PlanDigest, resume.AlternateFrom)
+			resume.PlanDigest, scriptpath.Display(env.Cwd, req.Replay.File), req.Session, resume.From, resume.PlanDigest, resume.AlternateFrom)
 		return
 	}
 	fmt.Fprintf(env.Stderr, "Plan digest: %s\nResume: fix the app state, then adtest replay %s --session %s --from %d --plan-digest %s\n",
-		resume.PlanDigest, displayRel(env.Cwd, req.Replay.File), req.Session, resume.From, resume.PlanDigest)
+		resume.PlanDigest, scriptpath.Display(env.Cwd, req.Replay.File), req.Session, resume.From, resume.PlanDigest)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/adtest/adtest/drivers"
 	exampleweb "github.com/adtest/adtest/examples/web"
 	"github.com/adtest/adtest/internal/atomicfile"
+	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner"
@@ -179,7 +180,7 @@ func runRun(ctx context.Context, env *Env) int {
 		return ExitOK
 	}
 	if f.lastFailed && len(plan.tests) == 0 {
-		fmt.Fprintf(env.Stdout, "--last-failed: no test failed in the last run (%s); nothing to run\n", displayRel(env.Cwd, lastRunPath(env.Cwd, plan.shard)))
+		fmt.Fprintf(env.Stdout, "--last-failed: no test failed in the last run (%s); nothing to run\n", scriptpath.Display(env.Cwd, lastRunPath(env.Cwd, plan.shard)))
 		return ExitOK
 	}
 	return plan.execute(ctx, env)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/suite"
 )
@@ -71,7 +72,7 @@ func printTraceKept(env *Env, dir string) {
 		return
 	}
 	if _, err := env.FS.Stat(filepath.Join(dir, runner.TraceFile)); err == nil {
-		rel := displayRel(env.Cwd, dir)
+		rel := scriptpath.Display(env.Cwd, dir)
 		fmt.Fprintf(env.Stderr, "Trace: %s (adtest show-trace %s)\n", rel, rel)
 	}
 }

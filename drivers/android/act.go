@@ -11,6 +11,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/android/adb"
+	"github.com/adtest/adtest/internal/pause"
 )
 
 // Preflight implements drivers.Preflighter.
@@ -75,7 +76,7 @@ func (s *Session) act(ctx context.Context, a drivers.Action) error {
 		tap := "input tap " + px(p.X) + " " + px(p.Y)
 		for i := 0; i < n; i++ {
 			if i > 0 && a.IntervalMs > 0 {
-				if err := sleepCtx(ctx, time.Duration(a.IntervalMs)*time.Millisecond); err != nil {
+				if err := pause.For(ctx, time.Duration(a.IntervalMs)*time.Millisecond); err != nil {
 					return err
 				}
 			}
@@ -121,22 +122,6 @@ func (s *Session) act(ctx context.Context, a drivers.Action) error {
 		return s.key(ctx, a.Key)
 	}
 	return drivers.Unsupported(string(a.Kind), drivers.PlatformAndroid)
-}
-
-// sleepCtx waits d (a pacing delay the action asks for, not a wait for a
-// condition) or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 func (s *Session) key(ctx context.Context, k string) error {
@@ -312,7 +297,7 @@ func (s *Session) settledFieldValue(ctx context.Context, p drivers.Point, want s
 	start := time.Now()
 	var got string
 	for _, at := range []time.Duration{0, 150 * time.Millisecond, 350 * time.Millisecond} {
-		if err := sleepCtx(ctx, at-time.Since(start)); err != nil {
+		if err := pause.For(ctx, at-time.Since(start)); err != nil {
 			return "", err
 		}
 		v, err := s.fieldValue(ctx, p)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/internal/pause"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
@@ -315,21 +316,6 @@ func pointerInput(op string) bool {
 	return false
 }
 
-// wait pauses for d unless ctx ends first.
-func wait(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 func mouseButton(name string) (input.MouseButton, int64, error) {
 	switch strings.ToLower(name) {
 	case "", "primary", "left":
@@ -361,7 +347,7 @@ func click(ctx context.Context, t *chromedp.Target, p drivers.Point, btn input.M
 	if err := mouse(ctx, t, input.DispatchMouseEventTypeMousePressed, p, btn, buttons, count); err != nil {
 		return err
 	}
-	if err := wait(ctx, hold); err != nil {
+	if err := pause.For(ctx, hold); err != nil {
 		return err
 	}
 	return mouse(ctx, t, input.DispatchMouseEventTypeMouseReleased, p, btn, 0, count)
@@ -408,7 +394,7 @@ func (s *Session) tap(ctx context.Context, a drivers.Action) error {
 		}
 		for i := 0; i < count; i++ {
 			if i > 0 {
-				if err := wait(ctx, interval); err != nil {
+				if err := pause.For(ctx, interval); err != nil {
 					return err
 				}
 			}
@@ -598,7 +584,7 @@ func (s *Session) pan(ctx context.Context, a drivers.Action) error {
 			return err
 		}
 		for i := 1; i <= steps; i++ {
-			if err := wait(ctx, step); err != nil {
+			if err := pause.For(ctx, step); err != nil {
 				return err
 			}
 			f := float64(i) / float64(steps)

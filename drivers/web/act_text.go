@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/internal/pause"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -99,7 +100,7 @@ func (s *Session) fill(ctx context.Context, a drivers.Action) error {
 		}
 		for i, ch := range a.Text {
 			if i > 0 {
-				if err := wait(ctx, time.Duration(a.DelayMs)*time.Millisecond); err != nil {
+				if err := pause.For(ctx, time.Duration(a.DelayMs)*time.Millisecond); err != nil {
 					return err
 				}
 			}
@@ -151,7 +152,7 @@ func (s *Session) typeText(ctx context.Context, a drivers.Action) error {
 	return s.input(ctx, "type", func(ctx context.Context, t *chromedp.Target) error {
 		for i, ch := range a.Text {
 			if i > 0 {
-				if err := wait(ctx, delay); err != nil {
+				if err := pause.For(ctx, delay); err != nil {
 					return err
 				}
 			}

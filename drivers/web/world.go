@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/adtest/adtest/internal/pause"
 )
 
 // The driver's page code runs in an isolated world of its own in every
@@ -74,7 +76,7 @@ func (s *Session) eval(ctx context.Context, op, expr string, out any) error {
 		if err == nil || !retryableEval(err) || ctx.Err() != nil {
 			return err
 		}
-		if werr := wait(ctx, 50*time.Millisecond); werr != nil {
+		if werr := pause.For(ctx, 50*time.Millisecond); werr != nil {
 			return err
 		}
 	}

@@ -179,3 +179,14 @@ func pathErr(err error) string {
 	}
 	return err.Error()
 }
+
+// Display is how adtest shows path p to a person working in cwd: relative
+// to cwd when p lies below it, else as given; slash-separated either way.
+func Display(cwd, p string) string {
+	if cwd != "" {
+		if rel, err := filepath.Rel(cwd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(p)
+}

@@ -81,3 +81,18 @@ func TestExpand(t *testing.T) {
 		})
 	}
 }
+
+func TestDisplay(t *testing.T) {
+	for _, c := range []struct{ cwd, p, want string }{
+		{"/w", "/w/a/b.ad", "a/b.ad"},
+		{"/w", "/w/..x/b.ad", "..x/b.ad"},
+		{"/w/sub", "/w/b.ad", "/w/b.ad"},
+		{"/w", "/w", "."},
+		{"", "/w/b.ad", "/w/b.ad"},
+		{"/w", "rel/b.ad", "rel/b.ad"},
+	} {
+		if got := Display(c.cwd, c.p); got != c.want {
+			t.Errorf("Display(%q, %q) = %q, want %q", c.cwd, c.p, got, c.want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )
@@ -274,10 +275,10 @@ func (s *scheduler) record(ar *runner.AttemptResult, start time.Time, timedOut b
 	ar.Device = ai.device
 	ar.Shard = s.cfg.Shard.String()
 	if art.dir != "" {
-		ar.ArtifactsDir = displayPath(s.cfg.Cwd, art.dir)
+		ar.ArtifactsDir = scriptpath.Display(s.cfg.Cwd, art.dir)
 	}
 	if ar.Screenshot != "" {
-		ar.Screenshot = displayPath(s.cfg.Cwd, ar.Screenshot)
+		ar.Screenshot = scriptpath.Display(s.cfg.Cwd, ar.Screenshot)
 	}
 	for _, e := range art.errs {
 		ar.Warnings = append(ar.Warnings, "artifacts: "+e)

@@ -133,7 +133,7 @@ func Discover(paths []string, opts DiscoverOptions) ([]*Test, error) {
 
 	var tests []*Test
 	for _, abs := range files {
-		rel := displayPath(opts.Cwd, abs)
+		rel := scriptpath.Display(opts.Cwd, abs)
 		if opts.Grep != nil && !opts.Grep.MatchString(rel) {
 			continue
 		}
@@ -230,16 +230,6 @@ func declaredPlatform(s *lang.Script) string {
 		}
 	}
 	return ""
-}
-
-// displayPath is abs relative to cwd when below it, else abs; slash-separated.
-func displayPath(cwd, abs string) string {
-	if cwd != "" {
-		if rel, err := filepath.Rel(cwd, abs); err == nil && !strings.HasPrefix(rel, "..") {
-			return filepath.ToSlash(rel)
-		}
-	}
-	return filepath.ToSlash(abs)
 }
 
 // testName is the file's base name without .ad; a file named just ".ad"

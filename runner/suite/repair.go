@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/repair"
 )
@@ -63,7 +64,7 @@ func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, 
 		},
 		Screenshot: func(name string, png []byte) (string, error) {
 			p := art.write(name+".png", png)
-			return displayPath(s.cfg.Cwd, p), nil
+			return scriptpath.Display(s.cfg.Cwd, p), nil
 		},
 	}
 	res := repair.Repair(rctx, h.Session(), t.Script, t.Source, *ar, opts)
@@ -75,7 +76,7 @@ func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, 
 			ar.Warnings = append(ar.Warnings, "repair: "+err.Error())
 		}
 	}
-	report := res.Report(displayPath(s.cfg.Cwd, patch), displayPath(s.cfg.Cwd, record))
+	report := res.Report(scriptpath.Display(s.cfg.Cwd, patch), scriptpath.Display(s.cfg.Cwd, record))
 	if patch == "" {
 		report.Patch = ""
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/runner"
 )
 
@@ -49,5 +50,5 @@ func (s *scheduler) finishTrace(tr *runner.Trace, platform string, ai attemptInf
 		ar.Warnings = append(ar.Warnings, "trace: "+err.Error())
 		return
 	}
-	ar.Trace = displayPath(s.cfg.Cwd, tr.Dir())
+	ar.Trace = scriptpath.Display(s.cfg.Cwd, tr.Dir())
 }
