@@ -1,7 +1,7 @@
 // Package daemon is adtest's warm daemon: it holds interactive sessions and
 // the drivers behind them, and owns their lifetime (ADR 0002: the daemon owns
-// helper lifetime policy; a provider — the browser, later the adb transport —
-// stays warm across commands and sessions).
+// helper lifetime policy; a provider — the browser, or the adb connection and
+// the on-device helper — stays warm across commands and sessions).
 //
 // # Shape
 //
@@ -20,7 +20,10 @@
 //     The names of live sessions are kept in sessions.json so that a daemon
 //     restarted after a crash reports them as lost (reason session_lost)
 //     instead of acting on a fresh page. open.go opens a session (its
-//     driver, app and recording).
+//     driver, app and recording); replay.go runs a whole script in a warm
+//     session (agent-device's replay drop-in); trace.go keeps an
+//     interactive session's trace; adb.go keeps the daemon's one adb
+//     server; remote.go is the TCP listener's address policy.
 //   - Config.Reaper (the browser's is web.Reaper, in drivers/web): the
 //     helper processes of the live sessions are recorded in sessions.json
 //     too; a daemon started after a crash has the reaper kill what is left
@@ -30,6 +33,5 @@
 //     protocol is honoured across builds; Terminate stops any other).
 //
 // Nothing here is web-only: a session's driver comes from the Provider the
-// caller wires for its platform (cmd/adtest wires web; Android plugs in the
-// same way).
+// caller wires for its platform (cmd/adtest wires web and Android).
 package daemon

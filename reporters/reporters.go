@@ -1,6 +1,8 @@
 // Package reporters renders suite results: console (streaming lines and a
-// summary), json (design.md's result), junit (Surefire/Jenkins XML) and
-// github (workflow-command annotations). Reporters are pure: they write to
+// summary, live progress on a terminal), json (design.md's result), junit
+// (Surefire/Jenkins XML), github (workflow-command annotations) and, in
+// reporters/html, the HTML report; repair.go renders a suggested repair for
+// each of them. Reporters are pure: they write to
 // the io.Writer they are handed and read no environment; cmd decides where
 // output goes and whether color is on.
 package reporters

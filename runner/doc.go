@@ -43,7 +43,11 @@
 //   - events.go: Observer, the one listener interface of replays, the suite
 //     runner and reporters, and the suite's events.
 //   - replay.go: Replay (a loop over step records), REPLAY_DIVERGENCE with
-//     its divergence report, and redaction.
+//     its divergence report (divergence.go), and redaction.
+//   - trace.go: the per-step trace (--trace) the session keeps beside the
+//     journal; repair_report.go, the repair record a result carries;
+//     mask.go, the masker every written text goes through; errors.go,
+//     result.go, exit.go: error codes, the result shape, the one exit rule.
 //
 // # ADR 0014 required evidence → tests
 //
@@ -89,8 +93,9 @@
 // refuses a foreign assignment of the session's frame [s.frame =
 // frame.Frame{} in Session.Close].
 //
-// Items 5 and 13 (Android freshness and dialog recovery) come with the
-// Android driver. Item 11 is covered for the scripts adtest writes (fmt);
-// the recorder's refs-to-selectors rewrite comes with the recorder. Completeness of the classification: TestEveryCommandClassified
+// Items 5 and 13 (Android freshness and dialog recovery) are held by the
+// Android driver's tests (drivers/android). Item 11 is covered for the
+// scripts adtest writes: fmt, and the recorder's refs-to-selectors rewrite
+// (recorder). Completeness of the classification: TestEveryCommandClassified
 // [a command without a decision].
 package runner

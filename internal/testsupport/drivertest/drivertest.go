@@ -1,6 +1,6 @@
 // Package drivertest is the conformance test of the drivers.Driver
 // contract: every driver's tests call Run with a fixture (the fake, the web
-// driver, and Android when it lands), so the contracts in drivers/driver.go
+// driver and the Android driver), so the contracts in drivers/driver.go
 // are held by one test rather than read differently by each driver.
 package drivertest
 
