@@ -93,8 +93,10 @@
 // refuses a foreign assignment of the session's frame [s.frame =
 // frame.Frame{} in Session.Close].
 //
-// Items 5 and 13 (Android freshness and dialog recovery) are held by the
-// Android driver's tests (drivers/android). Item 11 is covered for the
+// Items 5 and 13 (Android freshness and dialog recovery) have no test: the
+// Android driver neither re-targets an admitted ref by position nor recovers
+// from dialogs on its own (a ref's target covered by a system dialog fails
+// target_covered, and the script answers the dialog with alert). Item 11 is covered for the
 // scripts adtest writes: fmt, and the recorder's refs-to-selectors rewrite
 // (recorder). Completeness of the classification: TestEveryCommandClassified
 // [a command without a decision].
