@@ -434,3 +434,17 @@ func TestRunExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayInterruptedExit130: a replay interrupted before the daemon
+// answered exits 130, as an interrupted adtest test and run do, not 1.
+func TestReplayInterruptedExit130(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"flow.ad": "context platform=web\nopen http://127.0.0.1:1/\n"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	run := filepath.Join(dir, "run")
+	call := cliCall{cwd: dir, getenv: map[string]string{"XDG_RUNTIME_DIR": run, "ADTEST_DAEMON_DIR": filepath.Join(run, "adtest"), "HOME": dir}}
+	code, stdout, stderr := runMainCall(ctx, t, call, "replay", "flow.ad")
+	if code != ExitInterrupted {
+		t.Fatalf("exit = %d, want 130\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}

@@ -64,7 +64,7 @@ flags:
                         Android the default records nothing), on or off: a trace of every step under
                         .adtest/traces/ (adtest show-trace DIR opens it)
 
-exit codes: 0 replayed, 1 any error (agent-device's codes)
+exit codes: 0 replayed, 1 any error (agent-device's codes), 130 interrupted
 `)
 }
 
@@ -99,7 +99,12 @@ func runReplay(ctx context.Context, env *Env) int {
 	defer cancel()
 	resp, err := c.Do(cctx, req)
 	if err != nil {
-		return replayFail(env, asJSON, clientError(cctx, c, err))
+		code := replayFail(env, asJSON, clientError(cctx, c, err))
+		if ctx.Err() != nil {
+			// Interrupted (Ctrl-C, SIGTERM): 130, as adtest test exits.
+			return agentDeviceExit(ExitInterrupted)
+		}
+		return code
 	}
 	if !asJSON {
 		printTraceKept(env, req.Replay.TraceDir)
