@@ -185,11 +185,11 @@ func TestSessionCommands(t *testing.T) {
 }
 
 func TestSocketIsPrivate(t *testing.T) {
-	td := startDaemon(t, nil)
-	// Only the daemon's own directory and socket may keep others out.
-	if err := os.Chmod(filepath.Dir(td.dir), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	// The other user must be able to reach what it runs and the socket's
+	// directory, or a denial proves nothing about the socket: TMPDIR may be
+	// inside a directory only root may enter (as mktemp -d makes one).
+	base, why := reachableTemp(t)
+	td := startDaemon(t, func(c *Config) { c.Dir = filepath.Join(base, "adtest") })
 	fi, err := os.Stat(td.dir)
 	if err != nil {
 		t.Fatal(err)
@@ -208,10 +208,12 @@ func TestSocketIsPrivate(t *testing.T) {
 		t.Log("not root: cannot run a client as another user; modes checked only")
 		return
 	}
+	if base == "" {
+		t.Skipf("no directory another user can reach to run the client from: %s", why)
+	}
 	// Another user's process: this test binary, copied where that user can
 	// run it, dialling the socket as uid/gid 65534.
-	bin := filepath.Join(shortTemp(t), "client")
-	os.Chmod(filepath.Dir(bin), 0o755)
+	bin := filepath.Join(base, "client")
 	self, _ := os.Executable()
 	src, err := os.ReadFile(self)
 	if err != nil {
@@ -220,14 +222,85 @@ func TestSocketIsPrivate(t *testing.T) {
 	if err := os.WriteFile(bin, src, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	p := exec.CommandContext(ctx, bin, "-test.run=^TestHelperDial$")
-	p.Env = []string{"ADTEST_HELPER_SOCKET=" + td.sock}
-	p.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	out, err := p.CombinedOutput()
-	if !strings.Contains(string(out), "DIAL: permission denied") {
-		t.Fatalf("another user's dial should be denied, got (%v):\n%s", err, out)
+	dial := func() string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		p := exec.CommandContext(ctx, bin, "-test.run=^TestHelperDial$")
+		p.Env = []string{"ADTEST_HELPER_SOCKET=" + td.sock}
+		p.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		out, err := p.CombinedOutput()
+		m := regexp.MustCompile(`DIAL: .*`).FindString(string(out))
+		if m == "" {
+			t.Fatalf("the other user's client did not dial (%v):\n%s", err, out)
+		}
+		return m
+	}
+	chmod := func(path string, mode os.FileMode) {
+		t.Helper()
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// As the daemon made them: the directory keeps others out.
+	if got := dial(); got != "DIAL: permission denied" {
+		t.Errorf("dir 0700, socket 0600: %s, want permission denied", got)
+	}
+	// The socket's own mode, with a directory others may pass through...
+	chmod(td.dir, 0o711)
+	defer chmod(td.dir, 0o700)
+	if got := dial(); got != "DIAL: permission denied" {
+		t.Errorf("dir 0711, socket 0600: %s, want permission denied", got)
+	}
+	// ...and the control: the same path with an open socket connects, so
+	// the denial above is the socket's permissions, not the path.
+	chmod(td.sock, 0o666)
+	if got := dial(); got != "DIAL: connected" {
+		t.Errorf("dir 0711, socket 0666: %s, want connected (the other user cannot reach the socket at all)", got)
+	}
+	chmod(td.sock, 0o600)
+}
+
+// reachableTemp is a fresh directory (mode 0755, removed at cleanup) whose
+// every ancestor another user may pass through: in TMPDIR when it allows
+// that, else /tmp or /dev/shm. It returns "" and why when none does.
+func reachableTemp(t *testing.T) (string, string) {
+	t.Helper()
+	var why []string
+	for _, root := range []string{os.TempDir(), "/tmp", "/dev/shm"} {
+		if blocked := closedAncestor(root); blocked != "" {
+			why = append(why, fmt.Sprintf("%s: %s is closed to other users", root, blocked))
+			continue
+		}
+		d, err := os.MkdirTemp(root, "adt")
+		if err != nil {
+			why = append(why, err.Error())
+			continue
+		}
+		t.Cleanup(func() { os.RemoveAll(d) })
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d, ""
+	}
+	return "", strings.Join(why, "; ")
+}
+
+// closedAncestor returns the first directory on dir's path that others may
+// not search (no o+x), or "".
+func closedAncestor(dir string) string {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	for p := dir; ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o001 == 0 {
+			return p
+		}
+		if p == filepath.Dir(p) {
+			return ""
+		}
 	}
 }
 

@@ -76,8 +76,11 @@ type Session struct {
 	replaying bool
 
 	opened bool
-	closed bool
-	shots  int
+	// closed is set by the script's close (the app or page ended) and by
+	// Close; released only by Close, which alone hands the driver back.
+	closed   bool
+	released bool
+	shots    int
 }
 
 // NewSession wraps a driver in a session.
@@ -115,15 +118,18 @@ func (s *Session) LastSnapshot() *drivers.Snapshot {
 // RefsGeneration returns the current ref-frame epoch.
 func (s *Session) RefsGeneration() int64 { return s.frame.Generation() }
 
-// Close ends the session: the driver is closed (idempotent) and the frame dropped.
+// Close ends the session: the driver is closed (idempotent) and the frame
+// dropped. A script's close before it ended only the app: the driver, and
+// the device lease or browser context it holds, is released here all the
+// same.
 func (s *Session) Close(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.frame = s.frame.CloseSession()
-	if s.closed {
+	if s.released {
 		return nil
 	}
-	s.closed = true
+	s.closed, s.released = true, true
 	if t := s.cfg.Trace; t != nil {
 		t.flush()
 	}

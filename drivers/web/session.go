@@ -165,6 +165,9 @@ func (s *Session) setUp(ctx context.Context) error {
 		s.nav.end()
 		s.world = 0
 		s.mu.Unlock()
+		if err := installConsoleBudget(ctx, t); err != nil {
+			return fmt.Errorf("bounding the page's console: %w", err)
+		}
 		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 			Width: defaultWidth, Height: defaultHeight, DeviceScaleFactor: 1,
 		})
@@ -193,6 +196,10 @@ func (s *Session) onEvent(ev any) {
 		s.dialog = nil
 		s.mu.Unlock()
 	case *runtime.EventConsoleAPICalled:
+		if n, ok := consoleDropped(ev); ok {
+			s.addLog("adtest: " + droppedText(n))
+			return
+		}
 		parts := make([]string, 0, len(ev.Args))
 		for _, a := range ev.Args {
 			parts = append(parts, remoteText(a))

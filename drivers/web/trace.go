@@ -41,6 +41,9 @@ type traceState struct {
 	// to events when they end, or as pending at the drain).
 	inflight map[network.RequestID]*pendingRequest
 	settle   time.Duration
+	// dropped counts the events cut since the last drain (the oldest go
+	// first); the drain says so in one event.
+	dropped int
 }
 
 type pendingRequest struct {
@@ -143,6 +146,15 @@ func (s *Session) DrainTraceEvents() []drivers.TraceEvent {
 	defer s.mu.Unlock()
 	out := s.trace.events
 	s.trace.events = nil
+	if n := s.trace.dropped; n > 0 {
+		s.trace.dropped = 0
+		first := time.Now()
+		if len(out) > 0 {
+			first = out[0].Time
+		}
+		out = append([]drivers.TraceEvent{{Time: first, Kind: drivers.TraceLog, Level: "warning",
+			Text: fmt.Sprintf("%s earlier events dropped (at most %d are kept between two steps)", thousands(n), traceEventLimit)}}, out...)
+	}
 	for _, p := range s.trace.inflight {
 		e := p.ev
 		e.Pending = true
@@ -169,6 +181,7 @@ func (s *Session) traceAdd(e drivers.TraceEvent) {
 	t := &s.trace
 	t.events = append(t.events, e)
 	if len(t.events) > traceEventLimit {
+		t.dropped += len(t.events) - traceEventLimit
 		t.events = append(t.events[:0:0], t.events[len(t.events)-traceEventLimit:]...)
 	}
 }
@@ -185,6 +198,10 @@ func (s *Session) onTraceEvent(ev any) {
 	now := time.Now()
 	switch ev := ev.(type) {
 	case *runtime.EventConsoleAPICalled:
+		if n, ok := consoleDropped(ev); ok {
+			s.traceAdd(drivers.TraceEvent{Time: now, Kind: drivers.TraceConsole, Level: "warning", Text: droppedText(n)})
+			return
+		}
 		parts := make([]string, 0, len(ev.Args))
 		for _, a := range ev.Args {
 			parts = append(parts, remoteText(a))

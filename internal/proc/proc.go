@@ -1,7 +1,7 @@
 // Package proc is adtest's one reader of Linux's /proc: the processes of the
 // machine (pid, parent, process group, state, start time, arguments), this
-// process's resident set, the bound Unix sockets and the kernel's ephemeral
-// port range. Where there is no /proc (other systems, a sandbox without
+// process's resident set, the bound Unix sockets, the listening TCP sockets
+// and who holds them, and the kernel's ephemeral port range. Where there is no /proc (other systems, a sandbox without
 // it) every reader answers "nothing": an empty list, false or zero, never
 // an error the caller must handle.
 //
@@ -12,6 +12,9 @@ package proc
 
 import (
 	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -197,4 +200,110 @@ func EphemeralLow() int {
 		return 0
 	}
 	return n
+}
+
+// Listener is one listening TCP socket of /proc/net/tcp or tcp6.
+type Listener struct {
+	IP    net.IP // the bound address: unspecified for a wildcard bind
+	Port  int
+	UID   int
+	Inode uint64
+}
+
+// TCPListeners returns the machine's listening TCP sockets on port (IPv4
+// and IPv6), nil where /proc does not say.
+func TCPListeners(port int) []Listener {
+	var out []Listener
+	for _, name := range []string{"tcp", "tcp6"} {
+		b, err := os.ReadFile(filepath.Join(Root, "net", name))
+		if err != nil {
+			continue
+		}
+		for _, l := range parseTCPListeners(string(b)) {
+			if l.Port == port {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// tcpListen is the state column's value of a listening socket.
+const tcpListen = "0A"
+
+// parseTCPListeners reads a /proc/net/tcp table: "sl local rem st tx:rx tr
+// retrnsmt uid timeout inode ...", addresses as hex words in the host's
+// byte order and the port in big-endian hex.
+func parseTCPListeners(table string) []Listener {
+	var out []Listener
+	lines := strings.Split(table, "\n")
+	if len(lines) > 0 {
+		lines = lines[1:] // the header
+	}
+	for _, line := range lines {
+		f := strings.Fields(line)
+		if len(f) < 10 || f[3] != tcpListen {
+			continue
+		}
+		addr, port, ok := strings.Cut(f[1], ":")
+		if !ok {
+			continue
+		}
+		ip, ok := parseHexIP(addr)
+		if !ok {
+			continue
+		}
+		p, err := strconv.ParseUint(port, 16, 16)
+		if err != nil {
+			continue
+		}
+		uid, _ := strconv.Atoi(f[7])
+		inode, _ := strconv.ParseUint(f[9], 10, 64)
+		out = append(out, Listener{IP: ip, Port: int(p), UID: uid, Inode: inode})
+	}
+	return out
+}
+
+// parseHexIP reads an address of /proc/net/tcp{,6}: 8 or 32 hex digits,
+// each 32-bit word in the host's byte order.
+func parseHexIP(s string) (net.IP, bool) {
+	if len(s) != 8 && len(s) != 32 {
+		return nil, false
+	}
+	raw, err := hex.DecodeString(s)
+	if err != nil {
+		return nil, false
+	}
+	ip := make(net.IP, len(raw))
+	for w := 0; w < len(raw); w += 4 {
+		// The kernel prints each word as a number (most significant digit
+		// first) of the bytes as they lie in memory.
+		binary.NativeEndian.PutUint32(ip[w:], binary.BigEndian.Uint32(raw[w:]))
+	}
+	return ip, true
+}
+
+// SocketOwners returns the processes among pids (all of the machine's when
+// pids is nil) that hold the socket inode open. A process this user may
+// not read is left out.
+func SocketOwners(inode uint64, pids []int) []int {
+	if pids == nil {
+		pids = PIDs()
+	}
+	want := "socket:[" + strconv.FormatUint(inode, 10) + "]"
+	var out []int
+	for _, pid := range pids {
+		dir := filepath.Join(Root, strconv.Itoa(pid), "fd")
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if l, err := os.Readlink(filepath.Join(dir, e.Name())); err == nil && l == want {
+				out = append(out, pid)
+				break
+			}
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"net"
 	"os"
 	"os/exec"
 	"reflect"
@@ -123,5 +124,47 @@ func TestLiveProcesses(t *testing.T) {
 	}
 	if low := EphemeralLow(); low <= 0 || low > 65535 {
 		t.Errorf("EphemeralLow() = %d", low)
+	}
+}
+
+// A socket this process listens on is found by its port, with its address
+// and inode, and this process is its owner; IPv6 too where the machine has it.
+func TestTCPListenersAndOwners(t *testing.T) {
+	if _, err := os.Stat("/proc/net/tcp"); err != nil {
+		t.Skip("no /proc/net/tcp here")
+	}
+	for _, tc := range []struct{ network, addr string }{{"tcp4", "127.0.0.1:0"}, {"tcp4", "0.0.0.0:0"}, {"tcp6", "[::1]:0"}} {
+		ln, err := net.Listen(tc.network, tc.addr)
+		if err != nil {
+			t.Logf("%s %s: %v (skipped)", tc.network, tc.addr, err)
+			continue
+		}
+		a := ln.Addr().(*net.TCPAddr)
+		ls := TCPListeners(a.Port)
+		if len(ls) != 1 || !ls[0].IP.Equal(a.IP) || ls[0].UID != os.Getuid() || ls[0].Inode == 0 {
+			t.Errorf("%s: listeners on %d: %+v", a, a.Port, ls)
+		} else if owners := SocketOwners(ls[0].Inode, nil); !reflect.DeepEqual(owners, []int{os.Getpid()}) {
+			t.Errorf("%s: owners %v, want this process %d", a, owners, os.Getpid())
+		}
+		ln.Close()
+		if ls := TCPListeners(a.Port); len(ls) != 0 {
+			t.Errorf("%s: still listed after close: %+v", a, ls)
+		}
+	}
+}
+
+func TestParseTCPListeners(t *testing.T) {
+	t.Parallel()
+	table := "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n" +
+		"   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 4242 1 0 100 0 0 10 0\n" +
+		"   1: 0100007F:1F90 0100007F:C350 01 00000000:00000000 00:00000000 00000000  1000        0 4243 1 0 100 0 0 10 0\n"
+	got := parseTCPListeners(table)
+	if len(got) != 1 || got[0].Port != 8080 || got[0].UID != 1000 || got[0].Inode != 4242 {
+		t.Fatalf("got %+v", got)
+	}
+	if runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64" {
+		if !got[0].IP.Equal(net.IPv4(127, 0, 0, 1)) {
+			t.Fatalf("address %v, want 127.0.0.1", got[0].IP)
+		}
 	}
 }

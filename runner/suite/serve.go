@@ -55,9 +55,13 @@ type WebServer struct {
 	Reuse bool
 }
 
-// ErrURLInUse is returned when the web server's URL answers before its
-// command started.
-var ErrURLInUse = errors.New("already answers")
+// ErrURLInUse is returned when the web server's URL answers, or its port is
+// bound, before its command started.
+var ErrURLInUse = errors.New("is already in use")
+
+// ErrNotOurServer is returned when the web server's URL answers from a
+// process that is not the command's.
+var ErrNotOurServer = errors.New("answered from another process")
 
 // StopGrace is how long a web server's process group has to exit after
 // SIGTERM before it is sent SIGKILL.
@@ -65,9 +69,17 @@ const StopGrace = 5 * time.Second
 
 // StartCommand starts the web server's command and waits until its URL
 // answers an HTTP GET with a status below 500, polling until the timeout.
+// The run goes on only against the command's own server: the port must be
+// free before the command starts, and the answer must come while the
+// command runs, from a socket its process group holds (where /proc tells;
+// elsewhere the free port speaks for it). Errors name who holds the port.
 // Close stops the command's whole process group (whatever it forked: npm,
 // shims, `cd x && …`): SIGTERM, then SIGKILL after StopGrace.
 func StartCommand(ctx context.Context, ws WebServer) (*Server, error) {
+	pt, err := urlPort(ctx, ws.URL)
+	if err != nil {
+		return nil, err
+	}
 	client := &http.Client{Timeout: time.Second}
 	answers := func() bool {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, ws.URL, nil)
@@ -81,12 +93,26 @@ func StartCommand(ctx context.Context, ws WebServer) (*Server, error) {
 		resp.Body.Close()
 		return resp.StatusCode < 500
 	}
-	if answers() {
-		if ws.Reuse {
-			return &Server{URL: ws.URL}, nil
+	deadline := time.NewTimer(ws.Timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	// Someone else's server, answering or not yet (slow, still starting).
+	if answers() || pt.bound(ctx) {
+		if !ws.Reuse {
+			return nil, fmt.Errorf("--web-server: %s %w before %q started%s: another server listens there; stop it, choose another port, or pass --reuse-web-server to run against it",
+				ws.URL, ErrURLInUse, ws.Command, pt.heldBy())
 		}
-		return nil, fmt.Errorf("--web-server: %s %w before %q started: another server listens there; stop it, choose another port, or pass --reuse-web-server to run against it",
-			ws.URL, ErrURLInUse, ws.Command)
+		for !answers() {
+			select {
+			case <-deadline.C:
+				return nil, fmt.Errorf("--reuse-web-server: %s is in use%s but did not answer within %s", ws.URL, pt.heldBy(), ws.Timeout)
+			case <-ctx.Done():
+				return nil, errors.Join(ctx.Err(), errors.New("--web-server: interrupted while waiting"))
+			case <-tick.C:
+			}
+		}
+		return &Server{URL: ws.URL}, nil
 	}
 	c := exec.Command("sh", "-c", ws.Command)
 	c.Dir = ws.Dir
@@ -97,19 +123,32 @@ func StartCommand(ctx context.Context, ws WebServer) (*Server, error) {
 	exited := make(chan error, 1)
 	go func() { exited <- c.Wait() }()
 	stop := func() error { return stopGroup(c.Process.Pid, exited, StopGrace) }
-	deadline := time.NewTimer(ws.Timeout)
-	defer deadline.Stop()
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
+	died := func(err error) error {
+		exited <- err // for stop's own wait
+		stop()
+		held := ""
+		if pt.bound(context.WithoutCancel(ctx)) {
+			held = "; the port is in use" + pt.heldBy()
+		}
+		return fmt.Errorf("--web-server %q exited before %s answered: %v%s", ws.Command, ws.URL, err, held)
+	}
 	for {
 		if answers() {
-			return &Server{URL: ws.URL, stop: stop}, nil
+			select {
+			case err := <-exited:
+				return nil, died(err)
+			default:
+			}
+			if owned, known := pt.ownedBy(c.Process.Pid); owned || !known {
+				return &Server{URL: ws.URL, stop: stop}, nil
+			}
+			holders := pt.heldBy()
+			stop()
+			return nil, fmt.Errorf("--web-server: %s %w%s, not from %q: stop that server or choose another port", ws.URL, ErrNotOurServer, holders, ws.Command)
 		}
 		select {
 		case err := <-exited:
-			exited <- err // for stop's own wait
-			stop()
-			return nil, fmt.Errorf("--web-server %q exited before %s answered: %v", ws.Command, ws.URL, err)
+			return nil, died(err)
 		case <-deadline.C:
 			stop()
 			return nil, fmt.Errorf("--web-server: %s did not answer within %s", ws.URL, ws.Timeout)

@@ -1,0 +1,185 @@
+package main
+
+// Issue 36, items 1, 5 and 8, probed from outside: each runs the CLI's Main
+// as a user would and checks what the user sees. Run them alone with
+//
+//	go test -count=1 -run 'TestTrial36A' ./cmd/adtest/
+//
+// (item 1 needs adb, item 8 Chromium, as the rest of this package's tests).
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adtest/adtest/internal/testsupport/adbtest"
+)
+
+// Item 1: after `close`, the warm daemon hands the Android device back: a
+// second session on the one device opens promptly (it used to wait for
+// the device lease about ten minutes and end DEVICE_NOT_FOUND).
+func TestTrial36AItem1AndroidDeviceHandedBack(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	srv := startADBServer(ctx, t)
+	connectExampleDevice(ctx, t, srv)
+	call, stop := serveTrialDaemon(ctx, t, "--adb-server", srv.Addr())
+	defer stop()
+	adt := func(bound time.Duration, args ...string) {
+		t.Helper()
+		actx, cancel := context.WithTimeout(ctx, bound)
+		defer cancel()
+		code, stdout, stderr := runMainCall(actx, t, call, args...)
+		if code != ExitOK {
+			t.Fatalf("adtest %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, stdout, stderr)
+		}
+	}
+	adt(30*time.Second, "open", "com.adtest.demo", "--platform", "android", "--session", "a1")
+	adt(30*time.Second, "snapshot", "-i", "--session", "a1")
+	adt(30*time.Second, "close", "--session", "a1")
+	// Promptly: the bound is what an open takes, not the lease's wait.
+	adt(20*time.Second, "open", "com.adtest.demo", "--platform", "android", "--session", "a2")
+	adt(30*time.Second, "snapshot", "-i", "--session", "a2")
+	adt(30*time.Second, "close", "--session", "a2")
+}
+
+// serveTrialDaemon runs `adtest daemon serve` in this process with its own
+// directory and returns the call that reaches it and its stop.
+func serveTrialDaemon(ctx context.Context, t *testing.T, args ...string) (cliCall, func()) {
+	t.Helper()
+	tmp, err := os.MkdirTemp("", "adt36")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "adtest")
+	call := cliCall{cwd: tmp, getenv: map[string]string{"ADTEST_DAEMON_DIR": dir, "NO_COLOR": "1"}}
+	dctx, cancel := context.WithCancel(ctx)
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		code, _, stderr := runMainCall(dctx, t, call, append([]string{"daemon", "serve", "--dir", dir, "--idle-timeout", "0"}, args...)...)
+		if code != ExitOK {
+			t.Errorf("daemon serve: exit %d\n%s", code, stderr)
+		}
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for daemonPID(dir) <= 0 {
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatal("the daemon did not start")
+		}
+		<-time.After(10 * time.Millisecond)
+	}
+	return call, func() {
+		cancel()
+		<-served
+		os.RemoveAll(tmp)
+	}
+}
+
+// Item 5: --web-server runs the suite only against CMD's own server. A
+// server someone else runs on the port, answering slower than the 1 s
+// probe, is refused and named (pid and command line), even when CMD would
+// run on without binding the port.
+func TestTrial36AItem5WebServerNotSomeoneElses(t *testing.T) {
+	port, err := adbtest.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Someone else's server: its first answer takes 1.5 s, later ones none.
+	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := make(chan struct{}, 1)
+	first <- struct{}{}
+	theirs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-first:
+			select {
+			case <-time.After(1500 * time.Millisecond):
+			case <-r.Context().Done():
+			}
+		default:
+		}
+		fmt.Fprintln(w, "someone else's app")
+	})}
+	go theirs.Serve(ln)
+	defer theirs.Close()
+	dir := writeFiles(t, map[string]string{
+		"screens.txt": "open * -> home\nscreen home\n  text \"Hi\"\n",
+		"base.ad":     "context platform=web\nopen ${AD_BASE_URL}\n",
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
+	code, stdout, stderr := runMainCall(ctx, t, cliCall{cwd: dir}, "run", "--fake-device", "screens.txt", "--artifacts-dir", "art",
+		"--web-server", "sleep 30", "--web-server-url", url, "base.ad")
+	t.Logf("exit %d\nstderr: %s", code, stderr)
+	if code != ExitInfra || strings.Contains(stdout, "passed") {
+		t.Fatalf("the suite ran against someone else's server: exit %d\nstdout:\n%s", code, stdout)
+	}
+	if want := fmt.Sprintf("held by pid %d (", os.Getpid()); !strings.Contains(stderr, want) {
+		t.Errorf("stderr does not name the holder (%q):\n%s", want, stderr)
+	}
+}
+
+// Item 8: a page that floods its console (2,000 lines of 1 KB a task) no
+// longer starves the run: its clicks take a click's time and the trace
+// says how many console lines were dropped. The figures are logged (-v),
+// never asserted.
+func TestTrial36AItem8ConsoleFlood(t *testing.T) {
+	chrome, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("this probe needs Chromium (scripts/setup.sh)")
+	}
+	dir := writeFiles(t, map[string]string{
+		"site/flood.html": `<!doctype html><title>Flood</title>
+<button id="go" onclick="document.getElementById('out').textContent='Clicked'">Go</button>
+<p id="out">Waiting</p>
+<script>
+const line = "x".repeat(1024), until = performance.now() + 30000;
+let n = 0;
+function flood() { for (let i = 0; i < 2000; i++) console.log(line, n++); if (performance.now() < until) setTimeout(flood, 0); }
+flood();
+</script>
+`,
+		"flood.ad": `context platform=web timeout=60000
+open ${AD_BASE_URL}/flood.html
+wait text "Waiting" 5000
+wait 1500
+click "role=button label=\"Go\""
+wait text "Clicked" 5000
+click "role=button label=\"Go\""
+`,
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	code, stdout, stderr := runMainCall(ctx, t, cliCall{cwd: dir, getenv: map[string]string{"ADTEST_CHROME": chrome}},
+		"run", "--serve", "site", "--artifacts-dir", "art", "--trace", "on", "flood.ad")
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	traces, _ := filepath.Glob(filepath.Join(dir, "art", "*", "flood.ad", "attempt-1", "trace", "trace.json"))
+	timings, _ := filepath.Glob(filepath.Join(dir, "art", "*", "flood.ad", "attempt-1", "timing.ndjson"))
+	if len(traces) != 1 || len(timings) != 1 {
+		t.Fatalf("trace %v, timing %v", traces, timings)
+	}
+	tr, _ := os.ReadFile(traces[0])
+	if !regexp.MustCompile(`"text":\s*"\d{1,3}(,\d{3})* console lines dropped \(the page logged more than 200 a second\)"`).Match(tr) {
+		t.Errorf("the trace does not say how many console lines were dropped (%d bytes)", len(tr))
+	}
+	tm, _ := os.ReadFile(timings[0])
+	for _, m := range regexp.MustCompile(`"command":"click","durationMs":(\d+)`).FindAllSubmatch(tm, -1) {
+		t.Logf("click on the flooding page: %s ms", m[1])
+	}
+}
