@@ -289,10 +289,11 @@
     try { return f.contentDocument; } catch (e) { return null; }
   }
   function isFrame(el) { return el.localName === 'iframe' || el.localName === 'frame'; }
-  // up is the parent of n in the flat tree, across shadow roots and from a
+  // up is the parent of n in the flat tree (the tree that is rendered): a
+  // slotted node's slot, across shadow roots to their hosts and from a
   // frame's root element to the frame element.
   function up(n) {
-    const p = n.parentElement || (n.parentNode && n.parentNode.host);
+    const p = n.assignedSlot || n.parentElement || (n.parentNode && n.parentNode.host);
     if (p) return p;
     const d = n.ownerDocument;
     return d !== document && n === d.documentElement && d.defaultView ? d.defaultView.frameElement : null;
@@ -319,13 +320,15 @@
   }
   function rectOf(el) { return pageRect(el.getBoundingClientRect(), el.ownerDocument); }
   // deepHit is the innermost element at (x, y) of the page: through open
-  // shadow roots and into same-origin frames.
+  // shadow roots and into same-origin frames. A hit on a host's own text
+  // that a slot shows is a hit on that slot (the browser reports the
+  // host: the text's parent in the DOM).
   function deepHit(x, y) {
     let h = document.elementFromPoint(x, y);
     for (;;) {
       while (h && h.shadowRoot) {
         const inner = h.shadowRoot.elementFromPoint(x, y);
-        if (!inner || inner === h) break;
+        if (!inner || inner === h) { h = slottedTextAt(h, x, y) || h; break; }
         h = inner;
       }
       const d = h && isFrame(h) ? frameDoc(h) : null;
@@ -337,17 +340,33 @@
       h = inner;
     }
   }
-  // hitsSelf reports whether the element at (x, y) is el, a descendant, or
-  // the label of el.
+  // slottedTextAt is the slot showing the text child of host h that lies
+  // at (x, y) (null: no such text).
+  function slottedTextAt(h, x, y) {
+    for (let c = h.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType !== 3 || !c.assignedSlot) continue;
+      const rg = h.ownerDocument.createRange();
+      rg.selectNodeContents(c);
+      for (const r of rg.getClientRects()) {
+        if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) return c.assignedSlot;
+      }
+    }
+    return null;
+  }
+  // hitsSelf reports whether the element at (x, y) is el, a descendant in
+  // the flat tree (slotted content and shadow internals included), or in
+  // a label of el.
   function hitsSelf(el, x, y) {
     const h = deepHit(x, y);
     if (!h) return { ok: false, hit: null };
     for (let n = h; n; n = up(n)) {
-      if (n === el) return { ok: true, hit: h };
+      if (n === el || labels(n, el)) return { ok: true, hit: h };
     }
-    const l = h.closest('label');
-    if (l && l.control === el) return { ok: true, hit: h };
     return { ok: false, hit: h };
+  }
+  // labels reports whether n is a label of el.
+  function labels(n, el) {
+    return n.localName === 'label' && n.control === el;
   }
   // nameOf is a short name of a container: tag, id or first class, label.
   function nameOf(el) {
@@ -629,10 +648,9 @@
     const a = A.armed;
     if (!a || !e.isTrusted) return;
     if (performance.now() > a.until) { A.armed = null; return; }
-    if (e.composedPath().includes(a.el)) { if (e.type === 'mousedown') a.hits++; return; }
-    const l = e.target && e.target.closest && e.target.closest('label');
-    if (l && l.control === a.el) { if (e.type === 'mousedown') a.hits++; return; }
-    if (!a.miss) a.miss = describe(e.target);
+    const path = e.composedPath();
+    if (path.some(n => n === a.el || labels(n, a.el))) { if (e.type === 'mousedown') a.hits++; return; }
+    if (!a.miss) a.miss = describe(path[0] && path[0].nodeType === 1 ? path[0] : e.target);
     e.preventDefault();
     e.stopImmediatePropagation();
   }
@@ -730,7 +748,9 @@
     if (el.localName === 'input' || el.localName === 'textarea') {
       el.select();
     } else {
-      const s = getSelection(); const rg = document.createRange();
+      // The selection of the element's own document: an editor may be
+      // the body of a frame.
+      const d = el.ownerDocument, s = d.defaultView.getSelection(), rg = d.createRange();
       rg.selectNodeContents(el); s.removeAllRanges(); s.addRange(rg);
     }
     return { state: 'focused' };
@@ -747,7 +767,7 @@
     const el = lookup(h);
     if (!el) return { state: 'stale' };
     el.focus();
-    return { state: document.activeElement === el ? 'done' : 'not_focusable', desc: describe(el) };
+    return { state: deepActive() === el ? 'done' : 'not_focusable', desc: describe(el) };
   }
   // canScroll reports whether n scrolls its own content that way.
   function canScroll(n, vertical) {
@@ -887,13 +907,23 @@
     for (const at of el.attributes) a[at.name] = at.value;
     return { state: 'done', attrs: a };
   }
+  // deepActive is the focused element of the page: inside open shadow
+  // roots and same-origin frames.
+  function deepActive() {
+    let el = document.activeElement;
+    for (;;) {
+      const inner = el && (el.shadowRoot ? el.shadowRoot.activeElement : isFrame(el) ? (frameDoc(el) || {}).activeElement : null);
+      if (!inner) return el;
+      el = inner;
+    }
+  }
   function blur() {
-    const el = document.activeElement;
+    const el = deepActive();
     if (el && el !== document.body) el.blur();
     return { state: 'done' };
   }
   function active() {
-    const el = document.activeElement;
+    const el = deepActive();
     if (!el || el === document.body || el === document.documentElement) return { state: 'none' };
     return { state: 'ok', handle: handle(el) };
   }
