@@ -637,25 +637,41 @@
     }
     return false;
   }
-  // The press guard: while armed for an element, a press event (pointer or
-  // mouse down/up, click) whose target is not that element, a descendant
-  // or its label is stopped before the page's own listeners see it and
-  // counted as a miss. A press that lands is counted as a hit. It checks
-  // where the press really lands, at the moment it lands: an element that
+  // The press guard: while armed for an element, a press (pointerdown, or
+  // mousedown without one) whose target is not that element, a descendant
+  // in the flat tree or a label of it is stopped before the page's own
+  // listeners see it and counted as a miss; so is the rest of that press
+  // (release, click). A press that lands is counted as a hit, and the rest
+  // of it goes where the browser sends it: what the page did on the press
+  // (a popup opened under the pointer, a list that re-rendered its rows)
+  // is the click's effect, as under a person's hand, not a cover. It checks
+  // where each press really lands, at the moment it lands: an element that
   // moved or got covered after the last check is not pressed by mistake.
   const PRESS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
   function guard(e) {
     const a = A.armed;
     if (!a || !e.isTrusted) return;
     if (performance.now() > a.until) { A.armed = null; return; }
-    const path = e.composedPath();
-    if (path.some(n => n === a.el || labels(n, a.el))) { if (e.type === 'mousedown') a.hits++; return; }
-    if (!a.miss) a.miss = describe(path[0] && path[0].nodeType === 1 ? path[0] : e.target);
+    const t = e.type;
+    if (t === 'pointerdown' || (t === 'mousedown' && !a.pointer)) a.press = lands(e, a);
+    if (t === 'pointerdown') a.pointer = true;
+    if (t === 'pointerup') a.pointer = false;
+    // An event of no press begun while armed counts by its own target.
+    const on = a.press === undefined ? lands(e, a) : a.press;
+    if (on) { if (t === 'mousedown') a.hits++; return; }
     e.preventDefault();
     e.stopImmediatePropagation();
   }
+  // lands reports whether event e reached the armed element, and records
+  // what it reached instead when not.
+  function lands(e, a) {
+    const path = e.composedPath();
+    if (path.some(n => n === a.el || labels(n, a.el))) return true;
+    if (!a.miss) a.miss = describe(path[0] && path[0].nodeType === 1 ? path[0] : e.target);
+    return false;
+  }
   function arm(el, ms) {
-    A.armed = { el: el, until: performance.now() + ms, miss: '', hits: 0 };
+    A.armed = { el: el, until: performance.now() + ms, miss: '', hits: 0, press: undefined, pointer: false };
     if (!A.hooked) {
       A.hooked = true;
       for (const t of PRESS) addEventListener(t, guard, true);
