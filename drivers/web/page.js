@@ -916,6 +916,21 @@
       requestAnimationFrame(tick);
     });
   }
+  // dragWatch starts to note a native drag the page lets begin (dragstart
+  // not cancelled by the page); dragStarted reports whether one began since.
+  function dragWatch() {
+    A.dragEv = null;
+    if (!A.dragHooked) {
+      A.dragHooked = true;
+      addEventListener('dragstart', e => { if (e.isTrusted) A.dragEv = e; }, true);
+    }
+    return true;
+  }
+  function dragStarted() {
+    const e = A.dragEv;
+    A.dragEv = null;
+    return !!e && !e.defaultPrevented;
+  }
   function attrs(h) {
     const el = lookup(h);
     if (!el) return { state: 'stale' };
@@ -943,5 +958,5 @@
     if (!el || el === document.body || el === document.documentElement) return { state: 'none' };
     return { state: 'ok', handle: handle(el) };
   }
-  return { snapshot, target, disarm, fillStart, fillEnd, focus, scrollPlan, scrollScript, scrollResult, attrs, blur, active, token: () => A.tok };
+  return { snapshot, target, disarm, fillStart, fillEnd, focus, scrollPlan, scrollScript, scrollResult, dragWatch, dragStarted, attrs, blur, active, token: () => A.tok };
 })()
