@@ -40,10 +40,10 @@ type Session struct {
 	dialog   *dialogInfo
 	dialogCh chan struct{} // receives when a dialog opens
 	// dragCh receives the data of a drag the browser handed over (drag.go).
-	dragCh chan *input.DragData
-	logs     []string
-	crashed  bool
-	closed   bool
+	dragCh  chan *input.DragData
+	logs    []string
+	crashed bool
+	closed  bool
 	// hung is set when a call outlived its deadline (a page that stopped
 	// answering): closing the session then checks the browser itself.
 	hung bool
