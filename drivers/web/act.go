@@ -474,6 +474,8 @@ type stateResult struct {
 	Handle  string   `json:"handle"`
 	Options []string `json:"options"`
 	Moved   bool     `json:"moved"`
+	// Why says what adtest cannot see inside the element ("" when nothing).
+	Why string `json:"why"`
 
 	// scroll
 	Distance  float64 `json:"distance"`

@@ -412,6 +412,22 @@
     for (let i = chain.length - 1; i >= 0; i--) clip = childClip(chain[i], clip);
     return clip;
   }
+  // opaque says why adtest cannot see inside el ('' when it can): another
+  // origin's frame, a canvas, or a custom element hit on itself with no
+  // open shadow root (its shadow root is closed, or it draws itself).
+  function opaque(el) {
+    if (!el) return '';
+    if (isFrame(el) && !frameDoc(el)) return 'a cross-origin frame: adtest cannot see inside it';
+    if (el.localName === 'canvas') return 'a canvas: adtest cannot see what it draws';
+    if (el.localName.includes('-') && !el.shadowRoot) return 'a custom element with no open shadow root: what a closed shadow root holds, adtest cannot see';
+    return '';
+  }
+  // describeHit describes an element a press lands on, with what adtest
+  // cannot see inside it.
+  function describeHit(el) {
+    const why = opaque(el);
+    return describe(el) + (why ? ' (' + why + ')' : '');
+  }
   function describe(el) {
     if (!el) return 'nothing';
     let d = el.localName;
@@ -667,7 +683,7 @@
   function lands(e, a) {
     const path = e.composedPath();
     if (path.some(n => n === a.el || labels(n, a.el))) return true;
-    if (!a.miss) a.miss = describe(path[0] && path[0].nodeType === 1 ? path[0] : e.target);
+    if (!a.miss) a.miss = describeHit(path[0] && path[0].nodeType === 1 ? path[0] : e.target);
     return false;
   }
   function arm(el, ms) {
@@ -717,7 +733,7 @@
       // fixed at that edge: a user scrolls on until it is clear, so centre
       // it (once) in what may be scrolled.
       if (!hs.ok && scroll && pass === 0 && reveal(el, true)) { scrolled = true; continue; }
-      if (!hs.ok) res.covered = describe(hs.hit);
+      if (!hs.ok) res.covered = describeHit(hs.hit);
       else if (armMs > 0) arm(el, armMs);
       return res;
     }
@@ -751,7 +767,7 @@
       }
       return { state: 'no_option', desc: describe(el), options: Array.from(el.options, o => norm(o.textContent)) };
     }
-    if (!isEditable(el, roleOf(el))) return { state: 'not_editable', desc: describe(el) };
+    if (!isEditable(el, roleOf(el))) return { state: 'not_editable', desc: describe(el), why: opaque(el) };
     if (el.localName === 'input' && PICKED.has(inputType(el))) {
       el.focus();
       el.value = text.trim();
