@@ -27,8 +27,9 @@ const dragWaitBound = 2 * time.Second
 
 // nativeDrag is one pan's watch for a native drag.
 type nativeDrag struct {
-	s    *Session
-	data *input.DragData // the drag's data once the page started one
+	s       *Session
+	data    *input.DragData // the drag's data once the page started one
+	dropped bool
 }
 
 // beginDrag asks the browser to hand over a drag the page starts, and the
@@ -41,18 +42,22 @@ func (s *Session) beginDrag(ctx context.Context, t *chromedp.Target) (*nativeDra
 	if _, err := cdp.Call(ctx, t, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: true}); err != nil {
 		return nil, err
 	}
-	if _, err := s.evalWorld(ctx, t, "lib.dragWatch()"); err != nil {
-		return nil, err
-	}
+	// A page the watch cannot reach (a document on its way out) loses only
+	// the fallback of release: the browser's word still comes.
+	_, _ = s.evalWorld(ctx, t, "lib.dragWatch()")
 	return &nativeDrag{s: s}, nil
 }
 
-// end gives drags back to the browser. It runs after the pan (also one that
-// failed), so it has its own bound.
+// end gives drags back to the browser, cancelling a drag a failed pan left
+// under way. It runs after the pan (also one that failed or was
+// cancelled), so it has its own bound.
 func (d *nativeDrag) end(ctx context.Context, t *chromedp.Target) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	cdp.Call(ctx, t, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: false}) //nolint:errcheck // best effort: the next pan sets it again
+	if d.data != nil && !d.dropped {
+		_ = dragEvent(ctx, t, input.DispatchDragEventTypeDragCancel, drivers.Point{}, d.data) // best effort: the pan already failed
+	}
+	_, _ = cdp.Call(ctx, t, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: false}) // best effort: the next pan sets it again
 }
 
 // move moves the held pointer to p: a mouse move, or once the page started
@@ -87,10 +92,8 @@ func (d *nativeDrag) enter(ctx context.Context, t *chromedp.Target, p drivers.Po
 // waited for, bounded.
 func (d *nativeDrag) release(ctx context.Context, t *chromedp.Target, p drivers.Point) error {
 	if d.data == nil {
-		raw, err := d.s.evalWorld(ctx, t, "lib.dragStarted()")
-		if err != nil {
-			return err
-		}
+		// A document gone meanwhile (the pan navigated) began no drag.
+		raw, _ := d.s.evalWorld(ctx, t, "lib.dragStarted()")
 		if string(raw) == "true" {
 			wctx, cancel := context.WithTimeout(ctx, dragWaitBound)
 			defer cancel()
@@ -110,6 +113,7 @@ func (d *nativeDrag) release(ctx context.Context, t *chromedp.Target, p drivers.
 	if d.data == nil {
 		return mouse(ctx, t, input.DispatchMouseEventTypeMouseReleased, p, input.MouseButtonLeft, 0, 1)
 	}
+	d.dropped = true
 	return dragEvent(ctx, t, input.DispatchDragEventTypeDrop, p, d.data)
 }
 
