@@ -258,7 +258,7 @@ var commandTable = []*CommandSpec{
 	{Name: "gesture", Usage: "gesture pan x y dx dy [ms] | fling dir x y [distance] | swipe preset | pinch scale [x y] | rotate degrees [x y] | transform x y dx dy scale degrees [ms] | drag src dst [srcHoldMs] [moveMs] [dstHoldMs] [--pointer-count n]",
 		Summary: "multi-step touch gestures", Effect: EffectMayInvalidate, Recorded: "y", Platforms: interactive, MinArgs: 1, MaxArgs: -1,
 		Flags: []FlagSpec{{Names: []string{"--pointer-count"}, Key: "pointerCount", Kind: FlagInt, Value: "n", Summary: "number of pointers"}},
-		Notes: "Arity is checked at parse time; on web only pan is available."},
+		Notes: "Arity is checked at parse time; on web only pan is available. On web a pan that starts a native HTML5 drag (a draggable element) carries it on as a person's drag: drag over where the pointer goes, drop where it is released."},
 	{Name: "back", Usage: "back", Summary: "go back (app back UI or the Android back key)", Effect: EffectMayInvalidate, Recorded: "y", Platforms: interactive, MinArgs: 0, MaxArgs: 0},
 	{Name: "home", Usage: "home", Summary: "go to the home screen", Effect: EffectMayInvalidate, Recorded: "y", Platforms: mobileTV, MinArgs: 0, MaxArgs: 0},
 	{Name: "app-switcher", Usage: "app-switcher", Summary: "open the app switcher", Effect: EffectMayInvalidate, Recorded: "y", Platforms: mobileTV, MinArgs: 0, MaxArgs: 0},

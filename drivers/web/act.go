@@ -460,6 +460,8 @@ type stateResult struct {
 	Handle  string   `json:"handle"`
 	Options []string `json:"options"`
 	Moved   bool     `json:"moved"`
+	// Why says what adtest cannot see inside the element ("" when nothing).
+	Why string `json:"why"`
 
 	// scroll
 	Distance  float64 `json:"distance"`
@@ -567,6 +569,8 @@ func (s *Session) swipe(ctx context.Context, a drivers.Action) error {
 }
 
 // pan drags with the primary mouse button from From to To over Duration.
+// A native drag the page starts on the way is carried on with drag events
+// (drag.go).
 func (s *Session) pan(ctx context.Context, a drivers.Action) error {
 	d := a.Duration
 	if d <= 0 {
@@ -580,6 +584,11 @@ func (s *Session) pan(ctx context.Context, a drivers.Action) error {
 		if err := mouse(ctx, t, input.DispatchMouseEventTypeMouseMoved, a.From, btn, 0, 0); err != nil {
 			return err
 		}
+		drag, err := s.beginDrag(ctx, t)
+		if err != nil {
+			return err
+		}
+		defer drag.end(ctx, t)
 		if err := mouse(ctx, t, input.DispatchMouseEventTypeMousePressed, a.From, btn, 1, 1); err != nil {
 			return err
 		}
@@ -589,11 +598,11 @@ func (s *Session) pan(ctx context.Context, a drivers.Action) error {
 			}
 			f := float64(i) / float64(steps)
 			p := drivers.Point{X: a.From.X + (a.To.X-a.From.X)*f, Y: a.From.Y + (a.To.Y-a.From.Y)*f}
-			if err := mouse(ctx, t, input.DispatchMouseEventTypeMouseMoved, p, btn, 1, 0); err != nil {
+			if err := drag.move(ctx, t, p); err != nil {
 				return err
 			}
 		}
-		return mouse(ctx, t, input.DispatchMouseEventTypeMouseReleased, a.To, btn, 0, 1)
+		return drag.release(ctx, t, a.To)
 	})
 }
 

@@ -82,7 +82,11 @@ func (s *Session) fill(ctx context.Context, a drivers.Action) error {
 	case "disabled":
 		return &drivers.TargetError{Reason: drivers.ReasonTargetDisabled, Message: fmt.Sprintf("%s is disabled", desc), Hint: "wait until it is enabled"}
 	case "not_editable":
-		return &drivers.TargetError{Reason: drivers.ReasonTargetNotEditable, Message: fmt.Sprintf("%s is not an editable field", desc), Hint: "fill a text field, text area or select"}
+		msg := fmt.Sprintf("%s is not an editable field", desc)
+		if r.Why != "" {
+			msg += " (" + r.Why + ")"
+		}
+		return &drivers.TargetError{Reason: drivers.ReasonTargetNotEditable, Message: msg, Hint: "fill a text field, text area or select"}
 	case "no_option":
 		return &drivers.TargetError{Reason: drivers.ReasonOptionNotFound, Message: fmt.Sprintf("%s has no option %q (options: %s)", desc, a.Text, strings.Join(r.Options, ", ")), Hint: "use the visible text or the value of an option"}
 	case "bad_value":

@@ -289,10 +289,11 @@
     try { return f.contentDocument; } catch (e) { return null; }
   }
   function isFrame(el) { return el.localName === 'iframe' || el.localName === 'frame'; }
-  // up is the parent of n in the flat tree, across shadow roots and from a
+  // up is the parent of n in the flat tree (the tree that is rendered): a
+  // slotted node's slot, across shadow roots to their hosts and from a
   // frame's root element to the frame element.
   function up(n) {
-    const p = n.parentElement || (n.parentNode && n.parentNode.host);
+    const p = n.assignedSlot || n.parentElement || (n.parentNode && n.parentNode.host);
     if (p) return p;
     const d = n.ownerDocument;
     return d !== document && n === d.documentElement && d.defaultView ? d.defaultView.frameElement : null;
@@ -319,13 +320,15 @@
   }
   function rectOf(el) { return pageRect(el.getBoundingClientRect(), el.ownerDocument); }
   // deepHit is the innermost element at (x, y) of the page: through open
-  // shadow roots and into same-origin frames.
+  // shadow roots and into same-origin frames. A hit on a host's own text
+  // that a slot shows is a hit on that slot (the browser reports the
+  // host: the text's parent in the DOM).
   function deepHit(x, y) {
     let h = document.elementFromPoint(x, y);
     for (;;) {
       while (h && h.shadowRoot) {
         const inner = h.shadowRoot.elementFromPoint(x, y);
-        if (!inner || inner === h) break;
+        if (!inner || inner === h) { h = slottedTextAt(h, x, y) || h; break; }
         h = inner;
       }
       const d = h && isFrame(h) ? frameDoc(h) : null;
@@ -337,17 +340,33 @@
       h = inner;
     }
   }
-  // hitsSelf reports whether the element at (x, y) is el, a descendant, or
-  // the label of el.
+  // slottedTextAt is the slot showing the text child of host h that lies
+  // at (x, y) (null: no such text).
+  function slottedTextAt(h, x, y) {
+    for (let c = h.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType !== 3 || !c.assignedSlot) continue;
+      const rg = h.ownerDocument.createRange();
+      rg.selectNodeContents(c);
+      for (const r of rg.getClientRects()) {
+        if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) return c.assignedSlot;
+      }
+    }
+    return null;
+  }
+  // hitsSelf reports whether the element at (x, y) is el, a descendant in
+  // the flat tree (slotted content and shadow internals included), or in
+  // a label of el.
   function hitsSelf(el, x, y) {
     const h = deepHit(x, y);
     if (!h) return { ok: false, hit: null };
     for (let n = h; n; n = up(n)) {
-      if (n === el) return { ok: true, hit: h };
+      if (n === el || labels(n, el)) return { ok: true, hit: h };
     }
-    const l = h.closest('label');
-    if (l && l.control === el) return { ok: true, hit: h };
     return { ok: false, hit: h };
+  }
+  // labels reports whether n is a label of el.
+  function labels(n, el) {
+    return n.localName === 'label' && n.control === el;
   }
   // nameOf is a short name of a container: tag, id or first class, label.
   function nameOf(el) {
@@ -392,6 +411,22 @@
     let clip = null;
     for (let i = chain.length - 1; i >= 0; i--) clip = childClip(chain[i], clip);
     return clip;
+  }
+  // opaque says why adtest cannot see inside el ('' when it can): another
+  // origin's frame, a canvas, or a custom element hit on itself with no
+  // open shadow root (its shadow root is closed, or it draws itself).
+  function opaque(el) {
+    if (!el) return '';
+    if (isFrame(el) && !frameDoc(el)) return 'a cross-origin frame: adtest cannot see inside it';
+    if (el.localName === 'canvas') return 'a canvas: adtest cannot see what it draws';
+    if (el.localName.includes('-') && !el.shadowRoot) return 'a custom element with no open shadow root: what a closed shadow root holds, adtest cannot see';
+    return '';
+  }
+  // describeHit describes an element a press lands on, with what adtest
+  // cannot see inside it.
+  function describeHit(el) {
+    const why = opaque(el);
+    return describe(el) + (why ? ' (' + why + ')' : '');
   }
   function describe(el) {
     if (!el) return 'nothing';
@@ -618,26 +653,41 @@
     }
     return false;
   }
-  // The press guard: while armed for an element, a press event (pointer or
-  // mouse down/up, click) whose target is not that element, a descendant
-  // or its label is stopped before the page's own listeners see it and
-  // counted as a miss. A press that lands is counted as a hit. It checks
-  // where the press really lands, at the moment it lands: an element that
+  // The press guard: while armed for an element, a press (pointerdown, or
+  // mousedown without one) whose target is not that element, a descendant
+  // in the flat tree or a label of it is stopped before the page's own
+  // listeners see it and counted as a miss; so is the rest of that press
+  // (release, click). A press that lands is counted as a hit, and the rest
+  // of it goes where the browser sends it: what the page did on the press
+  // (a popup opened under the pointer, a list that re-rendered its rows)
+  // is the click's effect, as under a person's hand, not a cover. It checks
+  // where each press really lands, at the moment it lands: an element that
   // moved or got covered after the last check is not pressed by mistake.
   const PRESS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
   function guard(e) {
     const a = A.armed;
     if (!a || !e.isTrusted) return;
     if (performance.now() > a.until) { A.armed = null; return; }
-    if (e.composedPath().includes(a.el)) { if (e.type === 'mousedown') a.hits++; return; }
-    const l = e.target && e.target.closest && e.target.closest('label');
-    if (l && l.control === a.el) { if (e.type === 'mousedown') a.hits++; return; }
-    if (!a.miss) a.miss = describe(e.target);
+    const t = e.type;
+    if (t === 'pointerdown' || (t === 'mousedown' && !a.pointer)) a.press = lands(e, a);
+    if (t === 'pointerdown') a.pointer = true;
+    if (t === 'pointerup') a.pointer = false;
+    // An event of no press begun while armed counts by its own target.
+    const on = a.press === undefined ? lands(e, a) : a.press;
+    if (on) { if (t === 'mousedown') a.hits++; return; }
     e.preventDefault();
     e.stopImmediatePropagation();
   }
+  // lands reports whether event e reached the armed element, and records
+  // what it reached instead when not.
+  function lands(e, a) {
+    const path = e.composedPath();
+    if (path.some(n => n === a.el || labels(n, a.el))) return true;
+    if (!a.miss) a.miss = describeHit(path[0] && path[0].nodeType === 1 ? path[0] : e.target);
+    return false;
+  }
   function arm(el, ms) {
-    A.armed = { el: el, until: performance.now() + ms, miss: '', hits: 0 };
+    A.armed = { el: el, until: performance.now() + ms, miss: '', hits: 0, press: undefined, pointer: false };
     if (!A.hooked) {
       A.hooked = true;
       for (const t of PRESS) addEventListener(t, guard, true);
@@ -683,7 +733,7 @@
       // fixed at that edge: a user scrolls on until it is clear, so centre
       // it (once) in what may be scrolled.
       if (!hs.ok && scroll && pass === 0 && reveal(el, true)) { scrolled = true; continue; }
-      if (!hs.ok) res.covered = describe(hs.hit);
+      if (!hs.ok) res.covered = describeHit(hs.hit);
       else if (armMs > 0) arm(el, armMs);
       return res;
     }
@@ -717,7 +767,7 @@
       }
       return { state: 'no_option', desc: describe(el), options: Array.from(el.options, o => norm(o.textContent)) };
     }
-    if (!isEditable(el, roleOf(el))) return { state: 'not_editable', desc: describe(el) };
+    if (!isEditable(el, roleOf(el))) return { state: 'not_editable', desc: describe(el), why: opaque(el) };
     if (el.localName === 'input' && PICKED.has(inputType(el))) {
       el.focus();
       el.value = text.trim();
@@ -730,7 +780,9 @@
     if (el.localName === 'input' || el.localName === 'textarea') {
       el.select();
     } else {
-      const s = getSelection(); const rg = document.createRange();
+      // The selection of the element's own document: an editor may be
+      // the body of a frame.
+      const d = el.ownerDocument, s = d.defaultView.getSelection(), rg = d.createRange();
       rg.selectNodeContents(el); s.removeAllRanges(); s.addRange(rg);
     }
     return { state: 'focused' };
@@ -747,7 +799,7 @@
     const el = lookup(h);
     if (!el) return { state: 'stale' };
     el.focus();
-    return { state: document.activeElement === el ? 'done' : 'not_focusable', desc: describe(el) };
+    return { state: deepActive() === el ? 'done' : 'not_focusable', desc: describe(el) };
   }
   // canScroll reports whether n scrolls its own content that way.
   function canScroll(n, vertical) {
@@ -880,6 +932,21 @@
       requestAnimationFrame(tick);
     });
   }
+  // dragWatch starts to note a native drag the page lets begin (dragstart
+  // not cancelled by the page); dragStarted reports whether one began since.
+  function dragWatch() {
+    A.dragEv = null;
+    if (!A.dragHooked) {
+      A.dragHooked = true;
+      addEventListener('dragstart', e => { if (e.isTrusted) A.dragEv = e; }, true);
+    }
+    return true;
+  }
+  function dragStarted() {
+    const e = A.dragEv;
+    A.dragEv = null;
+    return !!e && !e.defaultPrevented;
+  }
   function attrs(h) {
     const el = lookup(h);
     if (!el) return { state: 'stale' };
@@ -887,15 +954,25 @@
     for (const at of el.attributes) a[at.name] = at.value;
     return { state: 'done', attrs: a };
   }
+  // deepActive is the focused element of the page: inside open shadow
+  // roots and same-origin frames.
+  function deepActive() {
+    let el = document.activeElement;
+    for (;;) {
+      const inner = el && (el.shadowRoot ? el.shadowRoot.activeElement : isFrame(el) ? (frameDoc(el) || {}).activeElement : null);
+      if (!inner) return el;
+      el = inner;
+    }
+  }
   function blur() {
-    const el = document.activeElement;
+    const el = deepActive();
     if (el && el !== document.body) el.blur();
     return { state: 'done' };
   }
   function active() {
-    const el = document.activeElement;
+    const el = deepActive();
     if (!el || el === document.body || el === document.documentElement) return { state: 'none' };
     return { state: 'ok', handle: handle(el) };
   }
-  return { snapshot, target, disarm, fillStart, fillEnd, focus, scrollPlan, scrollScript, scrollResult, attrs, blur, active, token: () => A.tok };
+  return { snapshot, target, disarm, fillStart, fillEnd, focus, scrollPlan, scrollScript, scrollResult, dragWatch, dragStarted, attrs, blur, active, token: () => A.tok };
 })()

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/inspector"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/page"
@@ -38,9 +39,11 @@ type Session struct {
 	mu       sync.Mutex
 	dialog   *dialogInfo
 	dialogCh chan struct{} // receives when a dialog opens
-	logs     []string
-	crashed  bool
-	closed   bool
+	// dragCh receives the data of a drag the browser handed over (drag.go).
+	dragCh  chan *input.DragData
+	logs    []string
+	crashed bool
+	closed  bool
 	// hung is set when a call outlived its deadline (a page that stopped
 	// answering): closing the session then checks the browser itself.
 	hung bool
@@ -80,7 +83,7 @@ var (
 )
 
 func newSession(p *Provider, b *browserProc) *Session {
-	return &Session{p: p, b: b, dialogCh: make(chan struct{}, 1), nav: navState{changed: make(chan struct{})}}
+	return &Session{p: p, b: b, dialogCh: make(chan struct{}, 1), dragCh: make(chan *input.DragData, 1), nav: navState{changed: make(chan struct{})}}
 }
 
 // Default viewport of a session in CSS pixels (as Playwright's), so that
@@ -191,6 +194,8 @@ func (s *Session) onEvent(ev any) {
 		case s.dialogCh <- struct{}{}:
 		default:
 		}
+	case *input.EventDragIntercepted:
+		s.onDragEvent(ev)
 	case *page.EventJavascriptDialogClosed:
 		s.mu.Lock()
 		s.dialog = nil
