@@ -31,6 +31,11 @@ type RepairChange struct {
 	OldLine string `json:"oldLine"`
 	NewLine string `json:"newLine"`
 	Basis   string `json:"basis"`
+	// StoodOn is the evidence the new line stands on (annotation, command
+	// contract + id, command contract + words); Caution marks a line
+	// proposed without the old element's identity.
+	StoodOn string `json:"stoodOn,omitempty"`
+	Caution bool   `json:"caution,omitempty"`
 	// OldElement and NewElement are the element the step meant (its
 	// target-v1 identity and selector) and the one it now hits.
 	OldElement string `json:"oldElement,omitempty"`

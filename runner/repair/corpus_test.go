@@ -14,6 +14,7 @@ import (
 	"github.com/adtest/adtest/drivers/fake"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/match"
 )
 
 // driftCase is one drift of an example app.
@@ -107,7 +108,11 @@ func record(t testing.TB, r rig, app, src string) string {
 		if e.Resolution == nil || e.Resolution.Kind != "selector" || !slices.Contains(touchCommands, e.Written.Command) {
 			continue
 		}
-		ev := evidenceFor(e.Resolution.Tree, e.Resolution.Index, false)
+		args, err := lang.Bind(e.Written)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := match.Evidence(e.Resolution.Tree, e.Resolution.Index, args.(lang.TargetArgs).Target.Selector, true, nil)
 		a := *e.Written
 		a.TargetEvidence = ev
 		at[e.Line] = strings.Split(lang.FormatAction(&a), "\n")[0]

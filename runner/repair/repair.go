@@ -29,6 +29,7 @@ import (
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/match"
 )
 
 // Defaults of Options.
@@ -60,23 +61,30 @@ type Options struct {
 
 // Try is one candidate tried, as the record shows it.
 type Try struct {
-	Step     int    `json:"step"`
-	Selector string `json:"selector"`
-	Basis    string `json:"basis"`
-	Outcome  string `json:"outcome"` // "passed" or why it was dropped
+	Step     int         `json:"step"`
+	Selector string      `json:"selector"`
+	Basis    match.Basis `json:"basis"`
+	Outcome  string      `json:"outcome"` // "passed" or why it was dropped
 }
 
 // Change is one repaired line.
 type Change struct {
-	Step        int    `json:"step"`
-	Line        int    `json:"line"`
-	Reason      string `json:"reason"` // the divergence's reason
-	OldLine     string `json:"oldLine"`
-	NewLine     string `json:"newLine"`
-	OldSelector string `json:"oldSelector"`
-	NewSelector string `json:"newSelector"`
-	Basis       string `json:"basis"`
-	Evidence    struct {
+	Step        int         `json:"step"`
+	Line        int         `json:"line"`
+	Reason      string      `json:"reason"` // the divergence's reason
+	OldLine     string      `json:"oldLine"`
+	NewLine     string      `json:"newLine"`
+	OldSelector string      `json:"oldSelector"`
+	NewSelector string      `json:"newSelector"`
+	Basis       match.Basis `json:"basis"`
+	// StoodOn is the evidence the new line stands on, for a reviewer to
+	// weigh: the step's target-v1 annotation, or (a script without one)
+	// the command's contract with the selector's id or words.
+	StoodOn string `json:"stoodOn"`
+	// Caution marks a line proposed without the old element's identity:
+	// the re-run passed, but read the new line before applying it.
+	Caution  bool `json:"caution,omitempty"`
+	Evidence struct {
 		Old Identity `json:"old"`
 		New Identity `json:"new"`
 	} `json:"evidence"`
@@ -272,7 +280,12 @@ func (e *engine) attempt(ctx context.Context, sess *runner.Session, script *lang
 		r.Positionals = append([]string{c.Selector}, rest...)
 		r.ArgPos, r.Tokens = nil, nil
 		if a.TargetEvidence != nil {
-			r.TargetEvidence = evidenceFor(snap, c.Node, false)
+			// The old line's annotation follows its element; none is
+			// written when it would not bind (or would hold a secret).
+			r.TargetEvidence = nil
+			if nc, perr := lang.ParseSelectorChain(c.Selector); perr == nil {
+				r.TargetEvidence = match.Evidence(snap, c.Node, nc, true, e.red.Finds)
+			}
 		}
 		if e.leaks(&r) {
 			try.Outcome = "refused: the new line would write a secret value"
@@ -303,6 +316,7 @@ func (e *engine) attempt(ctx context.Context, sess *runner.Session, script *lang
 		ch := Change{Step: step, Line: a.Line(), Reason: string(fe.Reason), OldLine: oldText, NewLine: newText,
 			OldSelector: ta.Target.Raw, NewSelector: c.Selector, Basis: c.Basis,
 			Snapshot: snapshotLines(snap, c.Node, 4), Screenshot: shot}
+		ch.StoodOn, ch.Caution = stoodOn(c.Basis)
 		ch.Evidence.Old = oldIdentity(a, ta.Target.Selector)
 		ch.Evidence.New = nodeIdentity(snap, c.Node)
 		ar2 := live.Replay(ctx, ns, e.replayOptions(from))
@@ -317,6 +331,18 @@ func (e *engine) attempt(ctx context.Context, sess *runner.Session, script *lang
 		last = why
 	}
 	return nil, nil, fmt.Sprintf("%s: no candidate made the rest of the script pass (last: %s)", where, last)
+}
+
+// stoodOn names the evidence a candidate linked by b stands on, and
+// whether it is proposed with caution (without the old element's identity).
+func stoodOn(b match.Basis) (string, bool) {
+	switch b {
+	case match.BasisContractID:
+		return "command contract + id", true
+	case match.BasisContractWords:
+		return "command contract + words", true
+	}
+	return "annotation", false
 }
 
 // restOf is what follows the target, as written: fill's text (its
