@@ -171,6 +171,11 @@ func runCase(t *testing.T, r rig, c driftCase) outcome {
 		return o
 	}
 	for _, ch := range res.Changes {
+		// A line without the old element's identity is proposed with
+		// caution, and says what it stood on.
+		if ch.Caution != c.plain || (c.plain && !strings.HasPrefix(ch.StoodOn, "command contract")) || (!c.plain && ch.StoodOn != "annotation") {
+			t.Errorf("step %d: caution %v, stood on %q (plain script: %v)", ch.Step, ch.Caution, ch.StoodOn, c.plain)
+		}
 		if !slices.Contains(c.hit, ch.Evidence.New.ID) && !slices.Contains(c.hit, ch.Evidence.New.Label) {
 			o.wrong++
 			t.Errorf("wrong element: step %d now hits %+v, want one of %q", ch.Step, ch.Evidence.New, c.hit)
