@@ -54,3 +54,30 @@ func (r *RepairReport) mask(m *drivers.Masker) {
 		c.OldElement, c.NewElement = m.String(c.OldElement), m.String(c.NewElement)
 	}
 }
+
+// AnnotationReport is what `adtest annotate` (run --annotate) did for a
+// passed test (runner/repair builds it): the target-v1 lines it added as a
+// patch (or into the script with --apply), the annotations it kept, and
+// the ones that no longer match (drifts).
+type AnnotationReport struct {
+	// Status is annotated (lines added), unchanged or refused.
+	Status  string `json:"status"`
+	Refusal string `json:"refusal,omitempty"`
+	Applied bool   `json:"applied,omitempty"`
+	// Patch and Record are the paths of annotations/<file>.patch and .json.
+	Patch   string   `json:"patch,omitempty"`
+	Record  string   `json:"record,omitempty"`
+	Added   int      `json:"added"`
+	Kept    int      `json:"kept"`
+	Skipped int      `json:"skipped"`
+	Drifts  []string `json:"drifts,omitempty"`
+}
+
+// mask masks every text of r in place.
+func (r *AnnotationReport) mask(m *drivers.Masker) {
+	if r == nil || m == nil {
+		return
+	}
+	r.Refusal = m.String(r.Refusal)
+	r.Drifts = m.Strings(r.Drifts)
+}
