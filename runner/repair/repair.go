@@ -271,6 +271,16 @@ func (e *engine) attempt(ctx context.Context, sess *runner.Session, script *lang
 	}
 	rest := restOf(a, ta)
 	last := ""
+	// A candidate that passes is kept only if no other candidate passes
+	// too: when two elements both make the rest of the script pass (two
+	// fields swapped their labels), the run cannot tell which one the step
+	// meant, and a repair is refused rather than guessed. An element that
+	// keeps the old id and the old label is the old element itself: it
+	// needs no rival tried.
+	old := oldIdentity(a, ta.Target.Selector)
+	var won []byte
+	var wonChanges []Change
+	wonSel := ""
 	for i, c := range cands {
 		if i >= e.opts.MaxTries {
 			break
@@ -325,10 +335,21 @@ func (e *engine) attempt(ctx context.Context, sess *runner.Session, script *lang
 		final, all, why := e.attempt(ctx, live, ns, next, ar2, append(slices.Clone(changes), ch))
 		if final != nil {
 			e.res.Tries[idx].Outcome = "passed"
-			return final, all, ""
+			if won != nil {
+				return nil, nil, fmt.Sprintf("%s: two candidates (%s and %s) both make the rest of the script pass: ambiguous, not guessed", where, e.red.String(wonSel), e.red.String(c.Selector))
+			}
+			n := &snap.Nodes[c.Node]
+			if c.Basis == match.BasisID && old.Label != "" && match.NormText(n.Label) == match.NormText(old.Label) {
+				return final, all, ""
+			}
+			won, wonChanges, wonSel = final, all, c.Selector
+			continue
 		}
 		e.res.Tries[idx].Outcome = "dropped: " + why
 		last = why
+	}
+	if won != nil {
+		return won, wonChanges, ""
 	}
 	return nil, nil, fmt.Sprintf("%s: no candidate made the rest of the script pass (last: %s)", where, last)
 }
