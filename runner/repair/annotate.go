@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/internal/atomicfile"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
@@ -64,6 +65,12 @@ func Annotate(script *lang.Script, src []byte, path string, ar runner.AttemptRes
 	res := &Annotation{File: path, Status: StatusRefused, Added: []AnnotatedStep{}, Kept: []AnnotatedStep{}, Drifts: []AnnotatedStep{}, Skipped: []AnnotatedStep{}}
 	if ar.Status != runner.StatusPassed {
 		res.Refusal = "the run did not pass (" + failure(ar) + "): a failing run annotates nothing"
+		if fe := ar.Error; fe != nil && fe.Reason == drivers.ReasonIdentityMismatch {
+			// Replay checks each annotation: one that no longer matches
+			// its element fails the run, and is the drift to report.
+			res.Drifts = append(res.Drifts, AnnotatedStep{Step: fe.Step, Line: fe.Line,
+				Why: "the target-v1 annotation no longer matches its element: a drift (adtest repair proposes the new line)"})
+		}
 		return res
 	}
 	red := secretMasker(ro)
