@@ -4,9 +4,13 @@
 // replaying it.
 //
 // On the divergence screen it ranks the elements the failed step may have
-// meant with the replay matcher (runner/match): a candidate must keep the
-// old element's role, share its id, label or text, and match uniquely; a
-// basis shared by several elements is ambiguous and offers none of them. The
+// meant with the replay matcher (runner/match): with the step's target-v1
+// annotation, a candidate must keep the old element's role, share its id,
+// label or text, and match uniquely; a basis shared by several elements is
+// ambiguous and offers none of them. Without one, the command's contract
+// (a fill's editable, a click's actionable element) and the selector's id
+// or words must single out one element, and the line is marked caution;
+// two candidates that both pass are refused. The
 // best candidate is printed into a scratch copy of the line (lang's printer;
 // ${VAR} references are kept as written, never their values) and the same
 // live session continues from that step: the candidate is kept only if the
@@ -18,6 +22,9 @@
 // A step that asserts or waits (is, wait, get, find) is never changed: its
 // failure is a real one. The package never writes the script itself; Write
 // publishes the patch and the JSON record, Apply the repaired script.
+//
+// Annotate (annotate.go) writes the evidence a repair stands on into a
+// script that passes: the target-v1 line of each selector step's element.
 package repair
 
 import (
