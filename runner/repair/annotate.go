@@ -111,6 +111,13 @@ func Annotate(script *lang.Script, src []byte, path string, ar runner.AttemptRes
 		if a.Targets != nil {
 			continue // a two-target step keeps what it has
 		}
+		if strings.Contains(wt.Target.Raw, "${") {
+			// The evidence would pin the value the reference had in this
+			// run; the next run may give it another.
+			st.Why = "its selector holds a ${VAR} reference: the evidence would pin this run's value"
+			res.Skipped = append(res.Skipped, st)
+			continue
+		}
 		ev := match.Evidence(tree, idx, bt.Target.Selector, true, red.Finds)
 		if ev == nil {
 			st.Why = "no target-v1 evidence isolates this element for its selector"

@@ -33,17 +33,17 @@ screen form "Form"
 screen done "Done"
   text "Done" id=done
 `
-	src := "context platform=fake\nenv WHO=Ada\nopen demo\n  fill \"label=Name\" \"${WHO}\"\nclick \"id=shown\"\nclick \"label=Send\"\nwait text \"Done\" 1000\n"
+	src := "context platform=fake\nenv WHO=Ada\nenv FIELD=Name\nopen demo\n  fill \"label=Name\" \"${WHO}\"\nclick \"id=shown\"\nfill \"label=${FIELD}\" \"Lovelace\"\nclick \"label=Send\"\nwait text \"Done\" 1000\n"
 	res := annotateOn(t, app, src, "hunter2")
-	if res.Status != StatusAnnotated || len(res.Added) != 2 || len(res.Skipped) != 1 {
+	if res.Status != StatusAnnotated || len(res.Added) != 2 || len(res.Skipped) != 2 || !strings.Contains(res.Skipped[1].Why, "${VAR} reference") {
 		t.Fatalf("annotate: %s %s added %+v skipped %+v", res.Status, res.Refusal, res.Added, res.Skipped)
 	}
 	got := string(res.Source)
 	// Only the annotation lines are new, indented as their step; the rest
 	// is the script byte for byte.
-	want := "context platform=fake\nenv WHO=Ada\nopen demo\n" +
+	want := "context platform=fake\nenv WHO=Ada\nenv FIELD=Name\nopen demo\n" +
 		`  # agent-device:target-v1 {"id":"name","role":"textbox","label":"Name","ancestry":[{"role":"group","label":"Contact"}],"sibling":0,"viewportOrder":0,"rect":{"x":8,"y":44,"width":374,"height":44},"verification":"verified"}` + "\n" +
-		"  fill \"label=Name\" \"${WHO}\"\nclick \"id=shown\"\n" +
+		"  fill \"label=Name\" \"${WHO}\"\nclick \"id=shown\"\nfill \"label=${FIELD}\" \"Lovelace\"\n" +
 		`# agent-device:target-v1 {"id":"send","role":"button","label":"Send","ancestry":[{"role":"group","label":"Contact"}],"sibling":2,"viewportOrder":0,"rect":{"x":8,"y":132,"width":374,"height":44},"verification":"verified"}` + "\n" +
 		"click \"label=Send\"\nwait text \"Done\" 1000\n"
 	if got != want {
@@ -66,7 +66,7 @@ screen done "Done"
 	// identity check: the run annotates nothing and reports the drift.
 	stale := strings.Replace(got, `{"id":"send","role":"button","label":"Send",`, `{"id":"send-old","role":"button","label":"Send",`, 1)
 	drift := annotateOn(t, app, stale, "hunter2")
-	if drift.Status != StatusRefused || len(drift.Drifts) != 1 || drift.Drifts[0].Line != 8 || !strings.Contains(drift.Drifts[0].Why, "no longer matches") {
+	if drift.Status != StatusRefused || len(drift.Drifts) != 1 || drift.Drifts[0].Line != 10 || !strings.Contains(drift.Drifts[0].Why, "no longer matches") {
 		t.Fatalf("stale annotation: %s %q drifts %+v", drift.Status, drift.Refusal, drift.Drifts)
 	}
 
