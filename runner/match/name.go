@@ -33,6 +33,9 @@ const (
 	// label, text or id holds the selector's words.
 	BasisContractID    Basis = "contract+id"
 	BasisContractWords Basis = "contract+words"
+	// BasisOther is a divergence suggestion's basis for a name other than
+	// id, role+label or label (the spec's id|role-label|label|other).
+	BasisOther Basis = "other"
 )
 
 // Place is one node of one tree.
@@ -269,12 +272,13 @@ type Suggestion struct {
 }
 
 // basisRank orders suggestions: the stronger name first.
-var basisRank = []Basis{BasisID, BasisRoleLabel, BasisLabel, BasisValue, BasisText, BasisRole}
+var basisRank = []Basis{BasisID, BasisRoleLabel, BasisLabel, BasisOther}
 
 // Suggest offers at most limit elements of snap for a failed target whose
 // words are want: elements command can act on whose label, text or id holds
 // one of want's words (any element when want has none), each named by its
-// first unique selector, ranked by that name's basis then document order.
+// first unique selector, ranked by that name's basis (id, role-label,
+// label, other: spec §4.3.2) then document order.
 // An element no selector names alone is not offered.
 func Suggest(snap *drivers.Snapshot, command, want string, limit int) []Suggestion {
 	if snap == nil {
@@ -302,7 +306,11 @@ func Suggest(snap *drivers.Snapshot, command, want string, limit int) []Suggesti
 		if len(names) == 0 {
 			continue
 		}
-		out = append(out, Suggestion{Basis: names[0].Basis, Label: n.Label, Role: CanonRole(n.Role), Selector: names[0].Segment, Node: i})
+		b := names[0].Basis
+		if b != BasisID && b != BasisRoleLabel && b != BasisLabel {
+			b = BasisOther
+		}
+		out = append(out, Suggestion{Basis: b, Label: n.Label, Role: CanonRole(n.Role), Selector: names[0].Segment, Node: i})
 	}
 	slices.SortStableFunc(out, func(a, b Suggestion) int {
 		return slices.Index(basisRank, a.Basis) - slices.Index(basisRank, b.Basis)
