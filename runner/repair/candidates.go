@@ -240,15 +240,16 @@ func contractKind(command string) string {
 }
 
 // holdsWords reports whether node n's label or text holds every word of t
-// (normalised text), or its id spells t (Submit: id=submit, submit-button;
+// (words are runs of letters and digits, compared without case: "Name" is
+// in "Full name:"), or its id spells t (Submit: id=submit, submit-button;
 // Sign in: id=signin, sign-in, signInButton).
 func holdsWords(n *drivers.Node, t string) bool {
-	words := strings.Fields(t)
+	words := wordsOf(t)
 	if len(words) == 0 {
 		return false
 	}
 	for _, s := range []string{n.Label, n.Text} {
-		have := strings.Fields(match.NormText(s))
+		have := wordsOf(s)
 		all := len(have) > 0
 		for _, w := range words {
 			if !slices.Contains(have, w) {
@@ -272,6 +273,11 @@ func holdsWords(n *drivers.Node, t string) bool {
 		}
 	}
 	return false
+}
+
+// wordsOf is the lower-case words of s: its runs of letters and digits.
+func wordsOf(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // idTokens splits an id into lower-case words at punctuation and where a

@@ -139,3 +139,29 @@ func TestOneNamingPlace(t *testing.T) {
 		}
 	}
 }
+
+func TestHoldsWords(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		old  string
+		node drivers.Node
+		want bool
+	}{
+		{"name", drivers.Node{Label: "Full name"}, true},
+		{"name", drivers.Node{Label: "Full name:"}, true},
+		{"e-mail", drivers.Node{Label: "E-mail address"}, true},
+		{"submit", drivers.Node{Label: "Send", ID: "submit"}, true},
+		{"submit", drivers.Node{Label: "Send", ID: "btnSubmit"}, true},
+		{"sign in", drivers.Node{Label: "Log in", ID: "signin"}, true},
+		{"sign in", drivers.Node{Label: "Log in", ID: "sign-in-button"}, true},
+		{"sign in", drivers.Node{Label: "Log in", ID: "login"}, false},
+		{"name", drivers.Node{Label: "Username"}, false},
+		{"create account", drivers.Node{Label: "Sign up", ID: "create"}, false},
+		{"save", drivers.Node{Text: "Save now"}, true},
+		{"save", drivers.Node{Label: "Saved"}, false},
+	} {
+		if got := holdsWords(&tc.node, tc.old); got != tc.want {
+			t.Errorf("holdsWords(%+v, %q) = %v, want %v", tc.node, tc.old, got, tc.want)
+		}
+	}
+}
