@@ -13,8 +13,10 @@ import (
 
 // Candidates: which element on the divergence screen the failed step meant,
 // and the selector that names it. Everything here is the replay matcher's
-// (runner/match) rules: a candidate must match uniquely, keep the old
-// element's role and share an identity with it (id, label or text).
+// (runner/match) rules: a candidate must match uniquely and, with the
+// step's target-v1 annotation, keep the old element's role and share an
+// identity with it (id, label or text); without one, be the only element
+// the command can act on that keeps the selector's id or words.
 
 // Identity is what is known of an element: the old one from its target-v1
 // annotation and the selector as written, the new one from the screen.
