@@ -3,8 +3,6 @@ package recorder
 import (
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
@@ -63,89 +61,31 @@ func (r *Recorder) chainFor(t *drivers.Snapshot, idx int, full *drivers.Snapshot
 		}
 	}
 	n := &ref.tree.Nodes[ref.idx]
-	suffix := ""
-	if command == "fill" {
-		suffix = " editable=true"
-	}
-	var cands []string
-	hasRole := false
-	add := func(seg string, role bool) {
-		seg += suffix
-		if slices.Contains(cands, seg) || r.leaks(seg) || !uniqueIn(places, seg) {
-			return
+	// The node's names, each unique in every place: the first place gives
+	// the values.
+	named := make([]match.Place, 0, len(places))
+	named = append(named, match.Place{Tree: ref.tree, Node: ref.idx})
+	for _, p := range places {
+		if p.tree != ref.tree {
+			named = append(named, match.Place{Tree: p.tree, Node: p.idx})
 		}
-		cands = append(cands, seg)
-		hasRole = hasRole || role
 	}
-	q := lang.QuoteSelectorValue
-	if n.ID != "" {
-		add("id="+q(n.ID), false)
-	}
-	if n.Role != "" && n.Label != "" {
-		add("role="+q(n.Role)+" label="+q(n.Label), true)
-	}
-	if n.Label != "" {
-		add("label="+q(n.Label), false)
-	}
-	if n.Value != "" {
-		add("value="+q(n.Value), false)
-	}
-	if n.Text != "" && n.Text != n.Label && n.Text != n.Value {
-		add("text="+q(n.Text), false)
-	}
-	if command == "fill" && !hasRole && n.Role != "" {
-		add("role="+q(n.Role), true)
-	}
-	if len(cands) == 0 {
+	names := match.Names(named, match.Naming{Command: command, Skip: r.leaks})
+	if len(names) == 0 {
 		return nil, nil, -1, fmt.Errorf("no selector matches only this element (%s)", nodeSummary(n))
 	}
-	chain, err := lang.ParseSelectorChain(strings.Join(cands, " || "))
-	if err != nil {
-		return nil, nil, -1, err
-	}
-	for _, p := range places {
-		if got := match.Resolve(p.tree, chain, command != "wait"); got.Node != p.idx {
-			return nil, nil, -1, errors.New("the selector chain does not resolve back to this element")
-		}
+	chain := match.Chain(named, match.Segments(names), command != "wait")
+	if chain == nil {
+		return nil, nil, -1, errors.New("the selector chain does not resolve back to this element")
 	}
 	return chain, ref.tree, ref.idx, nil
 }
 
 func nodeSummary(n *drivers.Node) string { return match.Describe(n.Role, n.Label, n.Text, n.ID) }
 
-// uniqueIn reports whether the one-segment selector seg matches exactly the
-// place's node in every place, with the runner's matcher.
-func uniqueIn(places []place, seg string) bool {
-	c, err := lang.ParseSelectorChain(seg)
-	if err != nil || len(c.Segments) != 1 {
-		return false
-	}
-	for _, p := range places {
-		m := match.Segment(p.tree, c.Segments[0])
-		if len(m) != 1 || m[0] != p.idx {
-			return false
-		}
-	}
-	return true
-}
-
 // leaks reports whether s would write a masked literal anywhere, even
 // inside a word: the recorder refuses such a text rather than mask it.
 func (r *Recorder) leaks(s string) bool { return r.mask.Finds(s) }
-
-// uniqueID reports whether n's id occurs once in tree (id demotion, §5.4).
-func uniqueID(tree *drivers.Snapshot, id string) bool {
-	if id == "" {
-		return false
-	}
-	k := 0
-	for i := range tree.Nodes {
-		if tree.Nodes[i].ID == id {
-			k++
-		}
-	}
-	return k == 1
-}
 
 // retarget is container retargeting (§5.4): a click on an identity-empty
 // container (no unique id, no label, no value) is recorded against its first
@@ -153,7 +93,7 @@ func uniqueID(tree *drivers.Snapshot, id string) bool {
 // the descendant's centre lies inside the container. -1 when not applicable.
 func retarget(tree *drivers.Snapshot, idx int) int {
 	n := &tree.Nodes[idx]
-	if uniqueID(tree, n.ID) || n.Label != "" || n.Value != "" {
+	if match.UniqueID(tree, n.ID) || n.Label != "" || n.Value != "" {
 		return -1
 	}
 	end := idx + 1

@@ -10,6 +10,7 @@ import (
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/match"
 )
 
 // Options describe the recorded session for the context header.
@@ -187,7 +188,7 @@ func (r *Recorder) convert(st Step, full *drivers.Snapshot) (*lang.Action, error
 		return a, nil
 	case lang.TargetSelector:
 		if st.Kind == "selector" && st.Tree != nil && st.Index >= 0 && w.Command != "wait" {
-			a.TargetEvidence = r.evidence(st.Tree, st.Index, t.Selector, mutating)
+			a.TargetEvidence = match.Evidence(st.Tree, st.Index, t.Selector, mutating, r.leaks)
 		}
 		return a, nil
 	}
@@ -212,7 +213,7 @@ func (r *Recorder) convert(st Step, full *drivers.Snapshot) (*lang.Action, error
 	}
 	a.Positionals = append(append([]string{chain.Raw}, rest...), tail...)
 	if w.Command != "wait" {
-		a.TargetEvidence = r.evidence(tree, idx, chain, mutating)
+		a.TargetEvidence = match.Evidence(tree, idx, chain, mutating, r.leaks)
 	}
 	return a, nil
 }

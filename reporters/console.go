@@ -224,6 +224,7 @@ func WriteSummary(w io.Writer, r *runner.Result, colorOn bool) error {
 				p.flaky.Sprint(EscapeControl(t.File)), EscapeControl(t.Name), len(t.Attempts), EscapeControl(location(t.File, e)), EscapeText(describe(e)))
 		}
 	}
+	writeConsoleAnnotations(&b, r, p)
 	st := r.Stats
 	if st.NotRun > 0 {
 		why := "not run"

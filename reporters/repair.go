@@ -35,6 +35,11 @@ func writeConsoleRepair(b *strings.Builder, r *runner.RepairReport, p palette) {
 		what = "repair applied to the script (verified by a re-run from the start; this run stays failed)"
 	}
 	fmt.Fprintf(b, "     %s: %s\n", p.bold.Sprint("repair"), what)
+	for _, c := range r.Changes {
+		if c.Caution {
+			fmt.Fprintf(b, "     caution: line %d stands on the %s, not on the old element's identity (no target-v1 annotation): read it before applying\n", c.Line, EscapeText(c.StoodOn))
+		}
+	}
 	if r.Patch != "" {
 		fmt.Fprintf(b, "     patch: %s   (review, then from here: git apply -p0 %s)\n", EscapeControl(r.Patch), EscapeControl(r.Patch))
 	}

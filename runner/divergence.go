@@ -7,6 +7,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner/match"
 )
 
 // Divergence is the report of a replay that diverged from its script (spec
@@ -68,13 +69,9 @@ type SourceOfStep struct {
 	Path string `json:"path"`
 }
 
-// Suggestion is a ranked selector for the failed target.
-type Suggestion struct {
-	Basis    string `json:"basis"` // id, role-label, label, ...
-	Label    string `json:"label,omitempty"`
-	Role     string `json:"role,omitempty"`
-	Selector string `json:"selector"`
-}
+// Suggestion is a ranked selector for the failed target, named by the one
+// place that names an element (runner/match).
+type Suggestion = match.Suggestion
 
 // Resume is what continues the replay: `replay --from From --plan-digest
 // PlanDigest`, or AlternateFrom to skip the failed step.
@@ -141,7 +138,7 @@ func (d *Divergence) mask(m *drivers.Masker) *Divergence {
 	if d.Suggestions != nil {
 		c.Suggestions = make([]Suggestion, len(d.Suggestions))
 		for i, s := range d.Suggestions {
-			c.Suggestions[i] = Suggestion{Basis: m.String(s.Basis), Label: m.String(s.Label), Role: m.String(s.Role), Selector: m.String(s.Selector)}
+			c.Suggestions[i] = Suggestion{Basis: match.Basis(m.String(string(s.Basis))), Label: m.String(s.Label), Role: m.String(s.Role), Selector: m.String(s.Selector), Node: s.Node}
 		}
 	}
 	c.TargetBinding = d.TargetBinding.mask(m)
@@ -249,11 +246,16 @@ func (s *Session) divergence(ctx context.Context, a *lang.Action, file string, s
 			div.RepairHint = "record-and-heal"
 		}
 	}
-	want := lang.FailedTargetText(a)
-	sugg := suggest(obs, want)
+	// Up to 5 elements the step's command can act on, named as the
+	// recorder and the repair name them (§4.3.2).
+	var sugg []Suggestion
+	if obs != nil {
+		sugg = match.Suggest(obs.Snap, a.Command, lang.FailedTargetText(a), 5)
+	}
 	div.Suggestions = make([]Suggestion, 0, len(sugg))
 	for _, sg := range sugg {
-		div.Suggestions = append(div.Suggestions, Suggestion{Selector: red.String(sg.Selector), Basis: sg.Basis, Role: sg.Role, Label: red.String(sg.Label)})
+		sg.Selector, sg.Label = red.String(sg.Selector), red.String(sg.Label)
+		div.Suggestions = append(div.Suggestions, sg)
 	}
 	div.SuggestionCount = len(div.Suggestions)
 	details["divergence"] = div

@@ -31,6 +31,7 @@ func (a *AttemptResult) Mask(m *drivers.Masker) {
 	}
 	a.Error.Mask(m)
 	a.Repair.mask(m)
+	a.Annotation.mask(m)
 }
 
 // Mask masks the message, the hint and every text of the details of e in

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/adtest/adtest/drivers"
@@ -10,7 +9,7 @@ import (
 )
 
 // Selector resolution for steps: runner/match resolves, this file turns the
-// outcome into the step's error, and ranks divergence suggestions.
+// outcome into the step's error.
 
 // resolution is the outcome of a unique resolution.
 type resolution struct {
@@ -37,74 +36,4 @@ func resolveUnique(snap *drivers.Snapshot, chain *lang.SelectorChain, mutating b
 	e := newErr(CodeCommandFailed, drivers.ReasonSelectorNotFound, "Selector did not match (%s)", strings.Join(r.Counts, ", "))
 	e.Hint = "Selectors match exactly (trimmed, case-insensitive); check the snapshot or add a wait for the element."
 	return res, e
-}
-
-// suggestion is one ranked selector suggestion of a divergence report.
-type suggestion struct {
-	Selector string `json:"selector"`
-	Basis    string `json:"basis"`
-	Ref      string `json:"ref,omitempty"`
-	Role     string `json:"role,omitempty"`
-	Label    string `json:"label,omitempty"`
-}
-
-// suggest ranks up to 5 selectors for a failed target text (§4.3.2):
-// candidates are nodes whose label/text/id resembles the wanted text,
-// ranked id > role+label > label, then document order.
-func suggest(obs *observation, want string) []suggestion {
-	if obs == nil || obs.Snap == nil {
-		return nil
-	}
-	refOf := map[int]int{}
-	for k, idx := range obs.Refs {
-		refOf[idx] = k + 1
-	}
-	words := strings.Fields(match.NormText(want))
-	type cand struct {
-		s    suggestion
-		rank int
-		doc  int
-	}
-	var cands []cand
-	for i := range obs.Snap.Nodes {
-		n := &obs.Snap.Nodes[i]
-		hay := match.NormText(n.Label + " " + n.Text + " " + n.ID)
-		hit := len(words) == 0
-		for _, w := range words {
-			if len(w) >= 2 && strings.Contains(hay, w) {
-				hit = true
-				break
-			}
-		}
-		if !hit || (n.Label == "" && n.ID == "" && n.Text == "") {
-			continue
-		}
-		c := cand{doc: i}
-		c.s.Role, c.s.Label = match.CanonRole(n.Role), n.Label
-		if k, ok := refOf[i]; ok {
-			c.s.Ref = fmt.Sprintf("@e%d", k)
-		}
-		switch {
-		case n.ID != "":
-			c.s.Selector, c.s.Basis, c.rank = fmt.Sprintf("id=%q", n.ID), "id", 0
-		case n.Label != "" && n.Role != "":
-			c.s.Selector, c.s.Basis, c.rank = fmt.Sprintf("role=%s label=%q", match.CanonRole(n.Role), n.Label), "role-label", 1
-		case n.Label != "":
-			c.s.Selector, c.s.Basis, c.rank = fmt.Sprintf("label=%q", n.Label), "label", 2
-		default:
-			c.s.Selector, c.s.Basis, c.rank = fmt.Sprintf("text=%q", n.Text), "other", 3
-		}
-		cands = append(cands, c)
-	}
-	// stable insertion sort by rank then document order
-	for i := 1; i < len(cands); i++ {
-		for j := i; j > 0 && (cands[j].rank < cands[j-1].rank || (cands[j].rank == cands[j-1].rank && cands[j].doc < cands[j-1].doc)); j-- {
-			cands[j], cands[j-1] = cands[j-1], cands[j]
-		}
-	}
-	var out []suggestion
-	for i := 0; i < len(cands) && i < 5; i++ {
-		out = append(out, cands[i].s)
-	}
-	return out
 }

@@ -31,6 +31,11 @@ type RepairChange struct {
 	OldLine string `json:"oldLine"`
 	NewLine string `json:"newLine"`
 	Basis   string `json:"basis"`
+	// StoodOn is the evidence the new line stands on (annotation, command
+	// contract + id, command contract + words); Caution marks a line
+	// proposed without the old element's identity.
+	StoodOn string `json:"stoodOn,omitempty"`
+	Caution bool   `json:"caution,omitempty"`
 	// OldElement and NewElement are the element the step meant (its
 	// target-v1 identity and selector) and the one it now hits.
 	OldElement string `json:"oldElement,omitempty"`
@@ -48,4 +53,31 @@ func (r *RepairReport) mask(m *drivers.Masker) {
 		c.OldLine, c.NewLine = m.String(c.OldLine), m.String(c.NewLine)
 		c.OldElement, c.NewElement = m.String(c.OldElement), m.String(c.NewElement)
 	}
+}
+
+// AnnotationReport is what `adtest annotate` (run --annotate) did for a
+// passed test (runner/repair builds it): the target-v1 lines it added as a
+// patch (or into the script with --apply), the annotations it kept, and
+// the ones that no longer match (drifts).
+type AnnotationReport struct {
+	// Status is annotated (lines added), unchanged or refused.
+	Status  string `json:"status"`
+	Refusal string `json:"refusal,omitempty"`
+	Applied bool   `json:"applied,omitempty"`
+	// Patch and Record are the paths of annotations/<file>.patch and .json.
+	Patch   string   `json:"patch,omitempty"`
+	Record  string   `json:"record,omitempty"`
+	Added   int      `json:"added"`
+	Kept    int      `json:"kept"`
+	Skipped int      `json:"skipped"`
+	Drifts  []string `json:"drifts,omitempty"`
+}
+
+// mask masks every text of r in place.
+func (r *AnnotationReport) mask(m *drivers.Masker) {
+	if r == nil || m == nil {
+		return
+	}
+	r.Refusal = m.String(r.Refusal)
+	r.Drifts = m.Strings(r.Drifts)
 }

@@ -73,6 +73,8 @@ type AttemptResult struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Repair is the repair --repair suggested for a failed attempt.
 	Repair *RepairReport `json:"repair,omitempty"`
+	// Annotation is what --annotate wrote for a passed attempt.
+	Annotation *AnnotationReport `json:"annotation,omitempty"`
 }
 
 // StepResult is one executed (or skipped) step.

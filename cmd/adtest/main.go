@@ -76,6 +76,7 @@ func commands() map[string]command {
 		"daemon":        {run: runDaemon, summary: "status or stop the warm daemon that holds interactive sessions"},
 		"session":       {run: runSession, summary: "list interactive sessions; save-script publishes a recording"},
 		"test":          {run: runTest, summary: "agent-device's test: run a suite with its flags (--retries, --report-junit, --shard-split ...)"},
+		"annotate":      {run: runAnnotate, summary: "run scripts and, when they pass, write each selector step's target-v1 evidence as a patch (run --annotate)"},
 		"repair":        {run: runRepair, summary: "run scripts and suggest a verified patch for each target divergence (run --repair)"},
 		"replay":        {run: runReplay, summary: "agent-device's replay: run one script in a session (--from/--plan-digest resume)"},
 	}

@@ -11,19 +11,21 @@ import (
 // repairFlags are run's --repair flags.
 type repairFlags struct {
 	on, apply          bool
+	annotate           bool // --annotate (annotate.go)
 	maxTries, maxSteps int
 }
 
 func (r *repairFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&r.on, "repair", false, "on a target divergence (selector miss, ambiguous, stale, target-v1 mismatch) try the matcher's candidates on the live session and write a verified repairs/<file>.patch; the test stays failed")
-	fs.BoolVar(&r.apply, "apply", false, "with --repair: also write each verified repair into its script (atomically)")
+	fs.BoolVar(&r.apply, "apply", false, "with --repair or --annotate: also write each verified repair or the annotations into its script (atomically)")
+	fs.BoolVar(&r.annotate, "annotate", false, "on a passed test, write above each step that resolved a selector the target-v1 line of the element it acted on, as annotations/<file>.patch (the evidence a later repair stands on)")
 	fs.IntVar(&r.maxTries, "repair-max-tries", repair.DefaultMaxTries, "with --repair: candidates tried per diverged step (`N`)")
 	fs.IntVar(&r.maxSteps, "repair-max-steps", repair.DefaultMaxSteps, "with --repair: steps repaired per script (`N`)")
 }
 
 // config is the suite's repair configuration (nil without --repair).
 func (r *repairFlags) config() *suite.RepairConfig {
-	if !r.on && !r.apply {
+	if !r.on && (!r.apply || r.annotate) {
 		return nil
 	}
 	return &suite.RepairConfig{MaxTries: r.maxTries, MaxSteps: r.maxSteps, Apply: r.apply}

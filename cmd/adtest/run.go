@@ -514,6 +514,7 @@ func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.O
 		// Without --trace each test takes its platform's default.
 		TraceDefault: !f.trace.set,
 		Repair:       f.repair.config(),
+		Annotate:     f.repair.annotateConfig(),
 	}
 }
 

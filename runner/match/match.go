@@ -1,7 +1,9 @@
 // Package match is the selector matcher and the target-v1 identity check
 // (spec §3.2, §4.2.2) over the neutral node model: the runner resolves and
-// verifies targets with it, and the recorder checks the selectors it writes
-// with the same code. It imports only lang and drivers.
+// verifies targets with it. It is also the one place that names an element
+// (name.go): the selectors and the target-v1 evidence the recorder, the
+// repair, annotate and a divergence's suggestions write, checked with the
+// same matcher. It imports only lang and drivers.
 package match
 
 import (

@@ -2,7 +2,9 @@ package repair
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
@@ -11,8 +13,10 @@ import (
 
 // Candidates: which element on the divergence screen the failed step meant,
 // and the selector that names it. Everything here is the replay matcher's
-// (runner/match) rules: a candidate must match uniquely, keep the old
-// element's role and share an identity with it (id, label or text).
+// (runner/match) rules: a candidate must match uniquely and, with the
+// step's target-v1 annotation, keep the old element's role and share an
+// identity with it (id, label or text); without one, be the only element
+// the command can act on that keeps the selector's id or words.
 
 // Identity is what is known of an element: the old one from its target-v1
 // annotation and the selector as written, the new one from the screen.
@@ -86,52 +90,47 @@ func nodeIdentity(snap *drivers.Snapshot, i int) Identity {
 	return Identity{Role: match.CanonRole(n.Role), ID: n.ID, Label: n.Label, Text: n.Text}
 }
 
-// Candidate is one element the failed step may have meant.
-type Candidate struct {
-	Node     int    // index in the divergence screen's snapshot
-	Basis    string // id, role-label, role-text: what links it to the old element
-	Selector string // the new selector
-}
-
 // link ranks: the stronger link first.
-var bases = []string{"id", "role-label", "role-text"}
+var bases = []match.Basis{match.BasisID, match.BasisRoleLabel, match.BasisRoleText}
 
-// linkOf is how node n is linked to the old identity ("" when it is not),
-// and why it is refused when it would be: a different role, or no shared
-// identity.
-func linkOf(old Identity, n *drivers.Node) string {
+// linkOf is how node n is linked to the old identity ("" when it is not):
+// the same role, and the same id, label or text.
+func linkOf(old Identity, n *drivers.Node) match.Basis {
 	if match.CanonRole(n.Role) != match.CanonRole(old.Role) {
 		return ""
 	}
 	if old.ID != "" && n.ID == old.ID {
-		return "id"
+		return match.BasisID
 	}
 	for _, t := range old.Texts {
 		if n.Label != "" && match.NormText(n.Label) == t {
-			return "role-label"
+			return match.BasisRoleLabel
 		}
 	}
 	for _, t := range old.Texts {
 		if n.Text != "" && match.NormText(n.Text) == t {
-			return "role-text"
+			return match.BasisRoleText
 		}
 	}
 	return ""
 }
 
-// candidates ranks the elements of snap the failed step may have meant. A
-// basis that links several elements is ambiguous: none of them is offered
-// on it, and a weaker basis never offers one of them either (a duplicate
-// label is refused, not guessed). The refusal says why nothing is offered.
-func candidates(snap *drivers.Snapshot, a *lang.Action, chain *lang.SelectorChain, mutating bool) ([]Candidate, string) {
+// candidates ranks the elements of snap the failed step may have meant,
+// each named by the selector a new line would write. With target-v1
+// evidence a basis that links several elements is ambiguous: none of them
+// is offered on it, and a weaker basis never offers one of them either (a
+// duplicate label is refused, not guessed). Without it, the command's
+// contract stands in for the old element's kind (contractCandidates). The
+// refusal says why nothing is offered.
+func candidates(snap *drivers.Snapshot, a *lang.Action, chain *lang.SelectorChain, mutating bool) ([]match.Suggestion, string) {
 	old := oldIdentity(a, chain)
-	if old.Role == "" {
-		return nil, "the old element's role is unknown (no target-v1 annotation and no role= in the selector): a repair could point the step at another kind of element"
-	}
 	if snap == nil || len(snap.Nodes) == 0 {
 		return nil, "the divergence screen could not be captured"
 	}
-	linked := map[string][]int{}
+	if a.TargetEvidence == nil {
+		return contractCandidates(snap, a, chain, old, mutating)
+	}
+	linked := map[match.Basis][]int{}
 	sameRole := 0
 	for i := range snap.Nodes {
 		n := &snap.Nodes[i]
@@ -142,7 +141,7 @@ func candidates(snap *drivers.Snapshot, a *lang.Action, chain *lang.SelectorChai
 			linked[b] = append(linked[b], i)
 		}
 	}
-	var out []Candidate
+	var out []match.Suggestion
 	taken := map[int]bool{}
 	ambiguous := ""
 	for _, b := range bases {
@@ -161,11 +160,9 @@ func candidates(snap *drivers.Snapshot, a *lang.Action, chain *lang.SelectorChai
 		}
 		i := nodes[0]
 		taken[i] = true
-		sel := selectorFor(snap, i, chain, mutating)
-		if sel == "" {
-			continue
+		if c, ok := suggestion(snap, i, b, chain, a.Command, mutating); ok {
+			out = append(out, c)
 		}
-		out = append(out, Candidate{Node: i, Basis: b, Selector: sel})
 	}
 	if len(out) > 0 {
 		return out, ""
@@ -179,26 +176,163 @@ func candidates(snap *drivers.Snapshot, a *lang.Action, chain *lang.SelectorChai
 	return nil, fmt.Sprintf("no %s on the screen shares an id, label or text with the old element (%s)", old.Role, describe(old))
 }
 
-func basisWords(b string) string {
+// suggestion names node i for a new line, linked to the old element by b.
+func suggestion(snap *drivers.Snapshot, i int, b match.Basis, chain *lang.SelectorChain, command string, mutating bool) (match.Suggestion, bool) {
+	sel := selectorFor(snap, i, chain, command, mutating)
+	if sel == "" {
+		return match.Suggestion{}, false
+	}
+	n := &snap.Nodes[i]
+	return match.Suggestion{Basis: b, Label: n.Label, Role: match.CanonRole(n.Role), Selector: sel, Node: i}, true
+}
+
+// contractCandidates links a step without target-v1 evidence to the one
+// element its command can act on (match.Acts: a fill's editable, a click's
+// actionable; of the selector's role when it names one) that keeps the
+// selector's id, or whose label, text or id holds all of the selector's
+// words (Name in "Full name", Submit in id=submit). Several such elements
+// are refused, never guessed: without the old element's identity only a
+// single element of that kind is evidence enough, and even then the line
+// is proposed with caution (the re-run still has to pass).
+func contractCandidates(snap *drivers.Snapshot, a *lang.Action, chain *lang.SelectorChain, old Identity, mutating bool) ([]match.Suggestion, string) {
+	what := contractKind(a.Command)
+	if old.Role != "" {
+		what += " " + match.CanonRole(old.Role)
+	}
+	if old.ID == "" && len(old.Texts) == 0 {
+		return nil, "the step has no target-v1 annotation and its selector names no id, label or text to look for (adtest annotate writes that evidence while the script passes)"
+	}
+	var linked []int
+	basis := match.BasisContractWords
+	for i := range snap.Nodes {
+		n := &snap.Nodes[i]
+		if !match.Acts(a.Command, n) || (old.Role != "" && match.CanonRole(n.Role) != match.CanonRole(old.Role)) {
+			continue
+		}
+		if old.ID != "" && n.ID == old.ID {
+			linked, basis = append(linked, i), match.BasisContractID
+			continue
+		}
+		for _, t := range old.Texts {
+			if holdsWords(n, t) {
+				linked = append(linked, i)
+				break
+			}
+		}
+	}
+	switch {
+	case len(linked) > 1:
+		return nil, fmt.Sprintf("%d %s elements share the selector's id or words (%s) and the step has no target-v1 annotation: ambiguous, not guessed", len(linked), what, describe(old))
+	case len(linked) == 0:
+		return nil, fmt.Sprintf("no %s element shares the selector's id or words (%s), and the step has no target-v1 annotation", what, describe(old))
+	}
+	c, ok := suggestion(snap, linked[0], basis, chain, a.Command, mutating)
+	if !ok {
+		return nil, fmt.Sprintf("the one %s element that shares the selector's id or words (%s) has no selector that names it alone", what, describe(old))
+	}
+	return []match.Suggestion{c}, ""
+}
+
+// contractKind is the kind of element a command's contract asks for.
+func contractKind(command string) string {
+	if command == "fill" {
+		return "editable"
+	}
+	return "actionable"
+}
+
+// holdsWords reports whether node n's label or text holds every word of t
+// (words are runs of letters and digits, compared without case: "Name" is
+// in "Full name:"), or its id spells t (Submit: id=submit, submit-button;
+// Sign in: id=signin, sign-in, signInButton).
+func holdsWords(n *drivers.Node, t string) bool {
+	words := wordsOf(t)
+	if len(words) == 0 {
+		return false
+	}
+	for _, s := range []string{n.Label, n.Text} {
+		have := wordsOf(s)
+		all := len(have) > 0
+		for _, w := range words {
+			if !slices.Contains(have, w) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	want := strings.Join(words, "")
+	toks := idTokens(n.ID)
+	for i := range toks {
+		joined := ""
+		for j := i; j < len(toks) && len(joined) < len(want); j++ {
+			joined += toks[j]
+			if joined == want {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wordsOf is the lower-case words of s: its runs of letters and digits.
+func wordsOf(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// idTokens splits an id into lower-case words at punctuation and where a
+// lower-case letter or digit is followed by an upper-case one
+// (signInButton: sign, in, button).
+func idTokens(id string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prevLower := false
+	for _, r := range id {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush()
+			prevLower = false
+			continue
+		}
+		if unicode.IsUpper(r) && prevLower {
+			flush()
+		}
+		cur = append(cur, r)
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	flush()
+	return out
+}
+
+func basisWords(b match.Basis) string {
 	switch b {
-	case "id":
+	case match.BasisID:
 		return "id"
-	case "role-label":
+	case match.BasisRoleLabel:
 		return "role and label"
 	}
 	return "role and text"
 }
 
-func describe(id Identity) string { return match.Describe(id.Role, id.Label, id.Text, id.ID) }
+func describe(id Identity) string {
+	return strings.TrimSpace(match.Describe(id.Role, id.Label, id.Text, id.ID))
+}
 
 // selectorFor names node i of snap: first the old chain with each term's
 // value taken from the node (the smallest edit a reviewer reads), else the
-// recorder's order (id, role+label, label, text). Every segment kept
-// matches the node and only it, and the chain resolves to it.
-func selectorFor(snap *drivers.Snapshot, i int, old *lang.SelectorChain, mutating bool) string {
+// first of the node's names (match.Names: id, role+label, label, value,
+// text) that resolves to it. Every segment kept matches the node and only
+// it, and the chain resolves to it.
+func selectorFor(snap *drivers.Snapshot, i int, old *lang.SelectorChain, command string, mutating bool) string {
 	n := &snap.Nodes[i]
 	q := lang.QuoteSelectorValue
-	var bools []string
 	var segs []string
 	for _, seg := range old.Segments {
 		var terms []string
@@ -240,98 +374,23 @@ func selectorFor(snap *drivers.Snapshot, i int, old *lang.SelectorChain, mutatin
 		if ok && len(terms) > 0 {
 			segs = append(segs, strings.Join(terms, " "))
 		}
-		if len(bools) == 0 {
-			for _, t := range seg.Terms {
-				if t.IsBool {
-					bools = append(bools, fmt.Sprintf("%s=%t", t.Key, t.Bool))
-				}
-			}
-		}
 	}
-	if s := uniqueChain(snap, i, segs, mutating); s != "" {
-		return s
-	}
-	suffix := ""
-	if len(bools) > 0 {
-		suffix = " " + strings.Join(bools, " ")
-	}
-	var tries []string
-	if n.ID != "" {
-		tries = append(tries, "id="+q(n.ID)+suffix)
-	}
-	if n.Label != "" {
-		tries = append(tries, "role="+match.CanonRole(n.Role)+" label="+q(n.Label)+suffix, "label="+q(n.Label)+suffix)
-	}
-	if n.Text != "" {
-		tries = append(tries, "role="+match.CanonRole(n.Role)+" text="+q(n.Text)+suffix)
-	}
-	for _, t := range tries {
-		if s := uniqueChain(snap, i, []string{t}, mutating); s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-// uniqueChain joins the segments that match node i alone into a chain, ""
-// when none does or the chain would resolve elsewhere.
-func uniqueChain(snap *drivers.Snapshot, i int, segs []string, mutating bool) string {
+	place := []match.Place{{Tree: snap, Node: i}}
 	var keep []string
 	for _, s := range segs {
-		c, err := lang.ParseSelectorChain(s)
-		if err != nil || len(c.Segments) != 1 {
-			continue
-		}
-		m := match.Segment(snap, c.Segments[0])
-		if len(m) == 1 && m[0] == i {
+		if match.Unique(place, s) {
 			keep = append(keep, s)
 		}
 	}
-	if len(keep) == 0 {
-		return ""
+	if c := match.Chain(place, keep, mutating); c != nil {
+		return c.Raw
 	}
-	expr := strings.Join(keep, " || ")
-	c, err := lang.ParseSelectorChain(expr)
-	if err != nil || match.Resolve(snap, c, mutating).Node != i {
-		return ""
-	}
-	return expr
-}
-
-// evidenceFor is the target-v1 evidence of node i, as the recorder writes
-// it: identity, ancestry (nearest first, at most 8), sibling index, order
-// among same-role same-label nodes, rect.
-func evidenceFor(snap *drivers.Snapshot, i int, unverifiable bool) *lang.TargetEvidence {
-	n := &snap.Nodes[i]
-	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	ev := &lang.TargetEvidence{Role: n.Role, Label: norm(n.Label), Ancestry: []lang.AncestorEntry{},
-		Sibling: match.SiblingIndex(snap, i), Verification: "verified",
-		Rect: &lang.EvidenceRect{X: n.Rect.X, Y: n.Rect.Y, Width: n.Rect.Width, Height: n.Rect.Height}}
-	if n.ID != "" {
-		count := 0
-		for j := range snap.Nodes {
-			if snap.Nodes[j].ID == n.ID {
-				count++
-			}
-		}
-		if count == 1 {
-			ev.ID = n.ID
+	for _, nm := range match.Names(place, match.Naming{Command: command}) {
+		if c := match.Chain(place, []string{nm.Segment}, mutating); c != nil {
+			return c.Raw
 		}
 	}
-	for p := n.Parent; p >= 0 && len(ev.Ancestry) < 8; p = snap.Nodes[p].Parent {
-		an := &snap.Nodes[p]
-		ev.Ancestry = append(ev.Ancestry, lang.AncestorEntry{Role: an.Role, Label: norm(an.Label)})
-	}
-	for j := 0; j < i; j++ {
-		m := &snap.Nodes[j]
-		if m.Role == n.Role && norm(m.Label) == ev.Label {
-			ev.ViewportOrder++
-		}
-	}
-	if unverifiable {
-		ev.Verification = "unverifiable"
-	}
-	return ev
+	return ""
 }
 
 // snapshotLines renders the nodes around node i, one per line, the node

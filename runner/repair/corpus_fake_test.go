@@ -58,6 +58,26 @@ click "role=button label=\"☰\""
 wait text "Main menu" 1000
 `
 
+// fakeForm is a contact form, and fakeFormScript the flow as a person
+// writes it by hand: bare labels, no role, no annotation.
+const fakeForm = `
+open demo -> contact
+screen contact "Contact"
+  form "Contact"
+    textbox "Name" id=name editable
+    textbox "Email" id=email editable
+    button "Submit" id=submit -> goto thanks
+screen thanks "Thanks"
+  text "Thanks" id=thanks
+`
+
+const fakeFormScript = `context platform=fake
+open demo
+fill "label=Name" "Ada"
+click "label=Submit"
+wait text "Thanks" 1000
+`
+
 // edit applies replacements to the app, each old text required to occur.
 func edit(t testing.TB, app string, pairs ...string) string {
 	t.Helper()
@@ -117,9 +137,21 @@ func fakeCorpus(t testing.TB) []driftCase {
 			drift: edit(t, fakeApp, "  button \"Save\" id=save -> goto saved\n", "")},
 		{name: "same element now goes elsewhere", script: fakeScript, want: "refused", why: "no candidate made the rest",
 			drift: edit(t, fakeApp, `button "Save" id=save -> goto saved`, `button "Save draft" id=save -> goto home`)},
-		{name: "unannotated script, renamed label", script: fakeScript, want: "refused", why: "shares an id, label or text", plain: true,
+		{name: "unannotated script, renamed label: the id spells the old words", script: fakeScript, want: "repaired", hit: []string{"signin"}, plain: true,
 			drift: edit(t, fakeApp, `button "Sign in" id=signin`, `button "Log in" id=signin`)},
-		{name: "unannotated id selector, id changed", want: "refused", why: "role is unknown", plain: true,
+		{name: "hand-written: field and button renamed, ids kept", script: fakeFormScript, app: fakeForm, plain: true, want: "repaired", hit: []string{"name", "submit"},
+			drift: edit(t, fakeForm, `textbox "Name" id=name`, `textbox "Full name" id=name`, `button "Submit" id=submit`, `button "Send" id=submit`)},
+		{name: "hand-written: the form moved beside an unrelated same-named button", script: fakeFormScript, app: fakeForm, plain: true, want: "repaired", hit: []string{"name", "submit"},
+			drift: edit(t, fakeForm, "  form \"Contact\"\n", "  group \"Newsletter\"\n    button \"Send\" id=newsletter-send -> goto contact\n  group \"Support\"\n   form \"Contact\"\n",
+				`textbox "Name" id=name`, `textbox "Full name" id=name`, `button "Submit" id=submit`, `button "Send" id=submit`)},
+		{name: "hand-written: another button holds the old words", script: fakeFormScript, app: fakeForm, plain: true, want: "refused", why: "2 actionable elements share",
+			drift: edit(t, fakeForm, "  form \"Contact\"\n", "  button \"Submit feedback\" id=feedback -> goto contact\n  form \"Contact\"\n",
+				`button "Submit" id=submit`, `button "Send" id=submit`)},
+		{name: "hand-written: the field split in two", script: fakeFormScript, app: fakeForm, plain: true, want: "refused", why: "2 editable elements share",
+			drift: edit(t, fakeForm, "    textbox \"Name\" id=name editable\n", "    textbox \"First name\" id=first editable\n    textbox \"Last name\" id=last editable\n")},
+		{name: "hand-written: the button's words and id both gone", script: fakeFormScript, app: fakeForm, plain: true, want: "refused", why: "no actionable element shares",
+			drift: edit(t, fakeForm, `button "Submit" id=submit`, `button "Send" id=send`)},
+		{name: "unannotated id selector, id changed", want: "refused", why: "no actionable element shares the selector's id or words", plain: true,
 			script: "context platform=fake\nopen demo\nclick id=\"signin\"\nwait text \"Signed in\" 1000\n",
 			drift:  edit(t, fakeApp, `button "Sign in" id=signin`, `button "Sign in" id=login`)},
 	}

@@ -88,37 +88,25 @@ func scope(s *lang.Script) *lang.Scope {
 	return sc
 }
 
-// record replays src on the recorded app and writes each selector step's
-// target-v1 evidence above it, as the recorder does.
+// record replays src on the recorded app and annotates it from that green
+// run, as `adtest annotate` does: each selector step gets the target-v1
+// evidence the recorder writes.
 func record(t testing.TB, r rig, app, src string) string {
 	t.Helper()
 	j := &journal{}
 	sess := r.open(t, app, j)
 	defer sess.Close(context.Background())
 	script := parse(t, src)
-	ar := sess.Replay(context.Background(), script, runner.ReplayOptions{Scope: scope(script)})
+	ro := runner.ReplayOptions{Scope: scope(script)}
+	ar := sess.Replay(context.Background(), script, ro)
 	if ar.Status != runner.StatusPassed {
 		t.Fatalf("the script does not pass on the app it was recorded on: %s", failure(ar))
 	}
-	lines := strings.Split(src, "\n")
-	var out []string
-	at := map[int]string{}
-	for _, e := range j.entries {
-		if e.Resolution == nil || e.Resolution.Kind != "selector" || !slices.Contains(touchCommands, e.Written.Command) {
-			continue
-		}
-		ev := evidenceFor(e.Resolution.Tree, e.Resolution.Index, false)
-		a := *e.Written
-		a.TargetEvidence = ev
-		at[e.Line] = strings.Split(lang.FormatAction(&a), "\n")[0]
+	res := Annotate(script, []byte(src), "flows/flow.ad", ar, j.entries, ro)
+	if res.Status != StatusAnnotated {
+		t.Fatalf("annotate: %s %s", res.Status, res.Refusal)
 	}
-	for i, l := range lines {
-		if ann, ok := at[i+1]; ok {
-			out = append(out, ann)
-		}
-		out = append(out, l)
-	}
-	return strings.Join(out, "\n")
+	return string(res.Source)
 }
 
 func parse(t testing.TB, src string) *lang.Script {
@@ -166,6 +154,11 @@ func runCase(t *testing.T, r rig, c driftCase) outcome {
 		return o
 	}
 	for _, ch := range res.Changes {
+		// A line without the old element's identity is proposed with
+		// caution, and says what it stood on.
+		if ch.Caution != c.plain || (c.plain && !strings.HasPrefix(ch.StoodOn, "command contract")) || (!c.plain && ch.StoodOn != "annotation") {
+			t.Errorf("step %d: caution %v, stood on %q (plain script: %v)", ch.Step, ch.Caution, ch.StoodOn, c.plain)
+		}
 		if !slices.Contains(c.hit, ch.Evidence.New.ID) && !slices.Contains(c.hit, ch.Evidence.New.Label) {
 			o.wrong++
 			t.Errorf("wrong element: step %d now hits %+v, want one of %q", ch.Step, ch.Evidence.New, c.hit)

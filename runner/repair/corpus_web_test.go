@@ -51,7 +51,31 @@ click "role=button label=\"☰\""
 wait text "Menu open" 3000
 `
 
+// webForm is a contact form; webFormScript the flow as a person writes it
+// by hand (bare labels, no role, no annotation).
+const webForm = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Contact</title></head>
+<body><main>
+<h1>Contact</h1>
+<form aria-label="Contact" onsubmit="return false">
+  <label>Name <input id="name" type="text"></label>
+  <button type="button" id="submit" onclick="say('Thanks, ' + document.getElementById('name').value)">Submit</button>
+</form>
+<p id="status" role="status"></p>
+</main>
+<script>function say(t) { document.getElementById('status').textContent = t; }</script>
+</body></html>
+`
+
+const webFormScript = `context platform=web
+open "{{BASE}}/app.html"
+fill "label=Name" "Ada"
+click "label=Submit"
+wait text "Thanks, Ada" 3000
+`
+
 func webCorpus(t testing.TB) []driftCase {
+	renamed := edit(t, webForm, `<label>Name <input`, `<label>Full name <input`, `>Submit</button>`, `>Send</button>`)
 	buyNoID := edit(t, webApp, `id="buy" `, ``)
 	return []driftCase{
 		{name: "renamed label, id kept", script: webScript, want: "repaired", hit: []string{"signin"},
@@ -71,6 +95,13 @@ func webCorpus(t testing.TB) []driftCase {
 		{name: "duplicate label appearing", script: webScript, want: "refused", why: "ambiguous",
 			app:   buyNoID,
 			drift: edit(t, buyNoID, "Sign in</button>\n", "Sign in</button>\n  <button type=\"button\" onclick=\"say('Bought')\">Buy now</button>\n")},
+		{name: "hand-written: field and button renamed, ids kept", script: webFormScript, app: webForm, plain: true, want: "repaired", hit: []string{"name", "submit"},
+			drift: renamed},
+		{name: "hand-written: the form moved beside an unrelated same-named button", script: webFormScript, app: webForm, plain: true, want: "repaired", hit: []string{"name", "submit"},
+			drift: edit(t, renamed, "<form ", "<section aria-label=\"Newsletter\"><button type=\"button\" id=\"newsletter\" onclick=\"say('Subscribed')\">Send</button></section>\n<section aria-label=\"Support\"><form ",
+				"</form>", "</form></section>")},
+		{name: "hand-written: another button holds the old words", script: webFormScript, app: webForm, plain: true, want: "refused", why: "2 actionable elements share",
+			drift: edit(t, renamed, "<form ", "<button type=\"button\" onclick=\"say('Sorry')\">Submit feedback</button>\n<form ")},
 		{name: "element removed", script: webScript, want: "refused", why: "shares an id, label or text",
 			drift: edit(t, webApp, "  <button type=\"button\" id=\"buy\" onclick=\"say('Bought')\">Buy now</button>\n", "")},
 	}

@@ -4,9 +4,13 @@
 // replaying it.
 //
 // On the divergence screen it ranks the elements the failed step may have
-// meant with the replay matcher (runner/match): a candidate must keep the
-// old element's role, share its id, label or text, and match uniquely; a
-// basis shared by several elements is ambiguous and offers none of them. The
+// meant with the replay matcher (runner/match): with the step's target-v1
+// annotation, a candidate must keep the old element's role, share its id,
+// label or text, and match uniquely; a basis shared by several elements is
+// ambiguous and offers none of them. Without one, the command's contract
+// (a fill's editable, a click's actionable element) and the selector's id
+// or words must single out one element, and the line is marked caution;
+// two candidates that both pass are refused. The
 // best candidate is printed into a scratch copy of the line (lang's printer;
 // ${VAR} references are kept as written, never their values) and the same
 // live session continues from that step: the candidate is kept only if the
@@ -18,6 +22,9 @@
 // A step that asserts or waits (is, wait, get, find) is never changed: its
 // failure is a real one. The package never writes the script itself; Write
 // publishes the patch and the JSON record, Apply the repaired script.
+//
+// Annotate (annotate.go) writes the evidence a repair stands on into a
+// script that passes: the target-v1 line of each selector step's element.
 package repair
 
 import (
@@ -29,6 +36,7 @@ import (
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/match"
 )
 
 // Defaults of Options.
@@ -60,23 +68,30 @@ type Options struct {
 
 // Try is one candidate tried, as the record shows it.
 type Try struct {
-	Step     int    `json:"step"`
-	Selector string `json:"selector"`
-	Basis    string `json:"basis"`
-	Outcome  string `json:"outcome"` // "passed" or why it was dropped
+	Step     int         `json:"step"`
+	Selector string      `json:"selector"`
+	Basis    match.Basis `json:"basis"`
+	Outcome  string      `json:"outcome"` // "passed" or why it was dropped
 }
 
 // Change is one repaired line.
 type Change struct {
-	Step        int    `json:"step"`
-	Line        int    `json:"line"`
-	Reason      string `json:"reason"` // the divergence's reason
-	OldLine     string `json:"oldLine"`
-	NewLine     string `json:"newLine"`
-	OldSelector string `json:"oldSelector"`
-	NewSelector string `json:"newSelector"`
-	Basis       string `json:"basis"`
-	Evidence    struct {
+	Step        int         `json:"step"`
+	Line        int         `json:"line"`
+	Reason      string      `json:"reason"` // the divergence's reason
+	OldLine     string      `json:"oldLine"`
+	NewLine     string      `json:"newLine"`
+	OldSelector string      `json:"oldSelector"`
+	NewSelector string      `json:"newSelector"`
+	Basis       match.Basis `json:"basis"`
+	// StoodOn is the evidence the new line stands on, for a reviewer to
+	// weigh: the step's target-v1 annotation, or (a script without one)
+	// the command's contract with the selector's id or words.
+	StoodOn string `json:"stoodOn"`
+	// Caution marks a line proposed without the old element's identity:
+	// the re-run passed, but read the new line before applying it.
+	Caution  bool `json:"caution,omitempty"`
+	Evidence struct {
 		Old Identity `json:"old"`
 		New Identity `json:"new"`
 	} `json:"evidence"`
@@ -263,6 +278,16 @@ func (e *engine) attempt(ctx context.Context, sess *runner.Session, script *lang
 	}
 	rest := restOf(a, ta)
 	last := ""
+	// A candidate that passes is kept only if no other candidate passes
+	// too: when two elements both make the rest of the script pass (two
+	// fields swapped their labels), the run cannot tell which one the step
+	// meant, and a repair is refused rather than guessed. An element that
+	// keeps the old id and the old label is the old element itself: it
+	// needs no rival tried.
+	old := oldIdentity(a, ta.Target.Selector)
+	var won []byte
+	var wonChanges []Change
+	wonSel := ""
 	for i, c := range cands {
 		if i >= e.opts.MaxTries {
 			break
@@ -272,7 +297,12 @@ func (e *engine) attempt(ctx context.Context, sess *runner.Session, script *lang
 		r.Positionals = append([]string{c.Selector}, rest...)
 		r.ArgPos, r.Tokens = nil, nil
 		if a.TargetEvidence != nil {
-			r.TargetEvidence = evidenceFor(snap, c.Node, false)
+			// The old line's annotation follows its element; none is
+			// written when it would not bind (or would hold a secret).
+			r.TargetEvidence = nil
+			if nc, perr := lang.ParseSelectorChain(c.Selector); perr == nil {
+				r.TargetEvidence = match.Evidence(snap, c.Node, nc, true, e.red.Finds)
+			}
 		}
 		if e.leaks(&r) {
 			try.Outcome = "refused: the new line would write a secret value"
@@ -303,6 +333,7 @@ func (e *engine) attempt(ctx context.Context, sess *runner.Session, script *lang
 		ch := Change{Step: step, Line: a.Line(), Reason: string(fe.Reason), OldLine: oldText, NewLine: newText,
 			OldSelector: ta.Target.Raw, NewSelector: c.Selector, Basis: c.Basis,
 			Snapshot: snapshotLines(snap, c.Node, 4), Screenshot: shot}
+		ch.StoodOn, ch.Caution = stoodOn(c.Basis)
 		ch.Evidence.Old = oldIdentity(a, ta.Target.Selector)
 		ch.Evidence.New = nodeIdentity(snap, c.Node)
 		ar2 := live.Replay(ctx, ns, e.replayOptions(from))
@@ -311,12 +342,35 @@ func (e *engine) attempt(ctx context.Context, sess *runner.Session, script *lang
 		final, all, why := e.attempt(ctx, live, ns, next, ar2, append(slices.Clone(changes), ch))
 		if final != nil {
 			e.res.Tries[idx].Outcome = "passed"
-			return final, all, ""
+			if won != nil {
+				return nil, nil, fmt.Sprintf("%s: two candidates (%s and %s) both make the rest of the script pass: ambiguous, not guessed", where, e.red.String(wonSel), e.red.String(c.Selector))
+			}
+			n := &snap.Nodes[c.Node]
+			if c.Basis == match.BasisID && old.Label != "" && match.NormText(n.Label) == match.NormText(old.Label) {
+				return final, all, ""
+			}
+			won, wonChanges, wonSel = final, all, c.Selector
+			continue
 		}
 		e.res.Tries[idx].Outcome = "dropped: " + why
 		last = why
 	}
+	if won != nil {
+		return won, wonChanges, ""
+	}
 	return nil, nil, fmt.Sprintf("%s: no candidate made the rest of the script pass (last: %s)", where, last)
+}
+
+// stoodOn names the evidence a candidate linked by b stands on, and
+// whether it is proposed with caution (without the old element's identity).
+func stoodOn(b match.Basis) (string, bool) {
+	switch b {
+	case match.BasisContractID:
+		return "command contract + id", true
+	case match.BasisContractWords:
+		return "command contract + words", true
+	}
+	return "annotation", false
 }
 
 // restOf is what follows the target, as written: fill's text (its

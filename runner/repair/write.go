@@ -97,7 +97,8 @@ func (res *Result) Report(patch, record string) *runner.RepairReport {
 		}
 	}
 	for _, ch := range res.Changes {
-		r.Changes = append(r.Changes, runner.RepairChange{File: res.File, Line: ch.Line, OldLine: ch.OldLine, NewLine: ch.NewLine, Basis: ch.Basis,
+		r.Changes = append(r.Changes, runner.RepairChange{File: res.File, Line: ch.Line, OldLine: ch.OldLine, NewLine: ch.NewLine, Basis: string(ch.Basis),
+			StoodOn: ch.StoodOn, Caution: ch.Caution,
 			OldElement: describe(ch.Evidence.Old), NewElement: describe(ch.Evidence.New)})
 	}
 	return r

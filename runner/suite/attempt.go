@@ -135,6 +135,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	infra := false
 	var drv drivers.Driver
 	var rep Replayer
+	var journal *stepJournal // --annotate
 	replayReturned := true
 
 	if prov == nil {
@@ -147,8 +148,13 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	} else {
 		d := sess
 		drv = d
-		rep = s.cfg.NewReplayer(d, AttemptContext{File: t.File, Platform: t.Platform,
-			ArtifactsDir: art.dir, Attempt: ai.attempt, Worker: ai.worker, Trace: trace})
+		ac := AttemptContext{File: t.File, Platform: t.Platform,
+			ArtifactsDir: art.dir, Attempt: ai.attempt, Worker: ai.worker, Trace: trace}
+		if s.cfg.Annotate != nil {
+			journal = &stepJournal{}
+			ac.Journal = journal
+		}
+		rep = s.cfg.NewReplayer(d, ac)
 		params := ReplayParams{
 			Scope:   s.scope(t, ai, art.dir),
 			Secrets: s.secretValues(t),
@@ -171,6 +177,12 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	// --repair: the live session of a failed last attempt (repair.go).
 	if s.cfg.Repair != nil && ar.Status == runner.StatusFailed && drv != nil && replayReturned && ctx.Err() == nil && ai.attempt == ai.max {
 		s.repairAttempt(ctx, t, ai, rep, prov, &ar, art)
+	}
+
+	// --annotate: a passed attempt's steps (annotate.go); the last failed
+	// attempt says it annotated nothing.
+	if journal != nil && (ar.Status == runner.StatusPassed || ai.attempt == ai.max) && ctx.Err() == nil {
+		s.annotateAttempt(t, ai, journal, &ar, art)
 	}
 
 	if drv != nil && s.release(ctx, drv, rep, &ar, replayReturned) {

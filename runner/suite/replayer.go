@@ -17,6 +17,7 @@ func RunnerReplayer(d drivers.Driver, a AttemptContext) Replayer {
 		File:         a.File,
 		ArtifactsDir: a.ArtifactsDir,
 		Trace:        a.Trace,
+		Journal:      a.Journal,
 	})}
 }
 

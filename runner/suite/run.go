@@ -44,6 +44,9 @@ type AttemptContext struct {
 	Worker       int
 	// Trace records the attempt's steps (nil: no trace; runner.Trace).
 	Trace *runner.Trace
+	// Journal hears every step of the attempt's session (nil: none;
+	// --annotate).
+	Journal runner.Journal
 }
 
 // NewReplayerFunc binds a Replayer to a fresh driver session.
@@ -119,6 +122,9 @@ type Config struct {
 	// Repair, when set, repairs a failed test's target divergence
 	// (--repair; repair.go).
 	Repair *RepairConfig
+	// Annotate, when set, annotates each passed test's selector steps with
+	// target-v1 evidence (--annotate; annotate.go).
+	Annotate *AnnotateConfig
 }
 
 // DefaultStepTimeout is the step bound when Config.StepTimeout is 0 (as

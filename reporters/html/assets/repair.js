@@ -33,6 +33,8 @@
       'The test stays failed: the script as written is broken.' }));
     (r.changes || []).forEach((c, i) => {
       box.append(el('p', { class: 'kv repair-change' }, 'line ' + c.line + ' · basis ', el('code', { text: c.basis })));
+      if (c.caution) box.append(el('p', { class: 'kv repair-caution', id: 'repair-caution-' + (i + 1) },
+        'caution: stands on the ' + (c.stoodOn || 'command contract') + ', not on the old element\'s identity (no target-v1 annotation): read it before applying'));
       if (c.oldElement || c.newElement) box.append(el('p', { class: 'kv repair-evidence' },
         'was ', el('code', { id: 'repair-old-' + (i + 1), text: c.oldElement || '?' }),
         ' · now ', el('code', { id: 'repair-new-' + (i + 1), text: c.newElement || '?' })));
