@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/adtest/adtest/internal/plural"
 	"github.com/adtest/adtest/runner"
 )
 
@@ -40,9 +41,9 @@ func writeConsoleAnnotations(b *strings.Builder, r *runner.Result, p palette) {
 		case a.Status != "annotated":
 			fmt.Fprintf(b, "  %s: nothing to add%s%s\n", file, kept, skipped)
 		case a.Applied:
-			fmt.Fprintf(b, "  %s: %d target-v1 %s written into the script%s%s\n", file, a.Added, plural(a.Added, "line", "lines"), kept, skipped)
+			fmt.Fprintf(b, "  %s: %d target-v1 %s written into the script%s%s\n", file, a.Added, plural.Of(a.Added, "line", "lines"), kept, skipped)
 		default:
-			fmt.Fprintf(b, "  %s: %d target-v1 %s added%s%s\n", file, a.Added, plural(a.Added, "line", "lines"), kept, skipped)
+			fmt.Fprintf(b, "  %s: %d target-v1 %s added%s%s\n", file, a.Added, plural.Of(a.Added, "line", "lines"), kept, skipped)
 			if a.Patch != "" {
 				fmt.Fprintf(b, "     patch: %s   (review, then from here: git apply -p0 %s)\n", EscapeControl(a.Patch), EscapeControl(a.Patch))
 			}

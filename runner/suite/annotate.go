@@ -8,6 +8,7 @@ package suite
 import (
 	"sync"
 
+	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/repair"
 )
@@ -53,7 +54,7 @@ func (s *scheduler) annotateAttempt(t *Test, ai attemptInfo, j *stepJournal, ar 
 			ar.Warnings = append(ar.Warnings, "annotate: "+err.Error())
 		}
 	}
-	report := res.Report(displayPath(s.cfg.Cwd, patch), displayPath(s.cfg.Cwd, record))
+	report := res.Report(scriptpath.Display(s.cfg.Cwd, patch), scriptpath.Display(s.cfg.Cwd, record))
 	if patch == "" {
 		report.Patch = ""
 	}
