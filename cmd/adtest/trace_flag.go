@@ -30,22 +30,19 @@ func (t *traceFlag) Set(s string) error {
 }
 
 // traceUsage is the --trace flag's help line.
-const traceUsage = "keep a trace of every step (pictures before/after, tree, console, network) for the attempts `MODE` names: off, on, retain-on-failure (the default: recorded always, kept for attempts that did not pass) or on-first-retry (the first retry of a failed test; the default on Android, whose pictures are the device's screencap)"
+const traceUsage = "keep a trace of every step (pictures before/after, tree, console, network) for the attempts `MODE` names: off, on, retain-on-failure (every attempt recorded, kept when it did not pass; a green run pays for it, docs/performance.md) or on-first-retry (the default: the first retry of a failed test, so a test that passes the first time records nothing)"
 
-// defaultTrace is the mode of run, test and replay without --trace on the
-// web: retain-on-failure, so that a flaky failure its retry hides, or a
-// replay that failed, can be seen. Every attempt is recorded and a passing
-// one's trace dropped; the pages of a run that records, and the daemon's,
-// have their frames drawn by their sessions (drivers/web/frames.go), which
-// makes a picture cheap enough for that (README, "Traces"). Android's
-// default is on-first-retry (runner.DefaultTraceMode).
-const defaultTrace = runner.TraceRetainOnFailure
+// defaultTrace is the mode of run, test and replay without --trace:
+// on-first-retry (runner.DefaultTraceMode), Playwright's default, so a green
+// run pays nothing for traces. retain-on-failure, which records every
+// attempt to show the failure a retry hides, is one flag away; its cost on
+// a green run is in docs/performance.md.
+const defaultTrace = runner.TraceOnFirstRetry
 
 // replayTraceFlag reads replay's --trace and names the directory of this
 // replay's trace: .adtest/traces/<file>-<time>. Without --trace, mode is ""
-// and the session's platform chooses (runner.DefaultTraceMode: on the web
-// retain-on-failure, kept when the replay failed; on Android nothing, as a
-// replay has no retry).
+// and the session's platform chooses (runner.DefaultTraceMode:
+// on-first-retry, which records nothing, as a replay has no retry).
 func replayTraceFlag(env *Env, args *adArgs, script string) (mode runner.TraceMode, dir string, ei *runner.ErrorInfo) {
 	if v := args.last("trace"); v != "" {
 		m, err := runner.ParseTraceMode(v)
