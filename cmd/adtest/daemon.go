@@ -245,11 +245,12 @@ func scriptDir(env *Env) string {
 }
 
 // daemonProviders wires the platforms of interactive sessions. Their web
-// pages have their frames drawn by the sessions, as a traced run's are: a
-// web replay records every step by default (runner.DefaultTraceMode) and a
-// picture of a page whose frames the browser draws costs it three ticks.
+// pages keep the browser's own frames, as an untraced run's do: a replay
+// records only with --trace (runner.DefaultTraceMode), and a session that
+// records (open --trace, replay --trace) pays three of the browser's ticks
+// a picture rather than every page paying for frames drawn by its session.
 func daemonProviders(env *Env, browser, cdpURL, adbServer string) daemon.ProviderFunc {
-	o := providerOptions{browser: browser, cdpURL: cdpURL, adbServer: adbServer, frameControl: true}
+	o := providerOptions{browser: browser, cdpURL: cdpURL, adbServer: adbServer}
 	return func(ctx context.Context, platform string) (drivers.Provider, error) {
 		return openProvider(ctx, env, o, platform)
 	}

@@ -39,6 +39,16 @@ const traceUsage = "keep a trace of every step (pictures before/after, tree, con
 // a green run is in docs/performance.md.
 const defaultTrace = runner.TraceOnFirstRetry
 
+// recordsFirstAttempts reports whether a run in mode records every
+// attempt: its web pages then have their frames drawn by their sessions, so
+// a picture costs the frames' work, not three of the browser's ticks
+// (web.Options.FrameControl). Under on-first-retry, the default, a green
+// run records nothing and its pages keep the browser's own frames: the
+// sessions' frames cost it 1.3x the CPU and, on a loaded machine, 2.3x the
+// wall time of the same run with them off (docs/performance.md); a retry's
+// pictures pay the ticks.
+func recordsFirstAttempts(m runner.TraceMode) bool { return m.Records(1) }
+
 // replayTraceFlag reads replay's --trace and names the directory of this
 // replay's trace: .adtest/traces/<file>-<time>. Without --trace, mode is ""
 // and the session's platform chooses (runner.DefaultTraceMode:
