@@ -42,7 +42,7 @@ timed() {
   local t0 t1 r
   TIMEFORMAT='%U %S'
   t0="$(date +%s.%N)"
-  r="$( { time "$@" >/dev/null 2>&1; } 2>&1 )"
+  r="$( { time "$@" >/dev/null 2>&1 || true; } 2>&1 )" # a failed run is timed too
   t1="$(date +%s.%N)"
   awk -v a="$t0" -v b="$t1" -v r="$r" 'BEGIN { split(r, c, " "); printf "%.2f %.2f\n", b - a, c[1] + c[2] }'
 }
