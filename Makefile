@@ -2,7 +2,7 @@
 GO ?= go
 FUZZTIME ?= 10s
 
-.PHONY: all build setup demo test unit fuzz bench docs vet stress stress-browser todomvc todomvc-compare
+.PHONY: all build setup demo test unit fuzz bench docs vet stress stress-browser todomvc todomvc-compare bench-compare
 
 all: build
 
@@ -77,3 +77,10 @@ todomvc: setup
 # side. TODOMVC_FLAGS="-j 1 --only backbone,react" narrows it.
 todomvc-compare: setup
 	bash scripts/todomvc-playwright.sh $(TODOMVC_FLAGS)
+
+# Not part of `make test`: adtest and Playwright Test on the same headless
+# shell, TodoMVC's gate apps, alternating whole-process runs, medians and
+# the ratio pair by pair, adtest's step time per command (docs/performance.md).
+# BENCH_FLAGS="-n 9 -j 2 -- --trace retain-on-failure" changes it.
+bench-compare: setup
+	bash scripts/bench-compare.sh $(BENCH_FLAGS)

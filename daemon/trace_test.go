@@ -8,8 +8,8 @@ import (
 )
 
 // TestReplayTraceMode: a replay without --trace takes its session's
-// platform's default (the web records and keeps a failed replay's trace,
-// Android records nothing: a replay has no retry); --trace wins.
+// platform's default, on-first-retry on both, which records nothing (a
+// replay has no retry); --trace wins.
 func TestReplayTraceMode(t *testing.T) {
 	for _, c := range []struct {
 		rr       ReplayRequest
@@ -17,7 +17,7 @@ func TestReplayTraceMode(t *testing.T) {
 		want     runner.TraceMode
 		records  bool
 	}{
-		{ReplayRequest{TraceDefault: true}, drivers.PlatformWeb, runner.TraceRetainOnFailure, true},
+		{ReplayRequest{TraceDefault: true}, drivers.PlatformWeb, runner.TraceOnFirstRetry, false},
 		{ReplayRequest{TraceDefault: true}, drivers.PlatformAndroid, runner.TraceOnFirstRetry, false},
 		{ReplayRequest{Trace: "on"}, drivers.PlatformAndroid, runner.TraceOn, true},
 		{ReplayRequest{Trace: "off"}, drivers.PlatformWeb, runner.TraceOff, false},

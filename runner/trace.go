@@ -48,16 +48,15 @@ func ParseTraceMode(s string) (TraceMode, error) {
 }
 
 // DefaultTraceMode is the mode of run, test and replay without --trace on
-// platform: retain-on-failure (every attempt recorded, the trace of one
-// that did not pass kept), except on Android, whose pictures are the
-// device's own screenshot (screencap, a PNG the device encodes: hundreds of
-// milliseconds a step on a phone): there a failed test's first retry is
-// recorded.
+// platform: on-first-retry on every platform (Playwright's default), so a
+// test that passes the first time records nothing and pays nothing for
+// traces. Recording every attempt (retain-on-failure) cost a fifth to two
+// fifths of a green run's wall time on the web (docs/performance.md), and
+// on Android a picture is the device's own screenshot (screencap, a PNG the
+// device encodes: hundreds of milliseconds a step on a phone). A replay has
+// no retry: it records only with --trace.
 func DefaultTraceMode(platform string) TraceMode {
-	if platform == drivers.PlatformAndroid {
-		return TraceOnFirstRetry
-	}
-	return TraceRetainOnFailure
+	return TraceOnFirstRetry
 }
 
 // Records reports whether the attempt (1-based) is traced.

@@ -60,9 +60,9 @@ flags:
   --timeout MS          bound of the whole replay (default 90000)
   --json                one object: {"success":true,"data":...} or {"success":false,"error":...}
   -u, --update          accepted and ignored (agent-device 0.20+: a divergence lists suggestions)
-  --trace MODE          retain-on-failure (the default on the web: recorded, kept when the replay failed; on
-                        Android the default records nothing), on or off: a trace of every step under
-                        .adtest/traces/ (adtest show-trace DIR opens it)
+  --trace MODE          retain-on-failure (recorded, kept when the replay failed), on or off (the default:
+                        a replay has no retry, so on-first-retry records nothing): a trace of every step
+                        under .adtest/traces/ (adtest show-trace DIR opens it)
 
 exit codes: 0 replayed, 1 any error (agent-device's codes), 130 interrupted
 `)

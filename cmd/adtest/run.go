@@ -388,7 +388,7 @@ func providerFunc(env *Env, f *runFlags) suite.ProviderFunc {
 		o := providerOptions{
 			fakeDevice: f.fakeDevice, browser: f.browser, cdpURL: f.cdpURL, browserPerWorker: f.browserPerWorker,
 			adbServer: f.adbServer, devices: f.devices, androidSnapshot: f.androidSnapshot,
-			frameControl: f.trace.m != runner.TraceOff,
+			frameControl: recordsFirstAttempts(f.trace.m),
 		}
 		if f.debug {
 			o.debugf = func(format string, a ...any) { fmt.Fprintf(env.Stderr, "debug: "+format+"\n", a...) }

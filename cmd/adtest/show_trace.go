@@ -44,7 +44,7 @@ func runShowTrace(ctx context.Context, env *Env) int {
 	res, traceDir, err := traceResult(env, args[0])
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "adtest show-trace: %v\n", err)
-		fmt.Fprintln(env.Stderr, "hint: traces are kept under <artifacts>/<run>/<test>/attempt-N/trace/ by `adtest run` for attempts that did not pass (retain-on-failure, the default; --trace on keeps every attempt's)")
+		fmt.Fprintln(env.Stderr, "hint: traces are kept under <artifacts>/<run>/<test>/attempt-N/trace/ by `adtest run` for a failed test's first retry (on-first-retry, the default; --trace retain-on-failure keeps every failed attempt's, --trace on every attempt's)")
 		return ExitUsage
 	}
 	dir := *out

@@ -74,8 +74,8 @@ flags:
   --json                  print {"success":true,"data":<result>} after the reporters
   --serve-example         serve the bundled example app as AD_BASE_URL (adtest)
   --serve DIR             serve DIR as AD_BASE_URL (adtest)
-  --trace MODE            off, on, retain-on-failure (default; Android: on-first-retry)
-                          or on-first-retry: a trace of every step under <attempt>/trace/ (adtest)
+  --trace MODE            off, on, retain-on-failure or on-first-retry (default): a trace
+                          of every step under <attempt>/trace/ (adtest)
   --record-video          refused: adtest's drivers do not record video
 
 Configuration: agent-device.json, ~/.agent-device/config.json and AGENT_DEVICE_*

@@ -31,8 +31,9 @@ func (t *traceFlag) Set(s string) error {
 }
 
 // traceUsage is the --trace flag's help line.
-const traceUsage = "keep a trace of every step (pictures before/after, tree, console, network) for the attempts `MODE` names: off, on, retain-on-failure (the default: recorded always, kept for attempts that did not pass) or on-first-retry (the first retry of a failed test; the default on Android, whose pictures are the device's screencap)"
+const traceUsage = "keep a trace of every step (pictures before/after, tree, console, network) for the attempts `MODE` names: off, on, retain-on-failure (every attempt recorded, kept when it did not pass; a green run pays for it, docs/performance.md) or on-first-retry (the default: the first retry of a failed test, so a test that passes the first time records nothing)"
 
+<<<<<<< HEAD
 // defaultTrace is the mode of run, test and replay without --trace on the
 // web: retain-on-failure, so that a flaky failure its retry hides, or a
 // replay that failed, can be seen. Every attempt is recorded and a passing
@@ -41,12 +42,29 @@ const traceUsage = "keep a trace of every step (pictures before/after, tree, con
 // makes a picture cheap enough for that (docs/performance.md, "Traces"). Android's
 // default is on-first-retry (runner.DefaultTraceMode).
 const defaultTrace = runner.TraceRetainOnFailure
+=======
+// defaultTrace is the mode of run, test and replay without --trace:
+// on-first-retry (runner.DefaultTraceMode), Playwright's default, so a green
+// run pays nothing for traces. retain-on-failure, which records every
+// attempt to show the failure a retry hides, is one flag away; its cost on
+// a green run is in docs/performance.md.
+const defaultTrace = runner.TraceOnFirstRetry
+
+// recordsFirstAttempts reports whether a run in mode records every
+// attempt: its web pages then have their frames drawn by their sessions, so
+// a picture costs the frames' work, not three of the browser's ticks
+// (web.Options.FrameControl). Under on-first-retry, the default, a green
+// run records nothing and its pages keep the browser's own frames: the
+// sessions' frames cost it 1.3x the CPU and, on a loaded machine, 2.3x the
+// wall time of the same run with them off (docs/performance.md); a retry's
+// pictures pay the ticks.
+func recordsFirstAttempts(m runner.TraceMode) bool { return m.Records(1) }
+>>>>>>> speed
 
 // replayTraceFlag reads replay's --trace and names the directory of this
 // replay's trace: .adtest/traces/<file>-<time>. Without --trace, mode is ""
-// and the session's platform chooses (runner.DefaultTraceMode: on the web
-// retain-on-failure, kept when the replay failed; on Android nothing, as a
-// replay has no retry).
+// and the session's platform chooses (runner.DefaultTraceMode:
+// on-first-retry, which records nothing, as a replay has no retry).
 func replayTraceFlag(env *Env, args *adArgs, script string) (mode runner.TraceMode, dir string, ei *runner.ErrorInfo) {
 	if v := args.last("trace"); v != "" {
 		m, err := runner.ParseTraceMode(v)
