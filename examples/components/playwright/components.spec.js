@@ -231,6 +231,7 @@ const flows = {
     await expect(role(page, 'combobox', 'Labels')).toBeVisible({ timeout: 10000 });
     await role(page, 'combobox', 'Labels').click();
     await page.keyboard.type('urgent');
+    await words(page, 'Add urgent');
     await page.keyboard.press('Enter');
     await words(page, 'Labels: bug, docs, urgent');
     await expect(role(page, 'button', 'Remove urgent')).toBeVisible();
