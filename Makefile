@@ -2,7 +2,7 @@
 GO ?= go
 FUZZTIME ?= 10s
 
-.PHONY: all build setup demo test unit fuzz bench docs vet stress stress-browser todomvc todomvc-compare
+.PHONY: all build setup demo test unit fuzz bench docs vet stress stress-browser todomvc todomvc-compare components components-compare
 
 all: build
 
@@ -77,3 +77,14 @@ todomvc: setup
 # side. TODOMVC_FLAGS="-j 1 --only backbone,react" narrows it.
 todomvc-compare: setup
 	bash scripts/todomvc-playwright.sh $(TODOMVC_FLAGS)
+
+# Not part of `make test` (which runs the component flows expected to pass):
+# every flow of examples/components under adtest, held to its expectations.
+components: setup
+	$(GO) test -count=1 -timeout 20m ./examples/components -run TestFlows -args -components-all
+
+# Not part of `make test`: the component flows under adtest and under
+# Playwright Test (pinned, in the user cache), side by side, flow by flow.
+# COMPONENTS_FLAGS="--flows grid/1-sort,tinymce/2-replace" narrows it.
+components-compare: setup
+	bash scripts/components-playwright.sh $(COMPONENTS_FLAGS)
