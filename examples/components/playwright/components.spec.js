@@ -6,7 +6,8 @@
 //   wait SEL / is visible SEL            expect(...).toBeVisible()
 //   wait absent SEL / is absent / hidden expect(...).toBeHidden()
 //   wait text T         expect(getByText(T)).toBeVisible() (words on the page)
-//   is text SEL T       toHaveText(T) as shown (innerText); of a field, toHaveValue(T)
+//   is text SEL T       toHaveText(T) as shown (innerText)
+//   is exists "... value=V"              of a field: toHaveValue(V)
 //   is selected SEL     a tab: aria-selected; a checkbox or switch: toBeChecked()
 //   type T / keyboard enter               page.keyboard.type(T) / press('Enter')
 //   gesture pan X Y DX DY MS              the mouse pressed at X Y, moved by DX DY, released
