@@ -11,7 +11,8 @@
 //   is selected SEL     a tab: aria-selected; a checkbox or switch: toBeChecked()
 //   type T / keyboard enter               page.keyboard.type(T) / press('Enter')
 //   gesture pan X Y DX DY MS              the mouse pressed at X Y, moved by DX DY, released
-//   scroll down F --until SEL             the mouse wheel over the page's centre until SEL is in view
+//   scroll down F --until SEL             the mouse wheel over the page's centre, F of the scroller's
+//                                         height at a time, until SEL is in view
 // Inside TinyMCE's iframe the same locators are asked of its frame.
 // One test per flow, titled FLOW inside a describe block titled LIBRARY.
 const { test, expect } = require('@playwright/test');
@@ -163,14 +164,23 @@ const flows = {
     await expect(role(page, 'gridcell', 'Kenya')).toBeHidden();
   },
   'grid/3-scroll-500': async (page) => {
+    test.setTimeout(120000); // some fifty wheel turns, each waited out: 50 s on two busy cores
     await page.goto('/grid.html');
     await expect(role(page, 'gridcell', 'Athlete 1')).toBeVisible({ timeout: 10000 });
     const target = role(page, 'gridcell', 'Athlete 500');
-    await page.mouse.move(640, 360);
+    // As adtest's scroll: a wheel over the page's centre by 0.9 of the
+    // height of what scrolls there (the grid's viewport), each scroll
+    // waited out (the grid draws the rows of its new position), until the
+    // row is in view.
+    const scroller = page.locator('.ag-grid-viewport');
+    const step = await scroller.evaluate((e) => 0.9 * e.clientHeight);
+    const top = () => scroller.evaluate((e) => e.scrollTop);
     const inView = () => expect(target).toBeInViewport({ timeout: 1 }).then(() => true, () => false);
+    await page.mouse.move(640, 360);
     for (let i = 0; i < 200 && !(await inView()); i++) {
-      await page.mouse.wheel(0, 0.9 * 360);
-      await page.waitForTimeout(50); // the grid draws the rows of the new position on its next frames
+      const before = await top();
+      await page.mouse.wheel(0, step);
+      await page.waitForFunction((b) => document.querySelector('.ag-grid-viewport').scrollTop > b, before);
     }
     await expect(target).toBeInViewport();
     await expect(role(page, 'gridcell', 'Athlete 1')).toBeHidden();
