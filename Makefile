@@ -2,7 +2,7 @@
 GO ?= go
 FUZZTIME ?= 10s
 
-.PHONY: all build setup demo test unit fuzz bench docs vet stress stress-browser todomvc todomvc-compare bench-compare
+.PHONY: all build setup demo test unit fuzz bench docs vet stress stress-browser todomvc todomvc-compare bench-compare components components-compare
 
 all: build
 
@@ -84,3 +84,14 @@ todomvc-compare: setup
 # BENCH_FLAGS="-n 9 -j 2 -- --trace retain-on-failure" changes it.
 bench-compare: setup
 	bash scripts/bench-compare.sh $(BENCH_FLAGS)
+
+# Not part of `make test` (which runs the component flows expected to pass):
+# every flow of examples/components under adtest, held to its expectations.
+components: setup
+	$(GO) test -count=1 -timeout 20m ./examples/components -run TestFlows -args -components-all
+
+# Not part of `make test`: the component flows under adtest and under
+# Playwright Test (pinned, in the user cache), side by side, flow by flow.
+# COMPONENTS_FLAGS="--flows grid/1-sort,tinymce/2-replace" narrows it.
+components-compare: setup
+	bash scripts/components-playwright.sh $(COMPONENTS_FLAGS)

@@ -75,6 +75,8 @@ if [ -z "$todo_sha" ] || [ "$(cat "$todo_dir/extracted.sha256" 2>/dev/null)" != 
   echo "$todo_sha" >"$todo_dir/extracted.sha256"
 fi
 
+bash "$(dirname "$0")/setup-components.sh" # examples/components: pinned npm packages, user cache
+
 shell=/usr/lib/chromium/chromium-headless-shell
 [ -x "$shell" ] || shell="$(command -v chromium-headless-shell || true)"
 echo "setup: chromium ${shell:+$shell and }$(command -v chromium || command -v chromium-browser || command -v google-chrome), adb $(command -v adb), android helper $helper_apk, todomvc $todo_dir/package" >&2

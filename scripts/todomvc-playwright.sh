@@ -11,24 +11,14 @@
 # --flows x,y keeps only those flows (file names of examples/todomvc/flows
 # without .ad) for every framework, to re-measure a few cells.
 #
-# @playwright/test is installed from npm at the pinned version, every tarball
-# checked against its pinned sha256, into the per-user cache (never into the
-# repository); Playwright's own browser download is skipped. Outputs go to
+# @playwright/test is installed by scripts/install-playwright.sh (pinned
+# version and sha256, the per-user cache, no browser download). Outputs go to
 # ${TODOMVC_OUT:-.adtest/todomvc}: adtest.json, playwright.json, compare.txt,
 # and bin/ + suite/ (prepared once per call of `prepare`, reused by the
 # one-sided modes so a timing run times the run alone).
 set -euo pipefail
 
-pw_version=1.65.1
-pw_sha256=(
-  "playwright-core-$pw_version.tgz 6f5a60be62a4fddfbe7d10c448d8fbd54547da3358f2f8a04211440471ee863e"
-  "playwright-$pw_version.tgz e2ebec5abb40f511c7a4442e83042fd8a4e654c3367e120b76e94a61a8f91e01"
-  "playwright-test-$pw_version.tgz 025a0b1ab36fd4e5f4ede6c9397020b9c3805d8f19c75a16989a02d70a88f37b"
-)
-
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-cache="${ADTEST_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/adtest}"
-pw_dir="$cache/playwright-test/$pw_version"
 out="${TODOMVC_OUT:-$repo/.adtest/todomvc}"
 chromium="${TODOMVC_CHROMIUM:-$(command -v chromium || command -v chromium-browser || echo /usr/bin/chromium)}"
 workers=2 only="" flows="" mode=compare
@@ -42,28 +32,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-install_playwright() {
-  [ -f "$pw_dir/installed" ] && return 0
-  command -v npm >/dev/null 2>&1 || { echo "todomvc-playwright: npm is needed (apt-get install npm)" >&2; exit 1; }
-  echo "todomvc-playwright: installing @playwright/test@$pw_version into $pw_dir" >&2
-  local tmp; tmp="$(mktemp -d)"
-  (cd "$tmp" && npm pack --silent "playwright-core@$pw_version" "playwright@$pw_version" "@playwright/test@$pw_version" >/dev/null)
-  local line f sum
-  for line in "${pw_sha256[@]}"; do
-    f="${line% *}"; sum="${line#* }"
-    if ! echo "$sum  $tmp/$f" | sha256sum -c --status; then
-      echo "todomvc-playwright: $f has sha256 $(sha256sum <"$tmp/$f" | cut -d' ' -f1), want $sum" >&2
-      rm -rf "$tmp"; exit 1
-    fi
-  done
-  rm -rf "$pw_dir"; mkdir -p "$pw_dir/tarballs" "$pw_dir/run"
-  mv "$tmp"/*.tgz "$pw_dir/tarballs/"; rm -rf "$tmp"
-  echo '{"private":true}' >"$pw_dir/package.json"
-  (cd "$pw_dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --silent --offline --no-audit --no-fund \
-    "./tarballs/playwright-core-$pw_version.tgz" "./tarballs/playwright-$pw_version.tgz" \
-    "./tarballs/playwright-test-$pw_version.tgz" >/dev/null)
-  touch "$pw_dir/installed"
-}
+install_playwright() { pw_dir="$(bash "$repo/scripts/install-playwright.sh")"; }
 
 prepare() {
   bash "$repo/scripts/setup.sh"
