@@ -52,6 +52,9 @@ func TestMain(m *testing.M) {
 	prov = p
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir("testdata")))
+	// The example app and the example tests' pages (the names property
+	// test and the snapshot benchmark read them).
+	mux.Handle("/ex/", http.StripPrefix("/ex/", http.FileServer(http.Dir("../../examples/web"))))
 	mux.HandleFunc("/many", manyHandler)
 	mux.HandleFunc("/slow", slowHandler)
 	srv = httptest.NewServer(mux)
