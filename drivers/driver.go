@@ -69,6 +69,10 @@ type Node struct {
 	// finds it and an action lands on it, but a snapshot does not print it
 	// (its text node shows the words) and it has no ref.
 	Part bool `json:"part,omitempty"`
+	// Unseen says what inside this node the driver cannot see, when
+	// something is there it cannot read (web: "closed shadow root",
+	// "cross-origin frame (ORIGIN)"); selectors cannot find what is inside.
+	Unseen string `json:"unseen,omitempty"`
 
 	Parent int `json:"parent"`
 	Depth  int `json:"depth"`

@@ -242,7 +242,7 @@ func dump(sn *drivers.Snapshot) string {
 		for _, st := range []struct {
 			on   bool
 			name string
-		}{{n.Visible, "visible"}, {n.Hidden, "hidden"}, {n.Editable, "editable"}, {n.Selected, "selected"}, {n.Focused, "focused"}, {!n.Enabled, "disabled"}, {n.Hittable, "hittable"}, {n.Interactive, "interactive"}, {n.Part, "part"}} {
+		}{{n.Visible, "visible"}, {n.Hidden, "hidden"}, {n.Editable, "editable"}, {n.Selected, "selected"}, {n.Focused, "focused"}, {!n.Enabled, "disabled"}, {n.Hittable, "hittable"}, {n.Interactive, "interactive"}, {n.Part, "part"}, {n.Unseen != "", "unseen:" + n.Unseen}} {
 			if st.on {
 				b.WriteString(" " + st.name)
 			}

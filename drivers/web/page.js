@@ -616,9 +616,18 @@
         if (text) as = 'text';
         else if (id || (raw && role === '')) as = 'generic';
       }
+      // A defined custom element without an open shadow root may have a
+      // closed one: it gets a node, marked for the driver to ask Chromium
+      // (c: 1, the node is there anyway; 2, only for this).
+      let closed = 0;
+      if (t.includes('-') && !el.shadowRoot && el.matches(':defined')) {
+        closed = as ? 1 : 2;
+        if (!as) as = 'generic';
+      }
       let p = parent, d = depth;
       if (as) { p = emit(el, as, parent, depth); d = depth + 1; }
       if (part) out[p].f |= 256;
+      if (closed) out[p].c = closed;
       // A list box shows its options; a drop-down and a text area do not.
       if (t === 'textarea' || (t === 'select' && role !== 'listbox')) return;
       let inside = inNamed;
@@ -630,8 +639,18 @@
     function walkFrame(el, parent, depth, inNamed) {
       if (el.getAttribute('aria-hidden') === 'true' || !el.checkVisibility({ visibilityProperty: true })) return;
       let p = parent, d = depth;
-      if (el.id || el.getAttribute('data-testid')) { p = emit(el, 'iframe', parent, depth); d = depth + 1; }
       const doc = frameDoc(el);
+      if (!doc) {
+        // Another origin's document: the driver cannot read it, and says so.
+        p = emit(el, 'iframe', parent, depth);
+        const nm = el.getAttribute('title') || el.getAttribute('aria-label');
+        if (nm) out[p].l = norm(nm);
+        let origin = '';
+        try { origin = new URL(el.src, el.baseURI).origin; } catch (e) { }
+        out[p].u = 'cross-origin frame' + (origin && origin !== 'null' ? ' (' + origin + ')' : '');
+        return;
+      }
+      if (el.id || el.getAttribute('data-testid')) { p = emit(el, 'iframe', parent, depth); d = depth + 1; }
       const root = doc && (doc.body || doc.documentElement);
       if (root) walk(root, p, d, inNamed);
     }

@@ -4,6 +4,7 @@ package web_test
 // it and a .ad script, in testdata/names.
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/adtest/adtest/runner/suite"
@@ -27,5 +28,25 @@ func TestNamePages(t *testing.T) {
 	res := regressRun(t, srv, suite.Config{Workers: 1}, nil, tests)
 	if res.Stats.Total != len(names) || res.Stats.Passed != len(names) {
 		t.Errorf("stats %+v, want %d passed:\n%s", res.Stats, len(names), failures(res))
+	}
+}
+
+// TestUnseenSaysWhy: a selector that misses on a page with a closed shadow
+// root and a cross-origin frame says that adtest cannot see inside them
+// (issue 34, bad input), never a silent miss.
+func TestUnseenSaysWhy(t *testing.T) {
+	srv := serveDir(t, namesDir)
+	res := regressRun(t, srv, suite.Config{Workers: 1}, nil, discoverIn(t, namesDir, "unseen.ad"))
+	if res.Stats.Failed != 1 {
+		t.Fatalf("stats %+v, want 1 failed", res.Stats)
+	}
+	got := failures(res)
+	for _, want := range []string{
+		`Timed out after 1500ms waiting for role=button label=Secret; adtest cannot see inside a closed shadow root at generic id="vault", a cross-origin frame (http://localhost:`,
+		`) at iframe "Payment" id="pay"`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("failure %q\nwant it to contain %q", got, want)
+		}
 	}
 }
