@@ -50,3 +50,16 @@ func TestUnseenSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestVisibleRule runs testdata/names/below-fold.ad: `is visible`, a wait
+// for visible=true and a selector's visible=true agree on an element below
+// the fold (visible: on the page), hidden is an element not shown, and in
+// view is hittable=true (issue 34, the semantics settled in the is
+// command's reference).
+func TestVisibleRule(t *testing.T) {
+	srv := serveDir(t, namesDir)
+	res := regressRun(t, srv, suite.Config{Workers: 1}, nil, discoverIn(t, namesDir, "below-fold.ad"))
+	if res.Stats.Passed != 1 {
+		t.Errorf("stats %+v, want 1 passed:\n%s", res.Stats, failures(res))
+	}
+}
