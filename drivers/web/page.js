@@ -641,10 +641,16 @@
       let p = parent, d = depth;
       const doc = frameDoc(el);
       if (!doc) {
-        // Another origin's document: the driver cannot read it, and says so.
+        // Another origin's document (or a sandbox's, an origin of its own):
+        // the driver cannot read it, and says so.
         p = emit(el, 'iframe', parent, depth);
         const nm = el.getAttribute('title') || el.getAttribute('aria-label');
         if (nm) out[p].l = norm(nm);
+        const sb = el.getAttribute('sandbox');
+        if (sb !== null && !/(^|\s)allow-same-origin(\s|$)/i.test(sb)) {
+          out[p].u = 'sandboxed frame';
+          return;
+        }
         let origin = '';
         try { origin = new URL(el.src, el.baseURI).origin; } catch (e) { }
         out[p].u = 'cross-origin frame' + (origin && origin !== 'null' ? ' (' + origin + ')' : '');

@@ -8,8 +8,8 @@ import (
 	"github.com/adtest/adtest/drivers"
 )
 
-// TestSnapshotSaysWhatItCannotSee: a closed shadow root and another
-// origin's frame are nodes whose Unseen says so (issue 34, bad input); an
+// TestSnapshotSaysWhatItCannotSee: a closed shadow root, another origin's
+// frame and a sandboxed one are nodes whose Unseen says so (issue 34, bad input); an
 // open shadow root and a custom element without one are read as usual,
 // and a custom element with nothing to say gets no node.
 func TestSnapshotSaysWhatItCannotSee(t *testing.T) {
@@ -39,6 +39,9 @@ func TestSnapshotSaysWhatItCannotSee(t *testing.T) {
 	if other.Role != "iframe" || other.Label != "Payment" || !strings.HasPrefix(other.Unseen, "cross-origin frame (http://localhost:") {
 		t.Errorf("frame: %+v, want iframe \"Payment\" unseen as a cross-origin frame of localhost", other)
 	}
+	if boxed := nodeByID(sn, "boxed"); boxed == nil || boxed.Unseen != "sandboxed frame" {
+		t.Errorf("sandboxed frame: %+v, want Unseen \"sandboxed frame\"", boxed)
+	}
 	find(t, sn, "button", "Open button")
 	find(t, sn, "button", "Light button")
 	unseen := 0
@@ -50,7 +53,7 @@ func TestSnapshotSaysWhatItCannotSee(t *testing.T) {
 			t.Errorf("a generic node with nothing to say: %+v\n%s", n, dump(sn))
 		}
 	}
-	if unseen != 2 {
-		t.Errorf("%d unseen nodes, want 2:\n%s", unseen, dump(sn))
+	if unseen != 3 {
+		t.Errorf("%d unseen nodes, want 3:\n%s", unseen, dump(sn))
 	}
 }
