@@ -140,6 +140,7 @@ func TestNamesAsChromium(t *testing.T) {
 	defer func() {
 		// The property holds of something: the corpora's pages have
 		// hundreds of nodes (a page that fails to open compares none).
+		t.Logf("compared %d nodes", total)
 		if !t.Failed() && total < 500 {
 			t.Errorf("compared %d nodes in all, want 500 or more", total)
 		}
