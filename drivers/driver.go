@@ -64,7 +64,8 @@ type Node struct {
 	Hittable bool `json:"hittable,omitempty"`
 	// Interactive is true for nodes `snapshot -i` keeps.
 	Interactive bool `json:"interactive,omitempty"`
-	// Part is an element showing words of its own inside a text node (web:
+	// Part is an element showing words of its own inside a text node or a
+	// control (web:
 	// "fragmented" in <p>a <span>fragmented</span> slide.</p>): a selector
 	// finds it and an action lands on it, but a snapshot does not print it
 	// (its text node shows the words) and it has no ref.

@@ -55,7 +55,7 @@ const (
 	flagHittable    = 32
 	flagInteractive = 64
 	flagRendered    = 128 // a box with an area, not visibility hidden
-	flagPart        = 256 // an element with words of its own inside a text node
+	flagPart        = 256 // an element with words of its own inside a text node or a control
 )
 
 func (r *rawSnapshot) toSnapshot() *drivers.Snapshot {
