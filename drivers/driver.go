@@ -64,11 +64,16 @@ type Node struct {
 	Hittable bool `json:"hittable,omitempty"`
 	// Interactive is true for nodes `snapshot -i` keeps.
 	Interactive bool `json:"interactive,omitempty"`
-	// Part is an element showing words of its own inside a text node (web:
-	// "fragmented" in <p>a <span>fragmented</span> slide.</p>): a selector
-	// finds it and an action lands on it, but a snapshot does not print it
-	// (its text node shows the words) and it has no ref.
+	// Part is an element showing words of its own inside a text node or a
+	// control (web: "fragmented" in <p>a <span>fragmented</span> slide.</p>,
+	// a line of a button made of two blocks): a selector finds it and an
+	// action lands on it, but a snapshot does not print it (the node around
+	// it shows the words) and it has no ref.
 	Part bool `json:"part,omitempty"`
+	// Unseen says what inside this node the driver cannot see, when
+	// something is there it cannot read (web: "closed shadow root",
+	// "cross-origin frame (ORIGIN)"); selectors cannot find what is inside.
+	Unseen string `json:"unseen,omitempty"`
 
 	Parent int `json:"parent"`
 	Depth  int `json:"depth"`

@@ -207,6 +207,17 @@ func lineFlags(fs []FlagSpec) []FlagSpec {
 }
 
 // commandTable is the source of Commands.
+// visibleRule is what visible and hidden mean, for the reference (issue 34).
+const visibleRule = "On web, visible means on the page for a user to see, as in agent-device's own web backend " +
+	"(agent-browser, built on Playwright: a box with an area and not visibility: hidden; agent-device tests a node " +
+	"against the app's window, and a web snapshot has no window node, so an element below the fold passes): " +
+	"an element below the fold, scrolled out of a list or at opacity 0 is visible, and `is hidden` fails on it; " +
+	"hidden is an empty box or visibility: hidden, and display: none leaves no node (`is absent`). " +
+	"The reason: whether an element is in view depends on the scroll position, which the window size or an " +
+	"earlier step changes, while whether it is on the page does not. To check that an element is in view, " +
+	"use hittable=true (in view and not covered); `scroll --until` scrolls until it is in view, and an action " +
+	"scrolls to its target itself."
+
 var commandTable = []*CommandSpec{
 	{Name: "open", Usage: "open [app|url] [url] [--relaunch] [--test-ime|--no-test-ime] [--platform p] [--metro-host h] [--metro-port n] [--bundle-url u] [--launch-url u]",
 		Summary: "open or activate an app, a URL or a deep link (creates the session)", Effect: EffectMayInvalidate, Recorded: "y", MinArgs: 0, MaxArgs: 2,
@@ -234,7 +245,8 @@ var commandTable = []*CommandSpec{
 	{Name: "get", Usage: "get text|attrs <@ref [label] | selector>", Summary: "read the text or the attributes of an element", Effect: EffectPreserve, Recorded: "obs",
 		Platforms: interactive, MinArgs: 2, MaxArgs: -1},
 	{Name: "is", Usage: "is <visible|hidden|exists|editable|selected|focused|text|absent> <selector> [value]", Summary: "assert a predicate on a selector",
-		Effect: EffectPreserve, Recorded: "obs", Platforms: interactive, MinArgs: 2, MaxArgs: -1},
+		Effect: EffectPreserve, Recorded: "obs", Platforms: interactive, MinArgs: 2, MaxArgs: -1,
+		Notes: visibleRule},
 	{Name: "find", Usage: "find [text|label|value|role|id] <query> [click|focus|fill v|type v|get text|get attrs|exists|wait [ms]]",
 		Summary: "fuzzy-locate an element, then act on it", Effect: EffectConditional, Recorded: "y", Platforms: interactive, MinArgs: 1, MaxArgs: -1,
 		Notes: "Reads (get, exists, wait) preserve the ref frame and publish a partial one; click, focus, fill and type may invalidate it."},
@@ -244,10 +256,11 @@ var commandTable = []*CommandSpec{
 			{Names: []string{"--raw"}, Key: "snapshotRaw", Kind: FlagBool, Newest: true, Summary: "poll the raw tree"},
 			{Names: []string{"--depth"}, Key: "snapshotDepth", Kind: FlagInt, Value: "n", Newest: true, Summary: "tree depth of each poll"},
 			{Names: []string{"--scope"}, Key: "snapshotScope", Kind: FlagString, FreeText: true, Value: "x", Newest: true, Summary: "scope each poll"},
-		}},
+		},
+		Notes: "A selector's visible=true and hidden=true are the rule of `is visible` and `is hidden` (see is): wait \"id=x visible=true\" and is visible \"id=x\" agree."},
 	{Name: "scroll", Usage: "scroll <up|down|left|right|top|bottom> [amount] [--until selector]", Summary: "scroll by a viewport fraction or to an edge",
 		Effect: EffectMayInvalidate, Recorded: "y", Platforms: interactive, MinArgs: 1, MaxArgs: 2,
-		Flags: []FlagSpec{{Names: []string{"--until"}, Key: "scrollUntil", Kind: FlagString, FreeText: true, Value: "selector", Newest: true, Summary: "repeat until the element is visible"}}},
+		Flags: []FlagSpec{{Names: []string{"--until"}, Key: "scrollUntil", Kind: FlagString, FreeText: true, Value: "selector", Newest: true, Summary: "repeat until the element is in view"}}},
 	{Name: "swipe", Usage: "swipe x1 y1 x2 y2 [--count n] [--pause-ms n] [--pattern one-way|ping-pong]", Summary: "quick fixed-duration fling between two points",
 		Effect: EffectMayInvalidate, Recorded: "y", Platforms: interactive, MinArgs: 4, MaxArgs: 4,
 		Flags: []FlagSpec{

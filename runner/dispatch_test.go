@@ -287,3 +287,24 @@ func TestSnapshotDoesNotPrintParts(t *testing.T) {
 		t.Errorf("scoped snapshot:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// What the driver cannot see inside a node (a closed shadow root, another
+// origin's frame) is said on its line (issue 34, bad input).
+func TestSnapshotSaysWhatItCannotSee(t *testing.T) {
+	t.Parallel()
+	snap := &drivers.Snapshot{Nodes: []drivers.Node{
+		{Role: "generic", ID: "vault", Parent: -1, Visible: true, Unseen: "closed shadow root"},
+		{Role: "iframe", Label: "Payment", ID: "pay", Parent: -1, Visible: true, Unseen: "cross-origin frame (http://127.0.0.2:8080)"},
+	}}
+	want := "@e1 [generic] id=\"vault\" [closed shadow root: adtest cannot see inside]\n" +
+		"@e2 [iframe] \"Payment\" id=\"pay\" [cross-origin frame (http://127.0.0.2:8080): adtest cannot see inside]\n"
+	if got := FormatSnapshotText(snap, drivers.SnapshotOptions{}); got != want {
+		t.Errorf("snapshot:\n%s\nwant:\n%s", got, want)
+	}
+	if got, want := unseenNote(snap), `; adtest cannot see inside a closed shadow root at generic id="vault", a cross-origin frame (http://127.0.0.2:8080) at iframe "Payment" id="pay"`; got != want {
+		t.Errorf("miss note %q, want %q", got, want)
+	}
+	if got := unseenNote(&drivers.Snapshot{Nodes: snap.Nodes[:0]}); got != "" {
+		t.Errorf("miss note of a page seen whole: %q", got)
+	}
+}

@@ -50,7 +50,7 @@ func (s *Session) leafFind(ctx context.Context, a *lang.Action, args lang.Args) 
 			e := newErr(CodeCommandFailed, drivers.ReasonPredicateFailed, "find %q: no element matches", query)
 			return nil, mutation{}, e
 		}
-		e := newErr(CodeCommandFailed, drivers.ReasonSelectorNotFound, "find %q: no element matches", query)
+		e := newErr(CodeCommandFailed, drivers.ReasonSelectorNotFound, "find %q: no element matches%s", query, unseenNote(obs.Snap))
 		return nil, mutation{}, e
 	}
 	idx := matches[0]

@@ -233,6 +233,9 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) 
 	default:
 		return nil, mutation{}, newErr(CodeInvalidArgs, drivers.ReasonInvalidArgs, "Unsupported wait form %q", w.Kind)
 	}
+	var last *observation
+	inner := check
+	check = func(o *observation) bool { last = o; return inner(o) }
 	polls, done, e := s.poll(ctx, timeout, check)
 	if e != nil {
 		return nil, mutation{}, e
@@ -244,7 +247,11 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) 
 		return nil, mutation{}, e
 	}
 	if !done {
-		e := newErr(CodeCommandFailed, reason, "Timed out after %dms waiting for %s", timeout.Milliseconds(), what)
+		note := ""
+		if last != nil && reason == drivers.ReasonWaitTargetAbsent {
+			note = unseenNote(last.Snap)
+		}
+		e := newErr(CodeCommandFailed, reason, "Timed out after %dms waiting for %s%s", timeout.Milliseconds(), what, note)
 		e.Hint = "Check that the screen reaches this state, or raise the wait timeout."
 		e.Details = map[string]any{"timeoutMs": timeout.Milliseconds(), "polls": polls}
 		return nil, mutation{}, e

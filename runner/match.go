@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/adtest/adtest/drivers"
@@ -33,7 +34,35 @@ func resolveUnique(snap *drivers.Snapshot, chain *lang.SelectorChain, mutating b
 		}
 		return res, newErr(code, drivers.ReasonAmbiguousMatch, "Selector did not resolve uniquely (%s)", strings.Join(r.Counts, ", "))
 	}
-	e := newErr(CodeCommandFailed, drivers.ReasonSelectorNotFound, "Selector did not match (%s)", strings.Join(r.Counts, ", "))
+	e := newErr(CodeCommandFailed, drivers.ReasonSelectorNotFound, "Selector did not match (%s)%s", strings.Join(r.Counts, ", "), unseenNote(snap))
 	e.Hint = "Selectors match exactly (trimmed, case-insensitive); check the snapshot or add a wait for the element."
 	return res, e
+}
+
+// unseenNote names, for a miss, what the snapshot could not look inside
+// ("" when it saw everything): the element may be there.
+func unseenNote(snap *drivers.Snapshot) string {
+	if snap == nil {
+		return ""
+	}
+	var parts []string
+	more := 0
+	for i := range snap.Nodes {
+		n := &snap.Nodes[i]
+		if n.Unseen == "" {
+			continue
+		}
+		if len(parts) == 3 {
+			more++
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("a %s at %s", n.Unseen, match.Describe(n.Role, n.Label, n.Text, n.ID)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	if more > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more", more))
+	}
+	return "; adtest cannot see inside " + strings.Join(parts, ", ")
 }

@@ -139,6 +139,11 @@ func writeNodeLine(b *strings.Builder, n *drivers.Node, ref int, pin string) {
 	if n.Focused {
 		b.WriteString(" [focused]")
 	}
+	if n.Unseen != "" {
+		b.WriteString(" [")
+		b.WriteString(n.Unseen)
+		b.WriteString(": adtest cannot see inside]")
+	}
 }
 
 // snapshotJSON is the JSON form of a snapshot: refsGeneration once at the top.

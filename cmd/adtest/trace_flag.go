@@ -33,16 +33,6 @@ func (t *traceFlag) Set(s string) error {
 // traceUsage is the --trace flag's help line.
 const traceUsage = "keep a trace of every step (pictures before/after, tree, console, network) for the attempts `MODE` names: off, on, retain-on-failure (every attempt recorded, kept when it did not pass; a green run pays for it, docs/performance.md) or on-first-retry (the default: the first retry of a failed test, so a test that passes the first time records nothing)"
 
-<<<<<<< HEAD
-// defaultTrace is the mode of run, test and replay without --trace on the
-// web: retain-on-failure, so that a flaky failure its retry hides, or a
-// replay that failed, can be seen. Every attempt is recorded and a passing
-// one's trace dropped; the pages of a run that records, and the daemon's,
-// have their frames drawn by their sessions (drivers/web/frames.go), which
-// makes a picture cheap enough for that (docs/performance.md, "Traces"). Android's
-// default is on-first-retry (runner.DefaultTraceMode).
-const defaultTrace = runner.TraceRetainOnFailure
-=======
 // defaultTrace is the mode of run, test and replay without --trace:
 // on-first-retry (runner.DefaultTraceMode), Playwright's default, so a green
 // run pays nothing for traces. retain-on-failure, which records every
@@ -59,7 +49,6 @@ const defaultTrace = runner.TraceOnFirstRetry
 // wall time of the same run with them off (docs/performance.md); a retry's
 // pictures pay the ticks.
 func recordsFirstAttempts(m runner.TraceMode) bool { return m.Records(1) }
->>>>>>> speed
 
 // replayTraceFlag reads replay's --trace and names the directory of this
 // replay's trace: .adtest/traces/<file>-<time>. Without --trace, mode is ""

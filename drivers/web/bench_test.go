@@ -142,6 +142,28 @@ func BenchmarkSnapshot1000Interactive(b *testing.B) {
 	}
 }
 
+// BenchmarkSnapshotApp is a snapshot of each page of the example app
+// (examples/web/app), the pages the example suite runs on.
+func BenchmarkSnapshotApp(b *testing.B) {
+	pages, err := filepath.Glob("../../examples/web/app/*.html")
+	if err != nil || len(pages) == 0 {
+		b.Fatalf("no example app pages: %v", err)
+	}
+	s := session(b, "")
+	ctx := context.Background()
+	for _, p := range pages {
+		name := filepath.Base(p)
+		open(b, s, "ex/app/"+name)
+		b.Run(strings.TrimSuffix(name, ".html"), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := s.Snapshot(ctx, drivers.SnapshotOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkSnapshot1000AXTree is the plain full accessibility-tree fetch on
 // the same page, for comparison.
 func BenchmarkSnapshot1000AXTree(b *testing.B) {

@@ -52,6 +52,9 @@ func TestMain(m *testing.M) {
 	prov = p
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir("testdata")))
+	// The example app and the example tests' pages (the names property
+	// test and the snapshot benchmark read them).
+	mux.Handle("/ex/", http.StripPrefix("/ex/", http.FileServer(http.Dir("../../examples/web"))))
 	mux.HandleFunc("/many", manyHandler)
 	mux.HandleFunc("/slow", slowHandler)
 	srv = httptest.NewServer(mux)
@@ -239,7 +242,7 @@ func dump(sn *drivers.Snapshot) string {
 		for _, st := range []struct {
 			on   bool
 			name string
-		}{{n.Visible, "visible"}, {n.Hidden, "hidden"}, {n.Editable, "editable"}, {n.Selected, "selected"}, {n.Focused, "focused"}, {!n.Enabled, "disabled"}, {n.Hittable, "hittable"}, {n.Interactive, "interactive"}, {n.Part, "part"}} {
+		}{{n.Visible, "visible"}, {n.Hidden, "hidden"}, {n.Editable, "editable"}, {n.Selected, "selected"}, {n.Focused, "focused"}, {!n.Enabled, "disabled"}, {n.Hittable, "hittable"}, {n.Interactive, "interactive"}, {n.Part, "part"}, {n.Unseen != "", "unseen:" + n.Unseen}} {
 			if st.on {
 				b.WriteString(" " + st.name)
 			}

@@ -20,7 +20,10 @@
     return el && el.isConnected && el.ownerDocument.defaultView ? el : null;
   }
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'iframe', 'object', 'embed']);
-  const NAMED = new Set(['button', 'link', 'heading', 'listitem', 'option', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'cell', 'columnheader', 'rowheader', 'treeitem', 'tooltip', 'switch', 'checkbox', 'radio', 'text']);
+  // NAMED are the roles named from their content (ARIA 1.2's "name from:
+  // contents", as Chromium applies it), adtest's text, and listitem (see
+  // named).
+  const NAMED = new Set(['button', 'link', 'heading', 'listitem', 'option', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'cell', 'gridcell', 'row', 'columnheader', 'rowheader', 'treeitem', 'tooltip', 'switch', 'checkbox', 'radio', 'text']);
   const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'spinbutton', 'checkbox', 'radio', 'combobox', 'listbox', 'option', 'slider', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem']);
   const TEXTLIKE = new Set(['text', 'email', 'password', 'search', 'tel', 'url', 'number', 'date', 'datetime-local', 'month', 'time', 'week']);
   const HEAD = { h1: 1, h2: 1, h3: 1, h4: 1, h5: 1, h6: 1 };
@@ -28,9 +31,12 @@
   // named reports whether a role takes its name from its content. A list
   // item does only when it holds no control (its links and buttons carry
   // the names then, and an item named like its only link would make
-  // label= selectors ambiguous).
+  // label= selectors ambiguous); Chromium names no list item, adtest does
+  // (scripts find one by its words). A row is named from its content inside
+  // a grid (Chromium leaves the rows of tables unnamed).
   function named(el, role) {
     if (role === 'listitem') return !el.querySelector(CONTROLS);
+    if (role === 'row') return !!el.closest('[role=grid],[role=treegrid]');
     return NAMED.has(role);
   }
   function norm(s) { return (s || '').replace(/\s+/g, ' ').trim(); }
@@ -60,17 +66,20 @@
       case 'img': return el.getAttribute('alt') === '' ? 'none' : 'img';
       case 'nav': return 'navigation';
       case 'main': return 'main';
-      case 'header': return 'banner';
-      case 'footer': return 'contentinfo';
+      // A header or footer inside a section of the page is no landmark.
+      case 'header': return sectioned(el) ? '' : 'banner';
+      case 'footer': return sectioned(el) ? '' : 'contentinfo';
       case 'aside': return 'complementary';
       case 'form': return 'form';
       case 'table': return 'table';
       case 'tr': return 'row';
-      case 'td': return 'cell';
-      case 'th': return 'columnheader';
+      case 'td': return inGrid(el) ? 'gridcell' : 'cell';
+      case 'th': return headerRole(el);
       case 'dialog': return 'dialog';
       case 'article': return 'article';
       case 'progress': return 'progressbar';
+      case 'meter': return 'meter';
+      case 'output': return 'status';
       case 'fieldset': case 'details': return 'group';
       case 'hr': return 'separator';
       case 'section': return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? 'region' : '';
@@ -79,12 +88,64 @@
     if (el.isContentEditable && el.hasAttribute('contenteditable')) return 'textbox';
     return '';
   }
+  // SECTIONS are the elements that make a header or footer inside them a
+  // part of that section, not the page's banner or content info.
+  const SECTIONS = 'article,aside,main,nav,section,[role=article],[role=complementary],[role=main],[role=navigation],[role=region]';
+  function sectioned(el) {
+    const p = el.parentElement;
+    return !!(p && p.closest(SECTIONS));
+  }
+  // inGrid reports whether a table cell is in a grid (an interactive table).
+  function inGrid(el) {
+    const t = el.closest('table');
+    const r = t && (t.getAttribute('role') || '').trim().toLowerCase();
+    return r === 'grid' || r === 'treegrid';
+  }
+  // headerRole is a table header cell's role as Chromium decides it: its
+  // scope when given, a column header in the table head, else a row
+  // header when its row holds data cells.
+  function headerRole(el) {
+    const sc = (el.getAttribute('scope') || '').toLowerCase();
+    if (sc === 'row' || sc === 'rowgroup') return 'rowheader';
+    if (sc === 'col' || sc === 'colgroup') return 'columnheader';
+    const row = el.parentElement;
+    if (!row || (row.parentElement && row.parentElement.localName === 'thead')) return 'columnheader';
+    for (let c = row.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.localName === 'td') return 'rowheader';
+    }
+    return 'columnheader';
+  }
+  // flatParent is el's parent in the flat tree as far as roles go: its
+  // parent element, or the host of its shadow root.
+  function flatParent(el) {
+    return el.assignedSlot || el.parentElement || (el.parentNode && el.parentNode.host) || null;
+  }
+  // REQUIRED are the roles Chromium gives only inside one of their
+  // containers.
+  const REQUIRED = {
+    listitem: new Set(['list', 'directory', 'group']),
+    option: new Set(['listbox', 'group']),
+    treeitem: new Set(['tree', 'group']),
+  };
+  // inside reports whether the nearest ancestor of el with a role (in the
+  // flat tree) has one of roles.
+  function inside(el, roles) {
+    for (let p = flatParent(el), i = 0; p && i < 64; p = flatParent(p), i++) {
+      const r = roleOf(p);
+      if (r !== '' && r !== 'none') return roles.has(r);
+    }
+    return false;
+  }
   function roleOf(el) {
     const r = el.getAttribute('role');
     if (r) {
       const first = r.trim().split(/\s+/)[0].toLowerCase();
       if (first === 'presentation' || first === 'none') return 'none';
       if (first === 'generic') return '';
+      // A list item, option or tree item outside its container is none
+      // (Chromium's rule for these roles without their required parent).
+      const need = REQUIRED[first];
+      if (need) return inside(el, need) ? first : '';
       if (first) return first;
     }
     return implicitRole(el);
@@ -117,10 +178,14 @@
   // highlighted code split into spans). Form controls' own content is left
   // out; an image reads as its alt text.
   function textOf(n, skip) {
-    return textIn(n, skip, n.nodeType !== 1 || styleOf(n).visibility === 'visible');
+    return textIn(n, skip, n.nodeType !== 1 || styleOf(n).visibility === 'visible', false);
   }
-  // textIn is textOf of n whose own text shows when shows is set.
-  function textIn(n, skip, shows) {
+  // textIn is textOf of n whose own text shows when shows is set. With all
+  // set, hidden content counts too (the content of a hidden element an
+  // aria-labelledby names, which accname reads whole). Content hidden
+  // from assistive technology (aria-hidden) is left out; an svg reads as
+  // its title when it has one.
+  function textIn(n, skip, shows, all) {
     // Only text inside (most leaves): the text as it is.
     if (!n.firstElementChild && !n.shadowRoot && n.localName !== 'slot') return shows ? n.textContent : '';
     let s = '';
@@ -133,10 +198,16 @@
       if (SKIP.has(t) || t === 'select' || t === 'textarea' || t === 'input') continue;
       if (t === 'br') { s += ' '; continue; }
       if (t === 'wbr') continue;
+      if (c.getAttribute('aria-hidden') === 'true') continue;
       const cs = styleOf(c);
-      if (cs.display === 'none') continue;
-      if (t === 'img') { if (cs.visibility === 'visible') s += ' ' + (c.getAttribute('alt') || '') + ' '; continue; }
-      const sub = textIn(c, skip, cs.visibility === 'visible');
+      if (cs.display === 'none' && !all) continue;
+      const vis = all || cs.visibility === 'visible';
+      if (t === 'img') { if (vis) s += ' ' + (c.getAttribute('alt') || '') + ' '; continue; }
+      if (t === 'svg') {
+        const ti = c.querySelector(':scope > title');
+        if (ti) { if (vis) s += ' ' + ti.textContent + ' '; continue; }
+      }
+      const sub = textIn(c, skip, vis, all);
       s += inlineDisplay(cs.display) ? sub : ' ' + sub + ' ';
     }
     return s;
@@ -184,19 +255,37 @@
     }
     return res;
   }
-  function byIds(ids) {
+  // byIds is the name given by the ids of an aria-labelledby of el: each
+  // element is looked up in el's own tree scope (its shadow root, else its
+  // document), and read whole when it is hidden itself (accname: a hidden
+  // label still names).
+  function byIds(el, ids) {
+    const scope = el.getRootNode();
+    if (!scope.getElementById) return '';
     let s = '';
     for (const id of ids.split(/\s+/)) {
-      const e = id && document.getElementById(id);
-      if (e) s += ' ' + (e.getAttribute('aria-label') || textOf(e));
+      const e = id && scope.getElementById(id);
+      if (!e) continue;
+      const al = e.getAttribute('aria-label');
+      if (al && al.trim()) { s += ' ' + al; continue; }
+      const hidden = !e.checkVisibility({ visibilityProperty: true }) && styleOf(e).display !== 'contents';
+      s += ' ' + (embedded(e) || textIn(e, null, hidden || styleOf(e).visibility === 'visible', hidden));
     }
     return norm(s);
+  }
+  // embedded is the value of a control read as part of a name (a text
+  // field's value, a select's chosen option), '' for anything else.
+  function embedded(e) {
+    const t = e.localName;
+    if (t === 'textarea' || (t === 'input' && TEXTLIKE.has(inputType(e)))) return e.value;
+    if (t === 'select') { const o = e.selectedOptions; return o && o.length ? o[0].textContent : ''; }
+    return '';
   }
   // accName computes the accessible name; content is the element's text
   // when the caller already has it (null: compute on demand).
   function accName(el, role, content) {
     const lb = el.getAttribute('aria-labelledby');
-    if (lb) { const n = byIds(lb); if (n) return n; }
+    if (lb) { const n = byIds(el, lb); if (n) return n; }
     const al = el.getAttribute('aria-label');
     if (al && al.trim()) return norm(al);
     const t = el.localName;
@@ -215,14 +304,18 @@
     }
     if (t === 'img' || t === 'area') { const a = el.getAttribute('alt'); if (a) return norm(a); }
     if (named(el, role) || t === 'button') { const s = content !== null && content !== undefined ? content : norm(textOf(el)); if (s) return s; }
+    if (t === 'fieldset') {
+      const lg = el.querySelector(':scope > legend');
+      if (lg) { const s = norm(textOf(lg)); if (s) return s; }
+    }
+    if (t === 'table') {
+      const cp = el.querySelector(':scope > caption');
+      if (cp) { const s = norm(textOf(cp)); if (s) return s; }
+    }
     const ti = el.getAttribute('title');
     if (ti) return norm(ti);
     const ph = el.getAttribute('placeholder');
     if (ph) return norm(ph);
-    if (role === 'dialog' || role === 'region' || role === 'form' || role === 'group') {
-      const lg = el.querySelector(':scope > legend, :scope > summary');
-      if (lg) return norm(textOf(lg));
-    }
     return '';
   }
   function valueOf(el, role) {
@@ -475,6 +568,12 @@
       if (role === 'text') {
         const s = norm(textIn(el, null, true)); // walk emits no visibility hidden element
         n.t = s; n.l = s;
+        // Words an author named (<pre aria-label="Published HTML">) are
+        // found by that name as well as by their text.
+        if (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')) {
+          const name = accName(el, '', null);
+          if (name) n.l = name;
+        }
       } else {
         // Name-from-content roles show their whole text; other roles
         // (status, alert, cell, ...) their own text when they have some.
@@ -500,7 +599,9 @@
         if (hitsSelf(el, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2).ok) f |= 32;
       }
       if (rendered) f |= 128;
-      if (el === active && active !== el.ownerDocument.body) f |= 8;
+      // A document's body is focused when nothing else is, unless it is an
+      // editor of its own (a contenteditable body in a frame).
+      if (el === active && (active !== el.ownerDocument.body || el.isContentEditable)) f |= 8;
       n.f = f;
       out.push(n);
       return out.length - 1;
@@ -509,12 +610,14 @@
     // generic element (no role) is a text node when it holds text of its
     // own or is one run of inline text; an element with an id keeps its
     // node; an element with visibility hidden has none (its visible
-    // children do). inNamed is false outside named nodes, true inside a
-    // control or a node named from its content, and inside a text node its
-    // text: there an element showing text of its own, not the whole text,
-    // is a part (flag 256): a node that text= finds, as Playwright's
-    // getByText finds "fragmented" in <p>a <span>fragmented</span> slide.</p>,
-    // that the snapshot does not print (the text node shows its words).
+    // children do). inNamed is false outside named nodes, and inside a
+    // text node, a control or a node named from its content the words it
+    // shows (true when it shows none): there an element showing text of
+    // its own, not the whole text, is a part (flag 256): a node that text=
+    // finds, as Playwright's getByText finds "fragmented" in <p>a
+    // <span>fragmented</span> slide.</p> or a line of a button made of two
+    // blocks, that the snapshot does not print (the node around it shows
+    // its words).
     function walk(el, parent, depth, inNamed) {
       const t = el.localName;
       if (t === 'iframe' || t === 'frame') { walkFrame(el, parent, depth, inNamed); return; }
@@ -550,13 +653,22 @@
         if (text) as = 'text';
         else if (id || (raw && role === '')) as = 'generic';
       }
+      // A defined custom element without an open shadow root may have a
+      // closed one: it gets a node, marked for the driver to ask Chromium
+      // (c: 1, the node is there anyway; 2, only for this).
+      let closed = 0;
+      if (t.includes('-') && !el.shadowRoot && el.matches(':defined')) {
+        closed = as ? 1 : 2;
+        if (!as) as = 'generic';
+      }
       let p = parent, d = depth;
       if (as) { p = emit(el, as, parent, depth); d = depth + 1; }
       if (part) out[p].f |= 256;
+      if (closed) out[p].c = closed;
       // A list box shows its options; a drop-down and a text area do not.
       if (t === 'textarea' || (t === 'select' && role !== 'listbox')) return;
       let inside = inNamed;
-      if (as !== '' && named(el, as)) inside = as === 'text' && inNamed !== true ? out[p].t || true : true;
+      if (as !== '' && named(el, as)) inside = out[p].t || true;
       walkKids(el, p, d, inside);
     }
     // walkFrame walks the document of a same-origin frame as part of the
@@ -564,8 +676,24 @@
     function walkFrame(el, parent, depth, inNamed) {
       if (el.getAttribute('aria-hidden') === 'true' || !el.checkVisibility({ visibilityProperty: true })) return;
       let p = parent, d = depth;
-      if (el.id || el.getAttribute('data-testid')) { p = emit(el, 'iframe', parent, depth); d = depth + 1; }
       const doc = frameDoc(el);
+      if (!doc) {
+        // Another origin's document (or a sandbox's, an origin of its own):
+        // the driver cannot read it, and says so.
+        p = emit(el, 'iframe', parent, depth);
+        const nm = el.getAttribute('title') || el.getAttribute('aria-label');
+        if (nm) out[p].l = norm(nm);
+        const sb = el.getAttribute('sandbox');
+        if (sb !== null && !/(^|\s)allow-same-origin(\s|$)/i.test(sb)) {
+          out[p].u = 'sandboxed frame';
+          return;
+        }
+        let origin = '';
+        try { origin = new URL(el.src, el.baseURI).origin; } catch (e) { }
+        out[p].u = 'cross-origin frame' + (origin && origin !== 'null' ? ' (' + origin + ')' : '');
+        return;
+      }
+      if (el.id || el.getAttribute('data-testid')) { p = emit(el, 'iframe', parent, depth); d = depth + 1; }
       const root = doc && (doc.body || doc.documentElement);
       if (root) walk(root, p, d, inNamed);
     }
@@ -974,5 +1102,8 @@
     if (!el || el === document.body || el === document.documentElement) return { state: 'none' };
     return { state: 'ok', handle: handle(el) };
   }
-  return { snapshot, target, disarm, fillStart, fillEnd, focus, scrollPlan, scrollScript, scrollResult, dragWatch, dragStarted, attrs, blur, active, token: () => A.tok };
+  // node is the element of a handle (null: gone), for a caller that asks
+  // Chromium about it by reference (DOM, Accessibility).
+  function node(h) { return lookup(h); }
+  return { snapshot, node, target, disarm, fillStart, fillEnd, focus, scrollPlan, scrollScript, scrollResult, dragWatch, dragStarted, attrs, blur, active, token: () => A.tok };
 })()

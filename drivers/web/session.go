@@ -478,6 +478,9 @@ func (s *Session) Snapshot(ctx context.Context, opts drivers.SnapshotOptions) (*
 	if err := json.Unmarshal([]byte(str), &raw); err != nil {
 		return nil, fmt.Errorf("web: snapshot: %w", err)
 	}
+	if err := s.markClosed(ctx, &raw); err != nil {
+		return nil, err
+	}
 	snap := raw.toSnapshot()
 	snap.Nodes = filterNodes(snap.Nodes, opts)
 	return snap, nil

@@ -30,6 +30,12 @@ type rawNode struct {
 	Parent int     `json:"p"`
 	Depth  int     `json:"d"`
 	Handle string  `json:"k"`
+	// Unseen is what the page library knows it cannot see inside the
+	// element (a cross-origin frame); Closed marks a custom element that
+	// may hold a closed shadow root, for the driver to ask Chromium (1: a
+	// node of its own anyway, 2: a node only for that).
+	Unseen string `json:"u"`
+	Closed int    `json:"c"`
 }
 
 // Flag bits of rawNode.Flags (page.js). Visible is in view: rendered,
@@ -49,7 +55,7 @@ const (
 	flagHittable    = 32
 	flagInteractive = 64
 	flagRendered    = 128 // a box with an area, not visibility hidden
-	flagPart        = 256 // an element with words of its own inside a text node
+	flagPart        = 256 // an element with words of its own inside a text node or a control
 )
 
 func (r *rawSnapshot) toSnapshot() *drivers.Snapshot {
@@ -68,6 +74,7 @@ func (r *rawSnapshot) toSnapshot() *drivers.Snapshot {
 			Hittable:    n.Flags&flagHittable != 0,
 			Interactive: n.Flags&flagInteractive != 0,
 			Part:        n.Flags&flagPart != 0,
+			Unseen:      n.Unseen,
 			Parent:      n.Parent,
 			Depth:       n.Depth,
 			Handle:      n.Handle,

@@ -37,6 +37,7 @@ func NormRole(r string) string {
 var roleAliases = map[string]string{
 	"statictext": "text", "textview": "text", "edittext": "textbox", "textfield": "textbox",
 	"text-field": "textbox", "securetextfield": "textbox", "searchfield": "searchbox",
+	"image": "img", // ARIA 1.3's name of img (Chromium's accessibility tree)
 }
 
 func CanonRole(r string) string {

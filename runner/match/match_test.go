@@ -112,3 +112,15 @@ func TestTextMatchesNameAndWords(t *testing.T) {
 		}
 	}
 }
+
+// TestRoleImageIsImg: ARIA 1.3 calls img image (Chromium's accessibility
+// tree does); a selector may say either (issue 34).
+func TestRoleImageIsImg(t *testing.T) {
+	t.Parallel()
+	snap := &drivers.Snapshot{Nodes: []drivers.Node{{Role: "img", Label: "Logo", Parent: -1}}}
+	for _, s := range []string{"role=img label=Logo", "role=image label=Logo"} {
+		if got := Exists(snap, chain(t, s)); fmt.Sprint(got) != "[0]" {
+			t.Errorf("%s matches %v, want [0]", s, got)
+		}
+	}
+}
