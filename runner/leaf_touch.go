@@ -118,7 +118,10 @@ func (s *Session) leafScroll(ctx context.Context, a *lang.Action, args lang.Args
 	}
 	chain := sa.Until
 	until, _ := a.Flags.String("scrollUntil")
-	const maxScrolls = 20
+	// A virtualised list scrolls a viewport at a time: row 500 of a data
+	// grid is some fifty scrolls away. The container's end and the step's
+	// bound stop it sooner.
+	const maxScrolls = 100
 	// visible reports whether the target is on screen, from a fresh capture.
 	visible := func(ctx context.Context) (bool, *ErrorInfo) {
 		obs, e := s.observe(ctx, drivers.SnapshotOptions{})
