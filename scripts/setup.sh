@@ -75,6 +75,9 @@ if [ -z "$todo_sha" ] || [ "$(cat "$todo_dir/extracted.sha256" 2>/dev/null)" != 
   echo "$todo_sha" >"$todo_dir/extracted.sha256"
 fi
 
+# Selenium Grid 4 for the tests of --grid (scripts/setup-grid.sh).
+bash "$(dirname "$0")/setup-grid.sh"
+
 shell=/usr/lib/chromium/chromium-headless-shell
 [ -x "$shell" ] || shell="$(command -v chromium-headless-shell || true)"
 echo "setup: chromium ${shell:+$shell and }$(command -v chromium || command -v chromium-browser || command -v google-chrome), adb $(command -v adb), android helper $helper_apk, todomvc $todo_dir/package" >&2

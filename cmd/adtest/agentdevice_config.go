@@ -46,6 +46,8 @@ var usedKeys = map[string]configKey{
 	"target": {kind: cfgString}, "retries": {kind: cfgInt}, "timeoutMs": {kind: cfgInt},
 	"failFast": {kind: cfgBool}, "shardAll": {kind: cfgInt}, "shardSplit": {kind: cfgInt},
 	"artifactsDir": {kind: cfgString},
+	// --grid (grid_flags.go).
+	"grid": {kind: cfgString}, "gridCapabilities": {kind: cfgString}, "gridTimeout": {kind: cfgString},
 }
 
 // ignoredKeys are agent-device's other flag keys (its CLI flag definitions:
@@ -317,5 +319,6 @@ func applyAgentDeviceConfig(env *Env, f *runFlags, set *flag.FlagSet) error {
 	if v := c.str("device"); v != "" && !given["device"] {
 		f.devices = strings.Split(v, ",")
 	}
+	f.grid.fill(env, c)
 	return nil
 }

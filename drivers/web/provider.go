@@ -67,6 +67,9 @@ type Options struct {
 	// (frames.go): for a run that may record traces. Only a headless shell
 	// adtest starts can; any other browser draws its own.
 	FrameControl bool
+	// Grid takes every worker's browser from a Selenium Grid 4 (--grid,
+	// grid.go): one WebDriver session per worker, driven over its se:cdp.
+	Grid *GridOptions
 }
 
 // ErrNoBrowser is returned when no browser binary can be found or started.
@@ -116,6 +119,7 @@ const startTimeout = 30 * time.Second
 type Provider struct {
 	opts     Options
 	execPath string // empty when attaching over CDP
+	grid     *grid  // set with Options.Grid
 
 	mu        sync.Mutex
 	closed    bool
@@ -154,6 +158,11 @@ type browserProc struct {
 	// is set while it is being opened (both guarded by Provider.mu).
 	spare   chan *Session
 	warming bool
+
+	// gridSession is the Grid's session this browser is (nil off a Grid);
+	// ended is set once it was ended (guarded by endOnce).
+	gridSession *gridSession
+	endOnce     sync.Once
 }
 
 // NewProvider checks the options and returns a provider; the browser starts
@@ -168,6 +177,19 @@ func NewProvider(opts Options) (*Provider, error) {
 	}
 	p := &Provider{opts: opts, perWorker: map[int]*browserProc{}, sessions: map[*Session]struct{}{}}
 	p.warmCtx, p.warmStop = context.WithCancel(context.Background())
+	if opts.Grid != nil {
+		if opts.CDPURL != "" || opts.BrowserPath != "" {
+			return nil, fmt.Errorf("%w: --grid goes without --cdp-url and --browser (the Grid's nodes run the browsers)", drivers.ErrInfrastructure)
+		}
+		g, err := newGrid(*opts.Grid)
+		if err != nil {
+			return nil, err
+		}
+		p.grid = g
+		// One Grid session per worker: the Grid spreads them over its nodes.
+		p.opts.BrowserPerWorker = true
+		return p, nil
+	}
 	if opts.CDPURL != "" {
 		if !strings.HasPrefix(opts.CDPURL, "ws://") && !strings.HasPrefix(opts.CDPURL, "wss://") &&
 			!strings.HasPrefix(opts.CDPURL, "http://") && !strings.HasPrefix(opts.CDPURL, "https://") {
@@ -411,7 +433,16 @@ func (p *Provider) retire(b *browserProc) {
 func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 	b := &browserProc{spare: make(chan *Session, 1), frameTurn: make(chan struct{}, 1)}
 	var allocCtx context.Context
-	if p.opts.CDPURL != "" {
+	if p.grid != nil {
+		b.remote = true
+		gs, err := p.grid.open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		b.gridSession = gs
+		p.opts.Logf("web: Grid session %s", gs.id)
+		allocCtx, b.allocCancel = remote.NewAllocator(context.Background(), gs.ws, remote.NoModifyURL, remote.WithDialHTTPHeader(gs.header))
+	} else if p.opts.CDPURL != "" {
 		b.remote = true
 		rctx, cancel := context.WithTimeout(ctx, startTimeout)
 		wsURL, err := resolveCDP(rctx, p.opts.CDPURL)
@@ -454,6 +485,9 @@ func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 		p.release(b)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if b.gridSession != nil {
+			return nil, fmt.Errorf("%w: web: could not attach over CDP to session %s of the Selenium Grid at %s: %s", drivers.ErrInfrastructure, b.gridSession.id, p.grid.shown, p.grid.scrub(err.Error()))
 		}
 		if b.remote {
 			if aerr, ok := authError(p.opts.CDPURL, err); ok {
@@ -549,6 +583,15 @@ func (p *Provider) release(b *browserProc) {
 		// (found through the profile's SingletonSocket link), is removed
 		// here.
 		removeProfile(b.dataDir, os.TempDir())
+	}
+	if b.gridSession != nil {
+		// The Grid's slot is held until the session ends: ended on every
+		// way out (Close, a browser found dead, a start that failed).
+		b.endOnce.Do(func() {
+			if err := p.grid.end(b.gridSession.id); err != nil {
+				p.opts.Logf("web: %v", err)
+			}
+		})
 	}
 }
 

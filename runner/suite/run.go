@@ -116,6 +116,12 @@ type Config struct {
 	// (runner.DefaultTraceMode) instead.
 	Trace        runner.TraceMode
 	TraceDefault bool
+	// InfraRetries is how many more attempts a test gets when its browser
+	// went away under it (an attempt failed as infrastructure, not on a
+	// device): a Grid node lost mid-test, its test run again on a new
+	// session. These attempts come on top of the test's own retries; a
+	// test that then passes is flaky.
+	InfraRetries int
 	// Repair, when set, repairs a failed test's target divergence
 	// (--repair; repair.go).
 	Repair *RepairConfig
@@ -227,9 +233,12 @@ func newScheduler(cfg Config, tests []*Test) *scheduler {
 func (s *scheduler) openProviders(ctx context.Context) error {
 	s.providers = map[string]drivers.Provider{}
 	var platforms []string
+	seen := map[string]bool{}
 	for _, t := range s.tests {
-		if t.SkipReason == "" && s.providers[t.Platform] == nil {
-			s.providers[t.Platform] = nil
+		// One provider a platform: a provider opened twice would leave the
+		// first one unclosed (and, on a Grid, its session held).
+		if t.SkipReason == "" && !seen[t.Platform] {
+			seen[t.Platform] = true
 			platforms = append(platforms, t.Platform)
 		}
 	}
@@ -351,6 +360,12 @@ func (s *scheduler) run(ctx context.Context) *runner.Result {
 	return res
 }
 
+// browserLost reports an attempt that failed because its browser went away
+// (not a device: a device's worker does not get it back by retrying).
+func browserLost(ar runner.AttemptResult, device string) bool {
+	return device == "" && ar.Status != runner.StatusPassed && ar.Error != nil && ar.Error.Reason == drivers.ReasonInfrastructure
+}
+
 // ComputeStats counts tests by final status.
 func ComputeStats(tests []runner.TestResult) runner.Stats {
 	st := runner.Stats{Total: len(tests)}
@@ -453,6 +468,7 @@ func (s *scheduler) runTest(ctx context.Context, ws *workerState, worker int, de
 	s.mu.Unlock()
 	tr := runner.TestResult{File: t.File, Name: t.Name, Platform: t.Platform}
 	max := t.Retries + 1
+	extra := s.cfg.InfraRetries
 	var total int64
 	for a := 1; a <= max; a++ {
 		ar, infra := s.runAttempt(ctx, t, attemptInfo{worker: worker, device: device, attempt: a, max: max, n: n, ws: ws})
@@ -464,6 +480,11 @@ func (s *scheduler) runTest(ctx context.Context, ws *workerState, worker int, de
 			break
 		}
 		retry := ar.Status != runner.StatusPassed && !infra && a < max
+		if !retry && extra > 0 && browserLost(ar, device) {
+			extra--
+			max++
+			retry = true
+		}
 		s.emitAttempt(runner.AttemptFinished{File: t.File, Name: t.Name, Attempt: a, Of: max, Result: ar, WillRetry: retry})
 		if !retry {
 			break
