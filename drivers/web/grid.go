@@ -13,11 +13,14 @@ package web
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -25,6 +28,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
@@ -58,7 +62,17 @@ type grid struct {
 	caps    map[string]any
 	timeout time.Duration
 	client  *http.Client
+	// mark is this provider's own value of the capability markKey: the
+	// Grid keeps it in its sessions' capabilities, so that sessions asked
+	// for and abandoned (an interrupt while the Grid was creating one) are
+	// found and ended (sweep).
+	mark      string
+	abandoned atomic.Bool
+	inflight  atomic.Int32 // requests for a session not answered yet
 }
+
+// markKey is the capability that marks the sessions of one provider.
+const markKey = "adtest:provider"
 
 // newGrid checks the options; it calls nothing.
 func newGrid(o GridOptions) (*grid, error) {
@@ -66,7 +80,7 @@ func newGrid(o GridOptions) (*grid, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("%w: --grid %s: want the Grid's URL, http(s)://host:port (e.g. http://127.0.0.1:4444)", drivers.ErrInfrastructure, redactURL(o.URL))
 	}
-	g := &grid{shown: redactURL(o.URL), timeout: o.Timeout, client: &http.Client{}}
+	g := &grid{shown: redactURL(o.URL), timeout: o.Timeout, client: &http.Client{}, mark: newMark()}
 	if g.timeout <= 0 {
 		g.timeout = DefaultGridTimeout
 	}
@@ -301,8 +315,41 @@ type gridSession struct {
 func (g *grid) open(ctx context.Context) (*gridSession, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)
 	defer cancel()
-	body := map[string]any{"capabilities": map[string]any{"alwaysMatch": g.caps}}
+	g.inflight.Add(1)
+	defer g.inflight.Add(-1)
+	// A node the Grid has not yet noticed is gone fails the request it was
+	// given: asked again, the Grid places it on another node (or, once it
+	// has dropped the dead one, queues it).
+	retry := time.NewTicker(time.Second)
+	defer retry.Stop()
+	for {
+		s, err := g.openOnce(ctx)
+		var nerr *nodeError
+		if !errors.As(err, &nerr) {
+			return s, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-retry.C:
+		}
+	}
+}
+
+// nodeError is a refusal that names a node the Grid could not reach.
+type nodeError struct{ error }
+
+func (e *nodeError) Unwrap() error { return e.error }
+
+func (g *grid) openOnce(ctx context.Context) (*gridSession, error) {
+	caps := maps.Clone(g.caps)
+	caps[markKey] = g.mark
+	body := map[string]any{"capabilities": map[string]any{"alwaysMatch": caps}}
 	status, v, err := g.call(ctx, http.MethodPost, "/session", body)
+	if err != nil && status == 0 {
+		// The Grid may still create it: sweep finds it.
+		g.abandoned.Store(true)
+	}
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		return nil, g.refusedAuth(status)
@@ -355,18 +402,21 @@ func (g *grid) refusal(status int, code, message string) error {
 	if len(first) > 300 {
 		first = first[:300] + "..."
 	}
+	if code == "" {
+		code = http.StatusText(status)
+	}
 	low := strings.ToLower(message)
 	hint := "check --grid-capabilities and the Grid's nodes"
 	switch {
+	case strings.Contains(low, "failed to execute request") || strings.Contains(low, "connection error") ||
+		strings.Contains(low, "connection refused") || strings.Contains(low, "unable to connect"):
+		return &nodeError{g.fail("the Selenium Grid at %s created no session (%d %s: %s); a node of the Grid did not answer: check its nodes", g.shown, status, code, g.scrub(first))}
 	case strings.Contains(low, "no nodes support the capabilities") || strings.Contains(low, "unable to find provider"):
 		hint = "no node of the Grid matches the capabilities: add a Chrome node, or change --grid-capabilities"
 	case strings.Contains(low, "timed out") || strings.Contains(low, "timeout"):
 		hint = "the Grid's queue timed out before a slot was free: add nodes, run fewer workers (-j), or raise the Grid's --session-request-timeout"
 	case strings.Contains(low, "binary") || strings.Contains(low, "cannot find chrome"):
 		hint = "the node did not find its browser: set goog:chromeOptions.binary in --grid-capabilities to the node's Chromium"
-	}
-	if code == "" {
-		code = http.StatusText(status)
 	}
 	return g.fail("the Selenium Grid at %s created no session (%d %s: %s); %s", g.shown, status, code, g.scrub(first), hint)
 }
@@ -420,4 +470,98 @@ func (g *grid) end(id string) error {
 		return fmt.Errorf("ending session %s on the Selenium Grid at %s: %d %s", id, g.shown, status, http.StatusText(status))
 	}
 	return nil
+}
+
+// newMark is a random value for markKey.
+func newMark() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// sweepBound bounds the search for abandoned sessions.
+const sweepBound = 20 * time.Second
+
+// sweep ends the sessions of this provider the Grid created after adtest
+// stopped waiting for them (only when a request was abandoned): it asks the
+// Grid's GraphQL for the sessions and queued requests carrying the mark,
+// ends the sessions, and stops once three rounds a second apart find
+// neither (a request the Grid was still creating shows up as a session
+// within them), or at sweepBound.
+func (g *grid) sweep() {
+	if !g.abandoned.Load() && g.inflight.Load() == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), sweepBound)
+	defer cancel()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for quiet := 0; quiet < 3; {
+		ids, queued, err := g.marked(ctx)
+		if err != nil {
+			return // a Grid without GraphQL: nothing more to find
+		}
+		for _, id := range ids {
+			g.end(id)
+		}
+		if len(ids) == 0 && !queued {
+			quiet++
+		} else {
+			quiet = 0
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// marked lists the Grid's sessions carrying this provider's mark and says
+// whether a request carrying it is queued.
+func (g *grid) marked(ctx context.Context) (ids []string, queued bool, err error) {
+	q := map[string]string{"query": "{ sessionsInfo { sessions { id capabilities } sessionQueueRequests } }"}
+	cctx, cancel := context.WithTimeout(ctx, gridCallTimeout)
+	defer cancel()
+	u := *g.base
+	u.Path = g.base.Path + "/graphql"
+	b, _ := json.Marshal(q)
+	req, err := http.NewRequestWithContext(cctx, http.MethodPost, u.String(), bytes.NewReader(b))
+	if err != nil {
+		return nil, false, err
+	}
+	req.Header.Set("Content-Type", "application/json; charset=utf-8")
+	if g.auth != "" {
+		req.Header.Set("Authorization", g.auth)
+	}
+	resp, err := g.client.Do(req)
+	if err != nil {
+		return nil, false, err
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Data struct {
+			SessionsInfo struct {
+				Sessions []struct {
+					ID           string `json:"id"`
+					Capabilities string `json:"capabilities"`
+				} `json:"sessions"`
+				Queue []string `json:"sessionQueueRequests"`
+			} `json:"sessionsInfo"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 8<<20)).Decode(&out); err != nil || resp.StatusCode != http.StatusOK {
+		return nil, false, fmt.Errorf("graphql: %d %v", resp.StatusCode, err)
+	}
+	for _, s := range out.Data.SessionsInfo.Sessions {
+		if strings.Contains(s.Capabilities, g.mark) {
+			ids = append(ids, s.ID)
+		}
+	}
+	for _, r := range out.Data.SessionsInfo.Queue {
+		if strings.Contains(r, g.mark) {
+			queued = true
+		}
+	}
+	return ids, queued, nil
 }

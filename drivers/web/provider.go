@@ -132,6 +132,10 @@ type Provider struct {
 	warmStop  context.CancelFunc
 	cleanOnce sync.Once  // stale profiles of killed runs, once per provider
 	startMu   sync.Mutex // one browser start at a time
+	// gridStarts serialise the starts of one worker's browser on a Grid,
+	// where the workers start theirs side by side: a session may wait in
+	// the Grid's queue for minutes, and the others' must not wait behind it.
+	gridStarts map[int]*sync.Mutex
 	opened    int        // sessions handed out
 	quiet     sync.Map   // target.SessionID: pipelining sessions (pipe.go)
 }
@@ -175,7 +179,7 @@ func NewProvider(opts Options) (*Provider, error) {
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
 	}
-	p := &Provider{opts: opts, perWorker: map[int]*browserProc{}, sessions: map[*Session]struct{}{}}
+	p := &Provider{opts: opts, perWorker: map[int]*browserProc{}, sessions: map[*Session]struct{}{}, gridStarts: map[int]*sync.Mutex{}}
 	p.warmCtx, p.warmStop = context.WithCancel(context.Background())
 	if opts.Grid != nil {
 		if opts.CDPURL != "" || opts.BrowserPath != "" {
@@ -343,8 +347,17 @@ func (p *Provider) warm(b *browserProc) {
 // under mu: the bookkeeping of sessions (closing one of a dead browser)
 // never waits for a browser to start.
 func (p *Provider) browser(ctx context.Context, worker int) (*browserProc, error) {
-	p.startMu.Lock()
-	defer p.startMu.Unlock()
+	mu := &p.startMu
+	if p.grid != nil {
+		p.mu.Lock()
+		if p.gridStarts[worker] == nil {
+			p.gridStarts[worker] = new(sync.Mutex)
+		}
+		mu = p.gridStarts[worker]
+		p.mu.Unlock()
+	}
+	mu.Lock()
+	defer mu.Unlock()
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -410,6 +423,49 @@ func (p *Provider) probe(b *browserProc) {
 		}
 		p.opts.Logf("web: browser generation %d (pid %d) does not answer (%v); replacing it", b.gen, b.pid, err)
 		p.retire(b)
+	}()
+}
+
+// Watching a Grid's browser: a node that dies leaves the websocket through
+// the Grid's router open, and a call in flight would wait for its bound.
+const (
+	watchEvery   = 3 * time.Second
+	watchTimeout = 10 * time.Second
+)
+
+// watch asks a Grid's browser for its version every watchEvery while it is
+// in use; one that does not answer within watchTimeout is retired, which
+// fails the calls in flight as infrastructure (its test is run again on a
+// new session, on another node).
+func (p *Provider) watch(b *browserProc) {
+	p.warmers.Add(1)
+	go func() {
+		defer p.warmers.Done()
+		tick := time.NewTicker(watchEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-b.ctx.Done():
+				return
+			case <-p.warmCtx.Done():
+				return
+			case <-tick.C:
+			}
+			c := chromedp.FromContext(b.ctx)
+			if c == nil || c.Browser == nil {
+				return
+			}
+			ctx, cancel := context.WithTimeout(b.ctx, watchTimeout)
+			stop := context.AfterFunc(p.warmCtx, cancel)
+			_, err := cdp.Call(ctx, c.Browser, browser.GetVersion, cdp.Empty{})
+			stop()
+			cancel()
+			if err != nil && b.ctx.Err() == nil && p.warmCtx.Err() == nil {
+				p.opts.Logf("web: the browser of Grid session %s does not answer (%v); its node is gone, replacing it", b.gridSession.id, err)
+				p.retire(b)
+				return
+			}
+		}
 	}()
 }
 
@@ -513,6 +569,9 @@ func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 		}
 	}
 	p.opts.Logf("web: browser started (pid %d, profile %s, remote %v)", b.pid, b.dataDir, b.remote)
+	if b.gridSession != nil {
+		p.watch(b)
+	}
 	return b, nil
 }
 
@@ -560,6 +619,25 @@ func (p *Provider) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 		}
 	}
 	return opts
+}
+
+// ReleaseWorker lets the browser of a worker that has no more tests go: on
+// a Grid its session ends and its slot is free for the workers still
+// waiting in the Grid's queue. Its sessions still open end with it.
+// Off a Grid it does nothing: a local browser costs nobody else a slot.
+func (p *Provider) ReleaseWorker(worker int) {
+	if p.grid == nil {
+		return
+	}
+	p.mu.Lock()
+	b := p.perWorker[worker]
+	if b == nil || p.closed {
+		p.mu.Unlock()
+		return
+	}
+	delete(p.perWorker, worker)
+	p.mu.Unlock()
+	p.release(b)
 }
 
 // release stops a browser generation and removes its traces. It is safe to
@@ -624,6 +702,9 @@ func (p *Provider) Close() error {
 				errs = append(errs, fmt.Errorf("web: could not remove the browser profile %s", b.dataDir))
 			}
 		}
+	}
+	if p.grid != nil {
+		p.grid.sweep()
 	}
 	return errors.Join(errs...)
 }

@@ -257,6 +257,17 @@ func (s *scheduler) openProviders(ctx context.Context) error {
 	return nil
 }
 
+// releaseWorker gives back what a worker without more tests holds (a Grid's
+// slot: drivers.WorkerReleaser). Its sessions still closing in the
+// background end with it.
+func (s *scheduler) releaseWorker(worker int) {
+	for _, p := range s.providers {
+		if r, ok := p.(drivers.WorkerReleaser); ok {
+			r.ReleaseWorker(worker)
+		}
+	}
+}
+
 func (s *scheduler) closeProviders() {
 	for _, p := range s.providers {
 		if p != nil {
@@ -317,6 +328,7 @@ func (s *scheduler) run(ctx context.Context) *runner.Result {
 				device = s.cfg.Devices[worker]
 			}
 			ws := &workerState{}
+			defer s.releaseWorker(worker)
 			defer s.dropPrefetched(ws)
 			for {
 				i, ok := s.take(ctx)
