@@ -429,12 +429,13 @@ func (p *Provider) probe(b *browserProc) {
 // Watching a Grid's browser: a node that dies leaves the websocket through
 // the Grid's router open, and a call in flight would wait for its bound.
 const (
-	watchEvery   = 3 * time.Second
-	watchTimeout = 10 * time.Second
+	watchEvery   = 2 * time.Second
+	watchTimeout = 5 * time.Second
 )
 
 // watch asks a Grid's browser for its version every watchEvery while it is
-// in use; one that does not answer within watchTimeout is retired, which
+// in use; one that does not answer within watchTimeout twice in a row (once
+// is a loaded machine) is retired, which
 // fails the calls in flight as infrastructure (its test is run again on a
 // new session, on another node).
 func (p *Provider) watch(b *browserProc) {
@@ -443,7 +444,7 @@ func (p *Provider) watch(b *browserProc) {
 		defer p.warmers.Done()
 		tick := time.NewTicker(watchEvery)
 		defer tick.Stop()
-		for {
+		for missed := 0; ; {
 			select {
 			case <-b.ctx.Done():
 				return
@@ -460,7 +461,11 @@ func (p *Provider) watch(b *browserProc) {
 			_, err := cdp.Call(ctx, c.Browser, browser.GetVersion, cdp.Empty{})
 			stop()
 			cancel()
-			if err != nil && b.ctx.Err() == nil && p.warmCtx.Err() == nil {
+			if err == nil || b.ctx.Err() != nil || p.warmCtx.Err() != nil {
+				missed = 0
+				continue
+			}
+			if missed++; missed == 2 {
 				p.opts.Logf("web: the browser of Grid session %s does not answer (%v); its node is gone, replacing it", b.gridSession.id, err)
 				p.retire(b)
 				return
