@@ -26,12 +26,14 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -67,6 +69,9 @@ type Options struct {
 	// (frames.go): for a run that may record traces. Only a headless shell
 	// adtest starts can; any other browser draws its own.
 	FrameControl bool
+	// PoolWait bounds the wait for a --cdp-url pool that answers 429
+	// (DefaultPoolWait when 0).
+	PoolWait time.Duration
 	// Grid takes every worker's browser from a Selenium Grid 4 (--grid,
 	// grid.go): one WebDriver session per worker, driven over its se:cdp.
 	Grid *GridOptions
@@ -490,8 +495,57 @@ func (p *Provider) retire(b *browserProc) {
 	p.release(b)
 }
 
-// start launches Chromium (or attaches over CDP) and connects to it.
+// start launches Chromium (or attaches over CDP) and connects to it. A
+// browser pool that is full (HTTP 429: browserless with every slot taken)
+// is asked again, after its Retry-After or an interval growing to 5 s,
+// until poolWait (Options.PoolWait) has passed.
 func (p *Provider) start(ctx context.Context) (*browserProc, error) {
+	if p.opts.CDPURL == "" {
+		return p.startOnce(ctx)
+	}
+	bound := cmp.Or(p.opts.PoolWait, DefaultPoolWait)
+	deadline := time.Now().Add(bound)
+	wait := 500 * time.Millisecond
+	for {
+		b, err := p.startOnce(ctx)
+		var full *poolFullError
+		if !errors.As(err, &full) {
+			return b, err
+		}
+		next := wait
+		if full.retryAfter > 0 {
+			next = full.retryAfter
+		}
+		if time.Now().Add(next).After(deadline) {
+			return nil, fmt.Errorf("%w: web: the browser pool at %s stayed full (429 Too Many Requests) for %s; raise its concurrency or run fewer workers (-j)", drivers.ErrInfrastructure, redactURL(p.opts.CDPURL), bound)
+		}
+		p.opts.Logf("web: the browser pool at %s is full (429); asking again in %s", redactURL(p.opts.CDPURL), next)
+		t := time.NewTimer(next)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+		wait = min(2*wait, 5*time.Second)
+	}
+}
+
+// DefaultPoolWait bounds the wait for a full browser pool (Options.PoolWait).
+const DefaultPoolWait = 2 * time.Minute
+
+// poolFullError is a browser pool's 429.
+type poolFullError struct {
+	retryAfter time.Duration // its Retry-After, 0 when it gave none
+}
+
+func (e *poolFullError) Error() string { return "the browser pool is full (429 Too Many Requests)" }
+
+// poolFull matches a websocket handshake the pool refused as full.
+var poolFull = regexp.MustCompile(`unexpected status "429`)
+
+// startOnce launches Chromium (or attaches over CDP) and connects to it.
+func (p *Provider) startOnce(ctx context.Context) (*browserProc, error) {
 	b := &browserProc{spare: make(chan *Session, 1), frameTurn: make(chan struct{}, 1)}
 	var allocCtx context.Context
 	if p.grid != nil {
@@ -551,6 +605,9 @@ func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 			return nil, fmt.Errorf("%w: web: could not attach over CDP to session %s of the Selenium Grid at %s: %s", drivers.ErrInfrastructure, b.gridSession.id, p.grid.shown, p.grid.scrub(err.Error()))
 		}
 		if b.remote {
+			if poolFull.MatchString(err.Error()) {
+				return nil, &poolFullError{}
+			}
 			if aerr, ok := authError(p.opts.CDPURL, err); ok {
 				return nil, aerr
 			}

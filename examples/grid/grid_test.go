@@ -51,6 +51,13 @@ func testMain(m *testing.M) int {
 	grid, err = gridtest.Start(context.Background(), jar, dir, 2, slots)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gridtest:", err)
+		for _, name := range []string{"hub.log", "node1.log", "node2.log"} {
+			b, _ := os.ReadFile(filepath.Join(dir, name))
+			if len(b) > 3000 {
+				b = b[len(b)-3000:]
+			}
+			fmt.Fprintf(os.Stderr, "--- %s (end)\n%s\n", name, b)
+		}
 		return 1
 	}
 	defer grid.Close()
