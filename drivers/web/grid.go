@@ -480,13 +480,13 @@ func newMark() string {
 }
 
 // sweepBound bounds the search for abandoned sessions.
-const sweepBound = 20 * time.Second
+const sweepBound = 30 * time.Second
 
 // sweep ends the sessions of this provider the Grid created after adtest
 // stopped waiting for them (only when a request was abandoned): it asks the
 // Grid's GraphQL for the sessions and queued requests carrying the mark,
-// ends the sessions, and stops once three rounds a second apart find
-// neither (a request the Grid was still creating shows up as a session
+// ends the sessions, and stops once five rounds a second apart find neither
+// (a request the Grid was still creating on a node shows up as a session
 // within them), or at sweepBound.
 func (g *grid) sweep() {
 	if !g.abandoned.Load() && g.inflight.Load() == 0 {
@@ -496,7 +496,7 @@ func (g *grid) sweep() {
 	defer cancel()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
-	for quiet := 0; quiet < 3; {
+	for quiet := 0; quiet < 5; {
 		ids, queued, err := g.marked(ctx)
 		if err != nil {
 			return // a Grid without GraphQL: nothing more to find

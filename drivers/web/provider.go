@@ -141,6 +141,7 @@ type Provider struct {
 	// where the workers start theirs side by side: a session may wait in
 	// the Grid's queue for minutes, and the others' must not wait behind it.
 	gridStarts map[int]*sync.Mutex
+	gridOpens  sync.WaitGroup // Grid sessions being asked for (added under mu, not once closed)
 	opened    int        // sessions handed out
 	quiet     sync.Map   // target.SessionID: pipelining sessions (pipe.go)
 }
@@ -500,6 +501,18 @@ func (p *Provider) retire(b *browserProc) {
 // is asked again, after its Retry-After or an interval growing to 5 s,
 // until poolWait (Options.PoolWait) has passed.
 func (p *Provider) start(ctx context.Context) (*browserProc, error) {
+	if p.grid != nil {
+		// A session whose CDP endpoint the router cannot reach (its node
+		// died as it was handed out) is ended and another asked for.
+		for try := 1; ; try++ {
+			b, err := p.startOnce(ctx)
+			var aerr *gridAttachError
+			if !errors.As(err, &aerr) || try == 3 || ctx.Err() != nil {
+				return b, err
+			}
+			p.opts.Logf("web: %v; asking the Grid for another session", err)
+		}
+	}
 	if p.opts.CDPURL == "" {
 		return p.startOnce(ctx)
 	}
@@ -534,6 +547,11 @@ func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 // DefaultPoolWait bounds the wait for a full browser pool (Options.PoolWait).
 const DefaultPoolWait = 2 * time.Minute
 
+// gridAttachError is a Grid's session whose CDP endpoint did not answer.
+type gridAttachError struct{ error }
+
+func (e *gridAttachError) Unwrap() error { return e.error }
+
 // poolFullError is a browser pool's 429.
 type poolFullError struct {
 	retryAfter time.Duration // its Retry-After, 0 when it gave none
@@ -550,7 +568,20 @@ func (p *Provider) startOnce(ctx context.Context) (*browserProc, error) {
 	var allocCtx context.Context
 	if p.grid != nil {
 		b.remote = true
-		gs, err := p.grid.open(ctx)
+		// Close cancels a session still being asked for, and waits for it.
+		p.mu.Lock()
+		if p.closed {
+			p.mu.Unlock()
+			return nil, fmt.Errorf("%w: web: the provider is closed", drivers.ErrInfrastructure)
+		}
+		p.gridOpens.Add(1)
+		p.mu.Unlock()
+		gctx, gcancel := context.WithCancel(ctx)
+		stop := context.AfterFunc(p.warmCtx, gcancel)
+		gs, err := p.grid.open(gctx)
+		stop()
+		gcancel()
+		p.gridOpens.Done()
 		if err != nil {
 			return nil, err
 		}
@@ -602,7 +633,7 @@ func (p *Provider) startOnce(ctx context.Context) (*browserProc, error) {
 			return nil, ctx.Err()
 		}
 		if b.gridSession != nil {
-			return nil, fmt.Errorf("%w: web: could not attach over CDP to session %s of the Selenium Grid at %s: %s", drivers.ErrInfrastructure, b.gridSession.id, p.grid.shown, p.grid.scrub(err.Error()))
+			return nil, &gridAttachError{fmt.Errorf("%w: web: could not attach over CDP to session %s of the Selenium Grid at %s: %s", drivers.ErrInfrastructure, b.gridSession.id, p.grid.shown, p.grid.scrub(err.Error()))}
 		}
 		if b.remote {
 			if poolFull.MatchString(err.Error()) {
@@ -756,6 +787,7 @@ func (p *Provider) Close() error {
 	}
 	p.warmStop()
 	p.warmers.Wait() // a session being warmed ends in the spare slot or closed
+	p.gridOpens.Wait() // cancelled by warmStop; sweep finds what the Grid made of them
 	var errs []error
 	for _, b := range all {
 		p.release(b)
