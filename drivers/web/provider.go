@@ -142,8 +142,8 @@ type Provider struct {
 	// the Grid's queue for minutes, and the others' must not wait behind it.
 	gridStarts map[int]*sync.Mutex
 	gridOpens  sync.WaitGroup // Grid sessions being asked for (added under mu, not once closed)
-	opened    int        // sessions handed out
-	quiet     sync.Map   // target.SessionID: pipelining sessions (pipe.go)
+	opened     int            // sessions handed out
+	quiet      sync.Map       // target.SessionID: pipelining sessions (pipe.go)
 }
 
 // browserProc is one browser generation: a Chromium process (or a CDP
@@ -786,7 +786,7 @@ func (p *Provider) Close() error {
 		s.closeTab()
 	}
 	p.warmStop()
-	p.warmers.Wait() // a session being warmed ends in the spare slot or closed
+	p.warmers.Wait()   // a session being warmed ends in the spare slot or closed
 	p.gridOpens.Wait() // cancelled by warmStop; sweep finds what the Grid made of them
 	var errs []error
 	for _, b := range all {
