@@ -24,7 +24,7 @@ const gridUsage = "take each worker's browser from the Selenium Grid 4 at `URL` 
 
 func (g *gridFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.url, "grid", "", gridUsage)
-	fs.StringVar(&g.capabilities, "grid-capabilities", "", "capabilities of the Grid's sessions, a JSON object or @FILE, merged over browserName chrome, headless, --no-sandbox (else ADTEST_GRID_CAPABILITIES)")
+	fs.StringVar(&g.capabilities, "grid-capabilities", "", "capabilities of the Grid's sessions, a `JSON` object or @FILE, merged over browserName chrome, headless, --no-sandbox (else ADTEST_GRID_CAPABILITIES)")
 	fs.StringVar(&g.timeout, "grid-timeout", "", "how long a new Grid session may wait for a free slot, a `DURATION` such as 5m (default 5m; else ADTEST_GRID_TIMEOUT)")
 }
 
