@@ -67,7 +67,10 @@ func Start(ctx context.Context, jar, dir string, n, maxSessions int) (*Grid, err
 	sub := "tcp://127.0.0.1:" + strconv.Itoa(ports[2])
 	g := &Grid{URL: "http://127.0.0.1:" + strconv.Itoa(ports[0]), dir: dir}
 	g.hub, err = startJVM(dir, "hub", jar, "hub", "--host", "127.0.0.1", "--port", strconv.Itoa(ports[0]),
-		"--publish-events", pub, "--subscribe-events", sub)
+		"--publish-events", pub, "--subscribe-events", sub,
+		// A node killed by a test is dropped (with its sessions) within
+		// seconds rather than the default two minutes.
+		"--healthcheck-interval", "5")
 	if err != nil {
 		return nil, err
 	}
