@@ -240,6 +240,10 @@ func (c *adConfig) mergeFile(shown string, b []byte, project bool) error {
 		if err != nil {
 			return fmt.Errorf("Invalid value of config key %q in %s: want %s.", key, label, kindName(k.kind))
 		}
+		if u, _ := v.(string); project && key == "grid" && (strings.Contains(u, "@") || strings.Contains(u, "?")) {
+			// A project file is committed: the Grid's credentials are not.
+			return fmt.Errorf("Config key \"grid\" in %s carries credentials (user:password@ or ?token=). Keep the URL without them there and give them through ADTEST_GRID, --grid or ~/.agent-device/config.json.", label)
+		}
 		c.vals[key], c.from[key] = v, shown
 	}
 	return nil

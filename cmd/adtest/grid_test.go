@@ -65,3 +65,26 @@ func TestRunGridBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestGridFromProjectConfig: the project file may name the Grid, never its
+// credentials; the flag wins over the file.
+func TestGridFromProjectConfig(t *testing.T) {
+	notGrid := httptest.NewServer(http.NotFoundHandler())
+	defer notGrid.Close()
+	dir := writeFiles(t, map[string]string{
+		"a.ad":              "context platform=web\nopen about:blank\n",
+		"agent-device.json": `{"grid":"` + notGrid.URL + `"}`,
+	})
+	code, _, stderr := runMain(t, dir, "run", "--artifacts-dir", filepath.Join(t.TempDir(), "art"), "a.ad")
+	if code != ExitInfra || !strings.Contains(stderr, notGrid.URL+" is not a Selenium Grid") {
+		t.Errorf("grid from agent-device.json: exit %d, %s", code, stderr)
+	}
+	secret := writeFiles(t, map[string]string{
+		"a.ad":              "context platform=web\nopen about:blank\n",
+		"agent-device.json": `{"grid":"http://ci:hunter22@grid:4444"}`,
+	})
+	code, stdout, stderr := runMain(t, secret, "run", "a.ad")
+	if code != ExitUsage || !strings.Contains(stderr, `carries credentials`) || strings.Contains(stdout+stderr, "hunter22") {
+		t.Errorf("credentials in agent-device.json: exit %d, %s", code, stderr)
+	}
+}
