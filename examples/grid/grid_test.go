@@ -67,6 +67,10 @@ func testMain(m *testing.M) int {
 // start runs adtest on the Grid with the example suite and its app.
 func start(t *testing.T, extra ...string) (*exec.Cmd, *strings.Builder, string) {
 	t.Helper()
+	// A node a test killed is replaced in the background (-count N).
+	if err := grid.Ready(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	suite, err := filepath.Abs("../web/suite")
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +201,7 @@ func TestInterruptEndsEverySession(t *testing.T) {
 func TestNodeKilledMidRun(t *testing.T) {
 	victim := grid.Nodes[1]
 	t.Cleanup(func() {
-		if err := grid.Replace(context.Background(), jar, 1, slots); err != nil {
+		if err := grid.Replace(jar, 1, slots); err != nil {
 			t.Errorf("replacing the killed node: %v", err)
 		}
 	})

@@ -245,9 +245,10 @@ func (g *Grid) Started(ctx context.Context) (map[string]time.Time, error) {
 	return out, nil
 }
 
-// Replace starts a new node in place of node i (killed) and waits until the
-// Grid lists it: a test that kills a node leaves the Grid whole for the next.
-func (g *Grid) Replace(ctx context.Context, jar string, i, maxSessions int) error {
+// Replace starts a new node in place of node i (killed), without waiting
+// for it (Ready does): a test that kills a node leaves the Grid whole for
+// the next, and the last one does not pay for the start.
+func (g *Grid) Replace(jar string, i, maxSessions int) error {
 	ports, err := freePorts(1)
 	if err != nil {
 		return err
@@ -261,6 +262,11 @@ func (g *Grid) Replace(ctx context.Context, jar string, i, maxSessions int) erro
 		return err
 	}
 	g.Nodes[i] = &Node{URI: "http://127.0.0.1:" + port, cmd: cmd}
+	return nil
+}
+
+// Ready waits until the Grid lists every node of g as up.
+func (g *Grid) Ready(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, startBound)
 	defer cancel()
 	tick := time.NewTicker(500 * time.Millisecond)
@@ -289,7 +295,7 @@ func (g *Grid) Replace(ctx context.Context, jar string, i, maxSessions int) erro
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("the replaced node did not come up within %s (logs in %s)", startBound, g.dir)
+			return fmt.Errorf("the Grid's nodes were not all up within %s (logs in %s)", startBound, g.dir)
 		case <-tick.C:
 		}
 	}
