@@ -2,7 +2,7 @@
 GO ?= go
 FUZZTIME ?= 10s
 
-.PHONY: all build setup demo test unit fuzz bench docs vet stress stress-browser todomvc todomvc-compare bench-compare components components-compare
+.PHONY: all build setup demo test unit fuzz bench docs vet stress stress-browser stress-grid todomvc todomvc-compare bench-compare components components-compare
 
 all: build
 
@@ -59,6 +59,12 @@ stress-browser: setup
 	$(GO) test -count=20 -timeout 240m ./drivers/web/ ./runner/webtest/ ./reporters/html/ ./runner/repair/ ./examples/web/
 	$(GO) test -count=20 -timeout 240m -run '^TestMatrix$$' ./examples/todomvc/
 	$(GO) test -count=20 -timeout 240m ./cmd/adtest/
+
+# The runs on a real Selenium Grid (examples/grid: a hub and two nodes,
+# the example suite, an interrupt, a killed node), 10 times each. Not in
+# the gate, which runs them once.
+stress-grid: setup
+	$(GO) test -count=10 -timeout 120m ./examples/grid/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -325,6 +325,14 @@ var ErrClosed = errors.New("the session is closed")
 // the helper is replaced.
 var ErrInfrastructure = errors.New("infrastructure failure")
 
+// WorkerReleaser is a Provider whose workers each hold a browser of their
+// own (a Selenium Grid's session): the suite calls ReleaseWorker when a
+// worker has no more tests, so that what it holds is given back at once
+// rather than when the run ends.
+type WorkerReleaser interface {
+	ReleaseWorker(worker int)
+}
+
 // TargetError is returned by Act when the action cannot be performed on the
 // target before any device side effect (covered, not visible, disabled).
 // Reason is one of the target guards (ReasonTargetCovered, ...).

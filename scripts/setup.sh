@@ -76,6 +76,8 @@ if [ -z "$todo_sha" ] || [ "$(cat "$todo_dir/extracted.sha256" 2>/dev/null)" != 
 fi
 
 bash "$(dirname "$0")/setup-components.sh" # examples/components: pinned npm packages, user cache
+# Selenium Grid 4 for the tests of --grid (scripts/setup-grid.sh).
+bash "$(dirname "$0")/setup-grid.sh"
 
 shell=/usr/lib/chromium/chromium-headless-shell
 [ -x "$shell" ] || shell="$(command -v chromium-headless-shell || true)"

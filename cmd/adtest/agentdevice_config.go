@@ -47,6 +47,8 @@ var usedKeys = map[string]configKey{
 	"target": {kind: cfgString}, "retries": {kind: cfgInt}, "timeoutMs": {kind: cfgInt},
 	"failFast": {kind: cfgBool}, "shardAll": {kind: cfgInt}, "shardSplit": {kind: cfgInt},
 	"artifactsDir": {kind: cfgString},
+	// --grid (grid_flags.go).
+	"grid": {kind: cfgString}, "gridCapabilities": {kind: cfgString}, "gridTimeout": {kind: cfgString},
 }
 
 // ignoredKeys are agent-device's other flag keys (its CLI flag definitions:
@@ -239,6 +241,10 @@ func (c *adConfig) mergeFile(shown string, b []byte, project bool) error {
 		if err != nil {
 			return fmt.Errorf("Invalid value of config key %q in %s: want %s.", key, label, kindName(k.kind))
 		}
+		if u, _ := v.(string); project && key == "grid" && (strings.Contains(u, "@") || strings.Contains(u, "?")) {
+			// A project file is committed: the Grid's credentials are not.
+			return fmt.Errorf("Config key \"grid\" in %s carries credentials (user:password@ or ?token=). Keep the URL without them there and give them through ADTEST_GRID, --grid or ~/.agent-device/config.json.", label)
+		}
 		c.vals[key], c.from[key] = v, shown
 	}
 	return nil
@@ -318,5 +324,6 @@ func applyAgentDeviceConfig(env *Env, f *runFlags, set *flag.FlagSet) error {
 	if v := c.str("device"); v != "" && !given["device"] {
 		f.devices = strings.Split(v, ",")
 	}
+	f.grid.fill(env, c)
 	return nil
 }

@@ -126,6 +126,8 @@ func daemonUsage(w io.Writer) {
 	fmt.Fprintln(w, "  --idle-timeout D      exit after D without sessions (default 15m, or ADTEST_DAEMON_IDLE_TIMEOUT; 0 = never)")
 	fmt.Fprintln(w, "  --browser PATH        Chromium binary (else ADTEST_CHROME, else PATH)")
 	fmt.Fprintln(w, "  --cdp-url URL         attach to a remote browser over CDP")
+	fmt.Fprintln(w, "  --grid URL            take the browser from a Selenium Grid 4 (else ADTEST_GRID; with")
+	fmt.Fprintln(w, "                        --grid-capabilities JSON|@FILE, --grid-timeout DURATION)")
 	fmt.Fprintln(w, "  --adb-server HOST:PORT  the adb server of Android sessions (else ADB_SERVER_SOCKET, else a local one)")
 }
 
@@ -175,6 +177,8 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 	idle := fs.String("idle-timeout", getenv(env, "ADTEST_DAEMON_IDLE_TIMEOUT"), "")
 	browser := fs.String("browser", "", "")
 	cdpURL := fs.String("cdp-url", "", "")
+	var grid gridFlags
+	grid.register(fs)
 	adbServer := fs.String("adb-server", "", "")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		if err == nil {
@@ -196,6 +200,12 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 			idleTimeout = -1
 		}
 	}
+	grid.fill(env, nil)
+	gridOpts, err := grid.options(env)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest daemon serve: %v\n", err)
+		return ExitUsage
+	}
 	d := *dir
 	if d == "" {
 		d = daemonDir(env)
@@ -204,7 +214,7 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 	}
 	cfg := daemon.Config{
 		Dir: d, Listen: *listen, AllowRemote: *remote, IdleTimeout: idleTimeout, Version: version(),
-		Providers:   daemonProviders(env, *browser, *cdpURL, *adbServer),
+		Providers:   daemonProviders(env, *browser, *cdpURL, *adbServer, gridOpts),
 		Session:     runner.SessionConfig{},
 		Recorders:   newRecording,
 		WriteScript: writeScript,
@@ -222,7 +232,7 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 		},
 	}
 	cfg.ADBServer, cfg.ADBServerFrom = daemonADBServer(env, *adbServer)
-	err := daemon.Serve(ctx, cfg)
+	err = daemon.Serve(ctx, cfg)
 	if errors.Is(err, daemon.ErrAlreadyRunning) {
 		fmt.Fprintf(env.Stderr, "adtest daemon serve: %v (%s)\n", err, d)
 		return ExitOK
@@ -250,8 +260,8 @@ func scriptDir(env *Env) string {
 // the browser's ticks, and an untraced replay of checkout.ad took 0.36 s
 // against 0.44 s with the browser's frames (a frame the session waits for
 // is drawn at once); an idle page dozes (drivers/web/frames.go).
-func daemonProviders(env *Env, browser, cdpURL, adbServer string) daemon.ProviderFunc {
-	o := providerOptions{browser: browser, cdpURL: cdpURL, adbServer: adbServer, frameControl: true}
+func daemonProviders(env *Env, browser, cdpURL, adbServer string, grid *web.GridOptions) daemon.ProviderFunc {
+	o := providerOptions{browser: browser, cdpURL: cdpURL, adbServer: adbServer, frameControl: true, grid: grid}
 	return func(ctx context.Context, platform string) (drivers.Provider, error) {
 		return openProvider(ctx, env, o, platform)
 	}

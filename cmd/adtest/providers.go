@@ -29,6 +29,8 @@ type providerOptions struct {
 	// frameControl has the browser's frames drawn by the sessions: a run
 	// that records traces (web.Options.FrameControl).
 	frameControl bool
+	// grid takes the browsers from a Selenium Grid (--grid).
+	grid *web.GridOptions
 }
 
 // openProvider is cmd's one switch from a platform to its driver's
@@ -40,6 +42,12 @@ func openProvider(ctx context.Context, env *Env, o providerOptions, platform str
 	switch platform {
 	case drivers.PlatformWeb:
 		opts := web.Options{BrowserPath: o.browser, BrowserPerWorker: o.browserPerWorker, Getenv: env.Getenv, FrameControl: o.frameControl}
+		if o.debugf != nil {
+			opts.Logf = o.debugf
+		}
+		if o.grid != nil {
+			return web.NewGrid(ctx, *o.grid, opts)
+		}
 		if o.cdpURL != "" {
 			return web.NewRemote(o.cdpURL, opts)
 		}

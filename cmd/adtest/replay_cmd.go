@@ -39,6 +39,9 @@ var replayFlags = []adFlag{
 	{name: "debug", kind: adBool},
 	{name: "verbose", kind: adBool},
 	{name: "trace", kind: adValue},
+	{name: "grid", kind: adValue},
+	{name: "grid-capabilities", kind: adValue},
+	{name: "grid-timeout", kind: adValue},
 	{name: "help", short: "h", kind: adBool},
 }
 
@@ -63,6 +66,10 @@ flags:
   --trace MODE          retain-on-failure (recorded, kept when the replay failed), on or off (the default:
                         a replay has no retry, so on-first-retry records nothing): a trace of every step
                         under .adtest/traces/ (adtest show-trace DIR opens it)
+
+  --grid URL            the daemon this starts takes its browser from the Selenium Grid 4 at URL
+                        (with --grid-capabilities JSON|@FILE, --grid-timeout D; else ADTEST_GRID):
+                        a daemon already running keeps its own (adtest daemon stop first)
 
 exit codes: 0 replayed, 1 any error (agent-device's codes), 130 interrupted
 `)
@@ -90,7 +97,7 @@ func runReplay(ctx context.Context, env *Env) int {
 	if args.has("update") && !asJSON {
 		fmt.Fprintln(env.Stderr, "adtest replay: note: --update is accepted and ignored (as in agent-device 0.20+): a failed step lists selector suggestions instead of rewriting the file")
 	}
-	c := daemonClient(env)
+	c := daemonClient(gridEnv(env, args))
 	timeout := DefaultReplayEnvelope
 	if req.TimeoutMs > 0 {
 		timeout = time.Duration(req.TimeoutMs) * time.Millisecond
@@ -278,4 +285,31 @@ func printResume(env *Env, req *daemon.Request, e *runner.ErrorInfo) {
 	}
 	fmt.Fprintf(env.Stderr, "Plan digest: %s\nResume: fix the app state, then adtest replay %s --session %s --from %d --plan-digest %s\n",
 		resume.PlanDigest, scriptpath.Display(env.Cwd, req.Replay.File), req.Session, resume.From, resume.PlanDigest)
+}
+
+// gridEnv hands --grid, --grid-capabilities and --grid-timeout to the
+// daemon a command starts, through its environment (ADTEST_GRID...).
+func gridEnv(env *Env, args *adArgs) *Env {
+	var extra []string
+	for _, f := range [][2]string{{"grid", "ADTEST_GRID"}, {"grid-capabilities", "ADTEST_GRID_CAPABILITIES"}, {"grid-timeout", "ADTEST_GRID_TIMEOUT"}} {
+		if v := args.last(f[0]); v != "" {
+			if f[0] == "grid-capabilities" && strings.HasPrefix(v, "@") {
+				v = "@" + abs(env.Cwd, v[1:]) // the daemon runs elsewhere
+			}
+			extra = append(extra, f[1]+"="+v)
+		}
+	}
+	if len(extra) == 0 {
+		return env
+	}
+	e := *env
+	base := env.Environ
+	e.Environ = func() []string {
+		var out []string
+		if base != nil {
+			out = base()
+		}
+		return append(out, extra...)
+	}
+	return &e
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/drivers/web"
 	exampleweb "github.com/adtest/adtest/examples/web"
 	"github.com/adtest/adtest/internal/atomicfile"
 	"github.com/adtest/adtest/internal/scriptpath"
@@ -54,6 +56,8 @@ type runFlags struct {
 	maxFailures, workers              int
 	shard, shardWeights, artifactsDir string
 	browser, cdpURL, adbServer        string
+	grid                              gridFlags
+	gridOpts                          *web.GridOptions // decided by planRun
 	browserPerWorker                  bool
 	serve, webServer, webServerURL    string
 	serveExample, reuseWebServer      bool
@@ -98,6 +102,7 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.Var(&f.masks, "mask", "mask the value of variable `NAME` in every report (repeatable)")
 	fs.StringVar(&f.browser, "browser", "", "Chromium/Chrome binary `PATH` (else ADTEST_CHROME, else PATH)")
 	fs.StringVar(&f.cdpURL, "cdp-url", "", "attach to a remote browser over CDP at `URL`")
+	f.grid.register(fs)
 	fs.BoolVar(&f.browserPerWorker, "browser-per-worker", false, "one browser process per worker instead of one context each in a shared browser")
 	fs.StringVar(&f.adbServer, "adb-server", "", "adb server `HOST:PORT` (Android)")
 	fs.Var(&f.devices, "device", "run on device `SERIAL` (repeatable: one worker per device)")
@@ -332,6 +337,12 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 		fmt.Fprintln(env.Stderr, reporters.EscapeText(err.Error()))
 		return nil, ExitUsage
 	}
+	if f.gridOpts, err = f.grid.options(env); err != nil {
+		return usageErr(env, "%v", err)
+	}
+	if f.gridOpts != nil && (f.cdpURL != "" || f.browser != "" || f.browserPerWorker) {
+		return usageErr(env, "--grid goes without --cdp-url, --browser and --browser-per-worker: the Grid's nodes run the browsers, one per worker")
+	}
 	if f.androidSnapshot != "helper" && f.androidSnapshot != "dump" {
 		return usageErr(env, "--android-snapshot must be helper or dump, got %q", f.androidSnapshot)
 	}
@@ -388,7 +399,7 @@ func providerFunc(env *Env, f *runFlags) suite.ProviderFunc {
 		o := providerOptions{
 			fakeDevice: f.fakeDevice, browser: f.browser, cdpURL: f.cdpURL, browserPerWorker: f.browserPerWorker,
 			adbServer: f.adbServer, devices: f.devices, androidSnapshot: f.androidSnapshot,
-			frameControl: recordsFirstAttempts(f.trace.m),
+			frameControl: recordsFirstAttempts(f.trace.m), grid: f.gridOpts,
 		}
 		if f.debug {
 			o.debugf = func(format string, a ...any) { fmt.Fprintf(env.Stderr, "debug: "+format+"\n", a...) }
@@ -515,7 +526,28 @@ func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.O
 		TraceDefault: !f.trace.set,
 		Repair:       f.repair.config(),
 		Annotate:     f.repair.annotateConfig(),
+		// A Grid's session may wait in its queue for the whole
+		// --grid-timeout; a test whose browser's node went away is run
+		// again on a new session (another node), as infrastructure.
+		SessionStartTimeout: gridSessionBound(f.gridOpts),
+		InfraRetries:        gridInfraRetries(f.gridOpts),
 	}
+}
+
+func gridSessionBound(g *web.GridOptions) time.Duration {
+	if g == nil {
+		return 0
+	}
+	return cmp.Or(g.Timeout, web.DefaultGridTimeout) + suite.DefaultSessionStartTimeout
+}
+
+// gridInfraRetries: a worker's browser lost with its node is replaced
+// (another Grid session); the test it ran goes again, at most twice.
+func gridInfraRetries(g *web.GridOptions) int {
+	if g == nil {
+		return 0
+	}
+	return 2
 }
 
 func (p *runPlan) writeReport(env *Env, s reporters.Spec, res *runner.Result, stream reporters.Streamer) error {

@@ -50,6 +50,9 @@ var testFlags = []adFlag{
 	{name: "serve-example", kind: adBool},
 	{name: "serve", kind: adValue},
 	{name: "trace", kind: adValue},
+	{name: "grid", kind: adValue},
+	{name: "grid-capabilities", kind: adValue},
+	{name: "grid-timeout", kind: adValue},
 	{name: "help", short: "h", kind: adBool},
 }
 
@@ -76,6 +79,9 @@ flags:
   --serve DIR             serve DIR as AD_BASE_URL (adtest)
   --trace MODE            off, on, retain-on-failure or on-first-retry (default): a trace
                           of every step under <attempt>/trace/ (adtest)
+  --grid URL              each worker's browser from the Selenium Grid 4 at URL (else ADTEST_GRID; adtest)
+  --grid-capabilities J   capabilities of its sessions, JSON or @FILE (adtest)
+  --grid-timeout D        how long a session may wait for a free slot (default 5m; adtest)
   --record-video          refused: adtest's drivers do not record video
 
 Configuration: agent-device.json, ~/.agent-device/config.json and AGENT_DEVICE_*
@@ -148,6 +154,8 @@ func runTest(ctx context.Context, env *Env) int {
 		}
 	}
 	f.serve = args.last("serve")
+	f.grid = gridFlags{url: args.last("grid"), capabilities: args.last("grid-capabilities"), timeout: args.last("grid-timeout")}
+	f.grid.fill(env, cfg)
 	for _, r := range args.vals["reporter"] {
 		switch {
 		case r == "default":

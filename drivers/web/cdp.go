@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/adtest/adtest/drivers"
 )
@@ -88,6 +90,12 @@ func resolveCDP(ctx context.Context, cdpURL string) (string, error) {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	switch {
+	case resp.StatusCode == http.StatusTooManyRequests:
+		full := &poolFullError{}
+		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
+			full.retryAfter = time.Duration(secs) * time.Second
+		}
+		return "", full
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		return "", fmt.Errorf("%w: the browser at %s refused the connection (%s); check the token or credentials in --cdp-url", ErrAuth, redactURL(cdpURL), resp.Status)
 	case resp.StatusCode != http.StatusOK:

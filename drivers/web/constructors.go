@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/adtest/adtest/drivers"
@@ -29,4 +30,26 @@ func NewRemote(cdpURL string, opts Options) (*Provider, error) {
 	}
 	opts.CDPURL = cdpURL
 	return NewProvider(opts)
+}
+
+// NewGrid returns a provider whose workers each take a browser from the
+// Selenium Grid 4 at g.URL (grid.go). It asks the Grid for its status and
+// opens the first worker's session before it returns, so that a Grid that
+// is not there, not a Grid, refuses the credentials or the capabilities
+// fails here, once, before any test runs. Options that start a browser
+// (BrowserPath, CDPURL) do not apply.
+func NewGrid(ctx context.Context, g GridOptions, opts Options) (*Provider, error) {
+	opts.Grid = &g
+	p, err := NewProvider(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.grid.check(ctx); err != nil {
+		return nil, err
+	}
+	if _, err := p.browser(ctx, 0); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return p, nil
 }

@@ -26,12 +26,14 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -67,6 +69,12 @@ type Options struct {
 	// (frames.go): for a run that may record traces. Only a headless shell
 	// adtest starts can; any other browser draws its own.
 	FrameControl bool
+	// PoolWait bounds the wait for a --cdp-url pool that answers 429
+	// (DefaultPoolWait when 0).
+	PoolWait time.Duration
+	// Grid takes every worker's browser from a Selenium Grid 4 (--grid,
+	// grid.go): one WebDriver session per worker, driven over its se:cdp.
+	Grid *GridOptions
 }
 
 // ErrNoBrowser is returned when no browser binary can be found or started.
@@ -116,6 +124,7 @@ const startTimeout = 30 * time.Second
 type Provider struct {
 	opts     Options
 	execPath string // empty when attaching over CDP
+	grid     *grid  // set with Options.Grid
 
 	mu        sync.Mutex
 	closed    bool
@@ -128,8 +137,13 @@ type Provider struct {
 	warmStop  context.CancelFunc
 	cleanOnce sync.Once  // stale profiles of killed runs, once per provider
 	startMu   sync.Mutex // one browser start at a time
-	opened    int        // sessions handed out
-	quiet     sync.Map   // target.SessionID: pipelining sessions (pipe.go)
+	// gridStarts serialise the starts of one worker's browser on a Grid,
+	// where the workers start theirs side by side: a session may wait in
+	// the Grid's queue for minutes, and the others' must not wait behind it.
+	gridStarts map[int]*sync.Mutex
+	gridOpens  sync.WaitGroup // Grid sessions being asked for (added under mu, not once closed)
+	opened     int            // sessions handed out
+	quiet      sync.Map       // target.SessionID: pipelining sessions (pipe.go)
 }
 
 // browserProc is one browser generation: a Chromium process (or a CDP
@@ -154,6 +168,11 @@ type browserProc struct {
 	// is set while it is being opened (both guarded by Provider.mu).
 	spare   chan *Session
 	warming bool
+
+	// gridSession is the Grid's session this browser is (nil off a Grid);
+	// ended is set once it was ended (guarded by endOnce).
+	gridSession *gridSession
+	endOnce     sync.Once
 }
 
 // NewProvider checks the options and returns a provider; the browser starts
@@ -166,8 +185,21 @@ func NewProvider(opts Options) (*Provider, error) {
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
 	}
-	p := &Provider{opts: opts, perWorker: map[int]*browserProc{}, sessions: map[*Session]struct{}{}}
+	p := &Provider{opts: opts, perWorker: map[int]*browserProc{}, sessions: map[*Session]struct{}{}, gridStarts: map[int]*sync.Mutex{}}
 	p.warmCtx, p.warmStop = context.WithCancel(context.Background())
+	if opts.Grid != nil {
+		if opts.CDPURL != "" || opts.BrowserPath != "" {
+			return nil, fmt.Errorf("%w: --grid goes without --cdp-url and --browser (the Grid's nodes run the browsers)", drivers.ErrInfrastructure)
+		}
+		g, err := newGrid(*opts.Grid)
+		if err != nil {
+			return nil, err
+		}
+		p.grid = g
+		// One Grid session per worker: the Grid spreads them over its nodes.
+		p.opts.BrowserPerWorker = true
+		return p, nil
+	}
 	if opts.CDPURL != "" {
 		if !strings.HasPrefix(opts.CDPURL, "ws://") && !strings.HasPrefix(opts.CDPURL, "wss://") &&
 			!strings.HasPrefix(opts.CDPURL, "http://") && !strings.HasPrefix(opts.CDPURL, "https://") {
@@ -321,8 +353,17 @@ func (p *Provider) warm(b *browserProc) {
 // under mu: the bookkeeping of sessions (closing one of a dead browser)
 // never waits for a browser to start.
 func (p *Provider) browser(ctx context.Context, worker int) (*browserProc, error) {
-	p.startMu.Lock()
-	defer p.startMu.Unlock()
+	mu := &p.startMu
+	if p.grid != nil {
+		p.mu.Lock()
+		if p.gridStarts[worker] == nil {
+			p.gridStarts[worker] = new(sync.Mutex)
+		}
+		mu = p.gridStarts[worker]
+		p.mu.Unlock()
+	}
+	mu.Lock()
+	defer mu.Unlock()
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -391,6 +432,54 @@ func (p *Provider) probe(b *browserProc) {
 	}()
 }
 
+// Watching a Grid's browser: a node that dies leaves the websocket through
+// the Grid's router open, and a call in flight would wait for its bound.
+const (
+	watchEvery   = 2 * time.Second
+	watchTimeout = 5 * time.Second
+)
+
+// watch asks a Grid's browser for its version every watchEvery while it is
+// in use; one that does not answer within watchTimeout twice in a row (once
+// is a loaded machine) is retired, which
+// fails the calls in flight as infrastructure (its test is run again on a
+// new session, on another node).
+func (p *Provider) watch(b *browserProc) {
+	p.warmers.Add(1)
+	go func() {
+		defer p.warmers.Done()
+		tick := time.NewTicker(watchEvery)
+		defer tick.Stop()
+		for missed := 0; ; {
+			select {
+			case <-b.ctx.Done():
+				return
+			case <-p.warmCtx.Done():
+				return
+			case <-tick.C:
+			}
+			c := chromedp.FromContext(b.ctx)
+			if c == nil || c.Browser == nil {
+				return
+			}
+			ctx, cancel := context.WithTimeout(b.ctx, watchTimeout)
+			stop := context.AfterFunc(p.warmCtx, cancel)
+			_, err := cdp.Call(ctx, c.Browser, browser.GetVersion, cdp.Empty{})
+			stop()
+			cancel()
+			if err == nil || b.ctx.Err() != nil || p.warmCtx.Err() != nil {
+				missed = 0
+				continue
+			}
+			if missed++; missed == 2 {
+				p.opts.Logf("web: the browser of Grid session %s does not answer (%v); its node is gone, replacing it", b.gridSession.id, err)
+				p.retire(b)
+				return
+			}
+		}
+	}()
+}
+
 // retire stops using b: it is released, and the next session starts a new
 // browser.
 func (p *Provider) retire(b *browserProc) {
@@ -407,11 +496,99 @@ func (p *Provider) retire(b *browserProc) {
 	p.release(b)
 }
 
-// start launches Chromium (or attaches over CDP) and connects to it.
+// start launches Chromium (or attaches over CDP) and connects to it. A
+// browser pool that is full (HTTP 429: browserless with every slot taken)
+// is asked again, after its Retry-After or an interval growing to 5 s,
+// until poolWait (Options.PoolWait) has passed.
 func (p *Provider) start(ctx context.Context) (*browserProc, error) {
+	if p.grid != nil {
+		// A session whose CDP endpoint the router cannot reach (its node
+		// died as it was handed out) is ended and another asked for.
+		for try := 1; ; try++ {
+			b, err := p.startOnce(ctx)
+			var aerr *gridAttachError
+			if !errors.As(err, &aerr) || try == 3 || ctx.Err() != nil {
+				return b, err
+			}
+			p.opts.Logf("web: %v; asking the Grid for another session", err)
+		}
+	}
+	if p.opts.CDPURL == "" {
+		return p.startOnce(ctx)
+	}
+	bound := cmp.Or(p.opts.PoolWait, DefaultPoolWait)
+	deadline := time.Now().Add(bound)
+	wait := 500 * time.Millisecond
+	for {
+		b, err := p.startOnce(ctx)
+		var full *poolFullError
+		if !errors.As(err, &full) {
+			return b, err
+		}
+		next := wait
+		if full.retryAfter > 0 {
+			next = full.retryAfter
+		}
+		if time.Now().Add(next).After(deadline) {
+			return nil, fmt.Errorf("%w: web: the browser pool at %s stayed full (429 Too Many Requests) for %s; raise its concurrency or run fewer workers (-j)", drivers.ErrInfrastructure, redactURL(p.opts.CDPURL), bound)
+		}
+		p.opts.Logf("web: the browser pool at %s is full (429); asking again in %s", redactURL(p.opts.CDPURL), next)
+		t := time.NewTimer(next)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+		wait = min(2*wait, 5*time.Second)
+	}
+}
+
+// DefaultPoolWait bounds the wait for a full browser pool (Options.PoolWait).
+const DefaultPoolWait = 2 * time.Minute
+
+// gridAttachError is a Grid's session whose CDP endpoint did not answer.
+type gridAttachError struct{ error }
+
+func (e *gridAttachError) Unwrap() error { return e.error }
+
+// poolFullError is a browser pool's 429.
+type poolFullError struct {
+	retryAfter time.Duration // its Retry-After, 0 when it gave none
+}
+
+func (e *poolFullError) Error() string { return "the browser pool is full (429 Too Many Requests)" }
+
+// poolFull matches a websocket handshake the pool refused as full.
+var poolFull = regexp.MustCompile(`unexpected status "429`)
+
+// startOnce launches Chromium (or attaches over CDP) and connects to it.
+func (p *Provider) startOnce(ctx context.Context) (*browserProc, error) {
 	b := &browserProc{spare: make(chan *Session, 1), frameTurn: make(chan struct{}, 1)}
 	var allocCtx context.Context
-	if p.opts.CDPURL != "" {
+	if p.grid != nil {
+		b.remote = true
+		// Close cancels a session still being asked for, and waits for it.
+		p.mu.Lock()
+		if p.closed {
+			p.mu.Unlock()
+			return nil, fmt.Errorf("%w: web: the provider is closed", drivers.ErrInfrastructure)
+		}
+		p.gridOpens.Add(1)
+		p.mu.Unlock()
+		gctx, gcancel := context.WithCancel(ctx)
+		stop := context.AfterFunc(p.warmCtx, gcancel)
+		gs, err := p.grid.open(gctx)
+		stop()
+		gcancel()
+		p.gridOpens.Done()
+		if err != nil {
+			return nil, err
+		}
+		b.gridSession = gs
+		p.opts.Logf("web: Grid session %s", gs.id)
+		allocCtx, b.allocCancel = remote.NewAllocator(context.Background(), gs.ws, remote.NoModifyURL, remote.WithDialHTTPHeader(gs.header))
+	} else if p.opts.CDPURL != "" {
 		b.remote = true
 		rctx, cancel := context.WithTimeout(ctx, startTimeout)
 		wsURL, err := resolveCDP(rctx, p.opts.CDPURL)
@@ -455,7 +632,13 @@ func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		if b.gridSession != nil {
+			return nil, &gridAttachError{fmt.Errorf("%w: web: could not attach over CDP to session %s of the Selenium Grid at %s: %s", drivers.ErrInfrastructure, b.gridSession.id, p.grid.shown, p.grid.scrub(err.Error()))}
+		}
 		if b.remote {
+			if poolFull.MatchString(err.Error()) {
+				return nil, &poolFullError{}
+			}
 			if aerr, ok := authError(p.opts.CDPURL, err); ok {
 				return nil, aerr
 			}
@@ -479,6 +662,9 @@ func (p *Provider) start(ctx context.Context) (*browserProc, error) {
 		}
 	}
 	p.opts.Logf("web: browser started (pid %d, profile %s, remote %v)", b.pid, b.dataDir, b.remote)
+	if b.gridSession != nil {
+		p.watch(b)
+	}
 	return b, nil
 }
 
@@ -528,6 +714,25 @@ func (p *Provider) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 	return opts
 }
 
+// ReleaseWorker lets the browser of a worker that has no more tests go: on
+// a Grid its session ends and its slot is free for the workers still
+// waiting in the Grid's queue. Its sessions still open end with it.
+// Off a Grid it does nothing: a local browser costs nobody else a slot.
+func (p *Provider) ReleaseWorker(worker int) {
+	if p.grid == nil {
+		return
+	}
+	p.mu.Lock()
+	b := p.perWorker[worker]
+	if b == nil || p.closed {
+		p.mu.Unlock()
+		return
+	}
+	delete(p.perWorker, worker)
+	p.mu.Unlock()
+	p.release(b)
+}
+
 // release stops a browser generation and removes its traces. It is safe to
 // call more than once.
 func (p *Provider) release(b *browserProc) {
@@ -549,6 +754,15 @@ func (p *Provider) release(b *browserProc) {
 		// (found through the profile's SingletonSocket link), is removed
 		// here.
 		removeProfile(b.dataDir, os.TempDir())
+	}
+	if b.gridSession != nil {
+		// The Grid's slot is held until the session ends: ended on every
+		// way out (Close, a browser found dead, a start that failed).
+		b.endOnce.Do(func() {
+			if err := p.grid.end(b.gridSession.id); err != nil {
+				p.opts.Logf("web: %v", err)
+			}
+		})
 	}
 }
 
@@ -572,7 +786,8 @@ func (p *Provider) Close() error {
 		s.closeTab()
 	}
 	p.warmStop()
-	p.warmers.Wait() // a session being warmed ends in the spare slot or closed
+	p.warmers.Wait()   // a session being warmed ends in the spare slot or closed
+	p.gridOpens.Wait() // cancelled by warmStop; sweep finds what the Grid made of them
 	var errs []error
 	for _, b := range all {
 		p.release(b)
@@ -581,6 +796,9 @@ func (p *Provider) Close() error {
 				errs = append(errs, fmt.Errorf("web: could not remove the browser profile %s", b.dataDir))
 			}
 		}
+	}
+	if p.grid != nil {
+		p.grid.sweep()
 	}
 	return errors.Join(errs...)
 }

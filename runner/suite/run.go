@@ -119,6 +119,12 @@ type Config struct {
 	// (runner.DefaultTraceMode) instead.
 	Trace        runner.TraceMode
 	TraceDefault bool
+	// InfraRetries is how many more attempts a test gets when its browser
+	// went away under it (an attempt failed as infrastructure, not on a
+	// device): a Grid node lost mid-test, its test run again on a new
+	// session. These attempts come on top of the test's own retries; a
+	// test that then passes is flaky.
+	InfraRetries int
 	// Repair, when set, repairs a failed test's target divergence
 	// (--repair; repair.go).
 	Repair *RepairConfig
@@ -233,9 +239,12 @@ func newScheduler(cfg Config, tests []*Test) *scheduler {
 func (s *scheduler) openProviders(ctx context.Context) error {
 	s.providers = map[string]drivers.Provider{}
 	var platforms []string
+	seen := map[string]bool{}
 	for _, t := range s.tests {
-		if t.SkipReason == "" && s.providers[t.Platform] == nil {
-			s.providers[t.Platform] = nil
+		// One provider a platform: a provider opened twice would leave the
+		// first one unclosed (and, on a Grid, its session held).
+		if t.SkipReason == "" && !seen[t.Platform] {
+			seen[t.Platform] = true
 			platforms = append(platforms, t.Platform)
 		}
 	}
@@ -252,6 +261,17 @@ func (s *scheduler) openProviders(ctx context.Context) error {
 		s.providers[p] = prov
 	}
 	return nil
+}
+
+// releaseWorker gives back what a worker without more tests holds (a Grid's
+// slot: drivers.WorkerReleaser). Its sessions still closing in the
+// background end with it.
+func (s *scheduler) releaseWorker(worker int) {
+	for _, p := range s.providers {
+		if r, ok := p.(drivers.WorkerReleaser); ok {
+			r.ReleaseWorker(worker)
+		}
+	}
 }
 
 func (s *scheduler) closeProviders() {
@@ -314,6 +334,7 @@ func (s *scheduler) run(ctx context.Context) *runner.Result {
 				device = s.cfg.Devices[worker]
 			}
 			ws := &workerState{}
+			defer s.releaseWorker(worker)
 			defer s.dropPrefetched(ws)
 			for {
 				i, ok := s.take(ctx)
@@ -355,6 +376,12 @@ func (s *scheduler) run(ctx context.Context) *runner.Result {
 	res.Stats = ComputeStats(res.Tests)
 	res.DurationMs = s.now().Sub(start).Milliseconds()
 	return res
+}
+
+// browserLost reports an attempt that failed because its browser went away
+// (not a device: a device's worker does not get it back by retrying).
+func browserLost(ar runner.AttemptResult, device string) bool {
+	return device == "" && ar.Status != runner.StatusPassed && ar.Error != nil && ar.Error.Reason == drivers.ReasonInfrastructure
 }
 
 // ComputeStats counts tests by final status.
@@ -459,6 +486,7 @@ func (s *scheduler) runTest(ctx context.Context, ws *workerState, worker int, de
 	s.mu.Unlock()
 	tr := runner.TestResult{File: t.File, Name: t.Name, Platform: t.Platform}
 	max := t.Retries + 1
+	extra := s.cfg.InfraRetries
 	var total int64
 	for a := 1; a <= max; a++ {
 		ar, infra := s.runAttempt(ctx, t, attemptInfo{worker: worker, device: device, attempt: a, max: max, n: n, ws: ws})
@@ -470,6 +498,11 @@ func (s *scheduler) runTest(ctx context.Context, ws *workerState, worker int, de
 			break
 		}
 		retry := ar.Status != runner.StatusPassed && !infra && a < max
+		if !retry && extra > 0 && browserLost(ar, device) {
+			extra--
+			max++
+			retry = true
+		}
 		s.emitAttempt(runner.AttemptFinished{File: t.File, Name: t.Name, Attempt: a, Of: max, Result: ar, WillRetry: retry})
 		if !retry {
 			break

@@ -220,6 +220,10 @@ func (r *fakeReplayer) Replay(ctx context.Context, s *lang.Script, p ReplayParam
 			if attempt == 1 {
 				err = &runner.ErrorInfo{Code: "COMMAND_FAILED", Reason: "selector_not_found", Message: "flaked"}
 			}
+		case "lostonce": // the browser goes away under the first attempt
+			if attempt == 1 {
+				err = &runner.ErrorInfo{Code: runner.CodeInfra, Reason: drivers.ReasonInfrastructure, Message: "the CDP connection to the browser broke"}
+			}
 		case "echo":
 			v, _ := p.Scope.Lookup(a.Positionals[0])
 			err = &runner.ErrorInfo{Code: "COMMAND_FAILED", Reason: "assert", Message: "value is " + v}
@@ -931,4 +935,24 @@ func mustTime(t *testing.T, s string) time.Time {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// TestInfraRetries: a test whose browser went away under it (a Grid node
+// lost) runs again when the run allows infrastructure retries, and is then
+// flaky; without them it fails; a test's own failure never gets one.
+func TestInfraRetries(t *testing.T) {
+	files := map[string]string{"lost.ad": "context platform=web\nlostonce\n", "fail.ad": "context platform=web\nfail\n"}
+	for _, tc := range []struct {
+		retries int
+		want    string
+	}{
+		{0, "fail.ad=failed/1 lost.ad=failed/1"},
+		{2, "fail.ad=failed/1 lost.ad=flaky/2"},
+	} {
+		w := newWorld(t)
+		res, _, _ := runSuite(t, w, files, Config{Workers: 1, InfraRetries: tc.retries}, DiscoverOptions{})
+		if got := statuses(res); got != tc.want {
+			t.Errorf("InfraRetries %d: got %s, want %s", tc.retries, got, tc.want)
+		}
+	}
 }
