@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/adtest/adtest/internal/shellquote"
 	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/suite"
@@ -199,20 +200,9 @@ func printReportPath(env *Env, w io.Writer, s reporters.Spec, dirsOnly bool) {
 	shown := displayRel(env.Cwd, abs(env.Cwd, dir))
 	serve := "adtest show-report"
 	if filepath.Clean(dir) != filepath.Clean(rep.DefaultPath) {
-		serve += " " + shellWord(shown)
+		serve += " " + shellquote.Word(shown)
 	}
 	fmt.Fprintf(w, "%s report: %s (%s serves it)\n", s.Name, path.Join(shown, "index.html"), serve)
-}
-
-// shellWord quotes s for a shell when it holds anything but plain path
-// characters.
-func shellWord(s string) string {
-	for _, r := range s {
-		if !(r == '/' || r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-		}
-	}
-	return s
 }
 
 // reportPathWriter is where report paths go: stdout, unless a report other

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adtest/adtest/internal/shellquote"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/suite"
 )
@@ -72,6 +73,6 @@ func printTraceKept(env *Env, dir string) {
 	}
 	if _, err := env.FS.Stat(filepath.Join(dir, runner.TraceFile)); err == nil {
 		rel := displayRel(env.Cwd, dir)
-		fmt.Fprintf(env.Stderr, "Trace: %s (adtest show-trace %s)\n", rel, rel)
+		fmt.Fprintf(env.Stderr, "Trace: %s (%s)\n", rel, shellquote.Join("adtest", "show-trace", rel))
 	}
 }

@@ -48,9 +48,12 @@ type Options struct {
 	// MaxTries bounds the candidates tried per step, MaxSteps the steps
 	// repaired per script (0: the defaults).
 	MaxTries, MaxSteps int
-	// Path names the script in the patch, relative to the directory the run
-	// was started in (default: the script's File).
+	// Path names the script in the record and the reports, relative to the
+	// directory the run was started in (default: the script's File).
 	Path string
+	// Header names the script in the patch's headers, relative to the
+	// directory the patch applies from (Locate; default: Path).
+	Header string
 	// Screenshot stores a screenshot under name (repair-step-N: the
 	// divergence screen of step N; repair-after: the screen the verifying
 	// re-run ended on) and returns the path the record names (nil: none is
@@ -137,6 +140,9 @@ func Repair(ctx context.Context, sess *runner.Session, script *lang.Script, src 
 	if opts.Path == "" {
 		opts.Path = script.File
 	}
+	if opts.Header == "" {
+		opts.Header = opts.Path
+	}
 	e := &engine{opts: opts, res: &Result{File: opts.Path, Status: StatusRefused, Tries: []Try{}, Changes: []Change{}}}
 	e.red = secretMasker(opts.Replay)
 	e.res.red = e.red
@@ -180,7 +186,7 @@ func Repair(ctx context.Context, sess *runner.Session, script *lang.Script, src 
 	// through its context lines: less context, down to none (then
 	// `git apply` needs --unidiff-zero; `patch -p0` applies it as it is).
 	for ctx := 3; ctx >= 0; ctx-- {
-		e.res.Patch = string(unifiedDiff(opts.Path, src, final, ctx))
+		e.res.Patch = string(unifiedDiff(opts.Header, src, final, ctx))
 		if !e.red.Finds(e.res.Patch) {
 			break
 		}

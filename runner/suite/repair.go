@@ -52,8 +52,12 @@ func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, 
 	rctx, cancel := context.WithTimeout(ctx, repairBudget(t, rc))
 	defer cancel()
 	ro := runner.ReplayOptions{Scope: s.scope(t, ai, art.dir), Secrets: s.secretValues(t), StepTimeout: s.cfg.StepTimeout}
+	header, applyDir := t.File, ""
+	if t.Path != "" {
+		header, applyDir = repair.Locate(s.cfg.Cwd, t.Path)
+	}
 	opts := repair.Options{
-		Replay: ro, MaxTries: rc.MaxTries, MaxSteps: rc.MaxSteps, Path: t.File,
+		Replay: ro, MaxTries: rc.MaxTries, MaxSteps: rc.MaxSteps, Path: t.File, Header: header,
 		Open: func(ctx context.Context) (*runner.Session, error) {
 			d, err := prov.NewSession(ctx, drivers.SessionOptions{Worker: ai.worker, Device: ai.device})
 			if err != nil {
@@ -78,6 +82,8 @@ func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, 
 	report := res.Report(displayPath(s.cfg.Cwd, patch), displayPath(s.cfg.Cwd, record))
 	if patch == "" {
 		report.Patch = ""
+	} else {
+		report.ApplyCommand = repair.ApplyCommand(s.cfg.Cwd, applyDir, patch)
 	}
 	if record == "" {
 		report.Record = ""
