@@ -39,7 +39,8 @@ const Mask = "***"
 
 // Masker is the one masker of every writer of text (console, JSON, JUnit
 // and HTML reports, artifacts, timing, the recorder, the daemon's answers):
-// it replaces secret values with Mask and, when it was given variables,
+// it replaces secret values, and the forms they take through a page (URL-,
+// JSON- and HTML-escaped, base64: encodedForms), with Mask and, when it was given variables,
 // variable values with <var:NAME>. It replaces in one pass, longest value
 // first, so a marker it wrote is never rewritten by another value (a secret
 // "v" does not turn <var:A> into <***ar:A>), and masking twice changes
@@ -81,6 +82,12 @@ func NewMasker(secrets []string, vars ...map[string]string) *Masker {
 	}
 	for _, s := range secrets {
 		add(s, Mask)
+	}
+	// Then the forms a secret takes through a page (encodedForms).
+	for _, s := range secrets {
+		for _, f := range encodedForms(s) {
+			add(f, Mask)
+		}
 	}
 	if len(m.pairs) == 0 {
 		return nil
