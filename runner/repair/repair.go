@@ -59,6 +59,10 @@ type Options struct {
 	// re-run ended on) and returns the path the record names (nil: none is
 	// taken).
 	Screenshot func(name string, png []byte) (string, error)
+	// Trace, when set, returns a new trace for the repair's n-th replay
+	// (1-based; nil: none): the repair's replays never write into the
+	// failed attempt's trace. Repair closes each.
+	Trace func(n int) *runner.Trace
 }
 
 // Try is one candidate tried, as the record shows it.
@@ -125,6 +129,7 @@ type engine struct {
 	res    *Result
 	red    *drivers.Masker
 	opened []*runner.Session
+	traces []*runner.Trace
 }
 
 // Repair repairs script (read from src) after its replay on sess ended in
@@ -150,6 +155,9 @@ func Repair(ctx context.Context, sess *runner.Session, script *lang.Script, src 
 		for _, s := range e.opened {
 			_ = s.Close(context.WithoutCancel(ctx))
 		}
+		for _, t := range e.traces {
+			_ = t.Close()
+		}
 	}()
 	if failed.Status == runner.StatusPassed {
 		e.res.Refusal = "the script passed: nothing to repair"
@@ -172,14 +180,21 @@ func Repair(ctx context.Context, sess *runner.Session, script *lang.Script, src 
 		return e.res
 	}
 	ro := e.replayOptions(1)
+	// "After" is the last screen the script showed: before its close, if
+	// it has one (after a close there is only a blank page).
+	var last []byte
+	ro.BeforeClose = func(png []byte) { last = png }
 	if ar := fresh.Replay(ctx, again, ro); ar.Status != runner.StatusPassed {
 		e.res.Refusal = "the repaired script did not pass a re-run from the start: " + failure(ar)
 		return e.res
 	}
 	e.res.Status, e.res.Verified, e.res.Changes, e.res.Source = StatusRepaired, true, changes, final
 	if e.opts.Screenshot != nil {
-		if ev := fresh.Evidence(ctx, e.red.Values()); len(ev.Screenshot) > 0 {
-			e.res.After, _ = e.opts.Screenshot("repair-after", ev.Screenshot)
+		if last == nil {
+			last = fresh.Evidence(ctx, e.red.Values()).Screenshot
+		}
+		if len(last) > 0 {
+			e.res.After, _ = e.opts.Screenshot("repair-after", last)
 		}
 	}
 	// A secret written into the script itself must not reach the patch
@@ -206,8 +221,17 @@ func (e *engine) open(ctx context.Context) (*runner.Session, error) {
 	return s, nil
 }
 
+// replayOptions are the options of the repair's next replay, with its own
+// trace when Options.Trace gives one.
 func (e *engine) replayOptions(from int) runner.ReplayOptions {
-	return runner.ReplayOptions{Scope: e.opts.Replay.Scope, Secrets: e.opts.Replay.Secrets, StepTimeout: e.opts.Replay.StepTimeout, From: from}
+	ro := runner.ReplayOptions{Scope: e.opts.Replay.Scope, Secrets: e.opts.Replay.Secrets, StepTimeout: e.opts.Replay.StepTimeout, From: from}
+	if e.opts.Trace != nil {
+		if t := e.opts.Trace(len(e.traces) + 1); t != nil {
+			e.traces = append(e.traces, t)
+			ro.Trace = t
+		}
+	}
+	return ro
 }
 
 // failure is a one-line account of a failed attempt.

@@ -7,6 +7,8 @@ package suite
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
@@ -69,6 +71,21 @@ func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, 
 			p := art.write(name+".png", png)
 			return displayPath(s.cfg.Cwd, p), nil
 		},
+	}
+	// The failed attempt's trace is the failure's: the repair's replays
+	// (the live session's continuation included) each get their own.
+	h.Session().SetTrace(nil)
+	if art.dir != "" && s.traceMode(t.Platform).Records(ai.attempt) {
+		mask := s.masker(t)
+		opts.Trace = func(n int) *runner.Trace {
+			tr, err := runner.NewTrace(filepath.Join(art.dir, fmt.Sprintf("repair-trace-%d", n)), mask,
+				runner.TraceInfo{File: t.File, Name: fmt.Sprintf("%s (repair replay %d)", t.Name, n), Platform: t.Platform, Attempt: ai.attempt})
+			if err != nil {
+				ar.Warnings = append(ar.Warnings, "repair trace: "+err.Error())
+				return nil
+			}
+			return tr
+		}
 	}
 	res := repair.Repair(rctx, h.Session(), t.Script, t.Source, *ar, opts)
 	var patch, record string
