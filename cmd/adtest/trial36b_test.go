@@ -23,12 +23,15 @@ import (
 // secret_encoded (3): a secret's URL, JSON, HTML and base64 forms are masked.
 // repair_outside (6): a repair of a script outside the working directory
 // applies with the printed command, git apply and patch alike.
+// screenshot_split (4): a secret split across elements, in an iframe, in
+// ::after content is painted over in the failure screenshot.
 // repair_trace (7): the failed attempt's trace is the failure's, the
 // repair's replays have their own, "after" is the screen before close.
 func TestIssue36B(t *testing.T) {
 	p := scriptParams("testdata/issue36b")
 	p.Cmds["pngblank"] = cmdPNGBlank
 	p.Cmds["traceunref"] = cmdTraceUnref
+	p.Cmds["pngpainted"] = cmdPNGPainted
 	testscript.Run(t, p)
 }
 
@@ -57,6 +60,36 @@ func cmdPNGBlank(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if blank != !neg {
 		ts.Fatalf("%s: blank=%v", args[0], blank)
+	}
+}
+
+// pngpainted FILE: FILE (a glob of one) holds only white and the paint of
+// a masked secret (#333333), and some of the paint: every text on the page
+// was a secret, painted over.
+func cmdPNGPainted(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: pngpainted FILE")
+	}
+	data, err := os.ReadFile(globOne(ts, args[0]))
+	ts.Check(err)
+	img, _, err := image.Decode(bytes.NewReader(data))
+	ts.Check(err)
+	b := img.Bounds()
+	other, paint := 0, 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			switch {
+			case r>>8 == 0xff && g>>8 == 0xff && bl>>8 == 0xff:
+			case r>>8 == 0x33 && g>>8 == 0x33 && bl>>8 == 0x33:
+				paint++
+			default:
+				other++
+			}
+		}
+	}
+	if other > 0 || paint == 0 {
+		ts.Fatalf("%s: %d pixels neither white nor paint, %d painted", args[0], other, paint)
 	}
 }
 
