@@ -1,6 +1,7 @@
 package drivers
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -81,15 +82,20 @@ func NewMasker(secrets []string, vars ...map[string]string) *Masker {
 		}
 	}
 	for _, s := range secrets {
-		add(s, Mask)
+		if s != BlankPictures {
+			add(s, Mask)
+		}
 	}
 	// Then the forms a secret takes through a page (encodedForms).
 	for _, s := range secrets {
+		if s == BlankPictures {
+			continue
+		}
 		for _, f := range encodedForms(s) {
 			add(f, Mask)
 		}
 	}
-	if len(m.pairs) == 0 {
+	if len(m.pairs) == 0 && !slices.Contains(secrets, BlankPictures) {
 		return nil
 	}
 	sort.SliceStable(m.pairs, func(i, j int) bool { return len(m.pairs[i].value) > len(m.pairs[j].value) })

@@ -114,7 +114,11 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 func (s *Session) shotBeforeClose(ctx context.Context, opts ReplayOptions, red *drivers.Masker) {
 	sctx, cancel := stepBound(ctx, opts.StepTimeout)
 	defer cancel()
-	if png, err := s.drv.Screenshot(sctx, drivers.ScreenshotOptions{Mask: red.Values()}); err == nil && len(png) > 0 {
+	png, err := s.drv.Screenshot(sctx, drivers.ScreenshotOptions{Mask: red.Values()})
+	if err == nil {
+		png, err = drivers.Blank(png, red.Values())
+	}
+	if err == nil && len(png) > 0 {
 		opts.BeforeClose(png)
 	}
 }

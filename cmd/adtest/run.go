@@ -58,6 +58,7 @@ type runFlags struct {
 	serveExample, reuseWebServer      bool
 	fakeDevice                        string
 	androidSnapshot                   string
+	maskScreenshots                   string
 	debug                             bool
 	paths                             []string
 	stepTimeout, repeatEach           int
@@ -95,6 +96,7 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.Var(&f.reporters, "reporter", "`NAME[=PATH]`: console, json, junit=PATH, github, html[=DIR] (repeatable; default console)")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colors in console output")
 	fs.Var(&f.masks, "mask", "mask the value of variable `NAME` in every report (repeatable)")
+	fs.StringVar(&f.maskScreenshots, "mask-screenshots", "secrets", "`WHAT` to paint over in pictures: secrets (where a secret shows), or all (every picture whole)")
 	fs.StringVar(&f.browser, "browser", "", "Chromium/Chrome binary `PATH` (else ADTEST_CHROME, else PATH)")
 	fs.StringVar(&f.cdpURL, "cdp-url", "", "attach to a remote browser over CDP at `URL`")
 	fs.BoolVar(&f.browserPerWorker, "browser-per-worker", false, "one browser process per worker instead of one context each in a shared browser")
@@ -239,6 +241,9 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	}
 	if f.workers < 1 {
 		return usageErr(env, "-j/--workers must be at least 1, got %d", f.workers)
+	}
+	if f.maskScreenshots != "secrets" && f.maskScreenshots != "all" {
+		return usageErr(env, "--mask-screenshots is secrets or all, got %q", f.maskScreenshots)
 	}
 	if f.retries.v != nil && (*f.retries.v < 0 || *f.retries.v > suite.MaxFlagRetries) {
 		return usageErr(env, "--retries must be between 0 and %d, got %d", suite.MaxFlagRetries, *f.retries.v)
@@ -502,7 +507,7 @@ func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.O
 		Workers: f.workers, Devices: f.devices,
 		FailFast: f.failFast, MaxFailures: f.maxFailures,
 		RunDir: p.runDir, RunID: p.runID, Shard: shard, Cwd: env.Cwd,
-		CLIVars: p.cliVars, ProcessVars: p.procVars, MaskNames: f.masks,
+		CLIVars: p.cliVars, ProcessVars: p.procVars, MaskNames: f.masks, BlankPictures: f.maskScreenshots == "all",
 		BaseURL:     baseURL,
 		Providers:   p.providers,
 		Listener:    listener,

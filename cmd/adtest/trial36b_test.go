@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	_ "image/jpeg"
 	_ "image/png"
 	"os"
 	"path/filepath"
@@ -32,11 +33,12 @@ func TestIssue36B(t *testing.T) {
 	p.Cmds["pngblank"] = cmdPNGBlank
 	p.Cmds["traceunref"] = cmdTraceUnref
 	p.Cmds["pngpainted"] = cmdPNGPainted
+	p.Cmds["jpgblank"] = cmdPNGBlank
 	testscript.Run(t, p)
 }
 
-// pngblank FILE: FILE is a PNG of one colour (! pngblank: it shows
-// something).
+// pngblank FILE (and jpgblank): FILE (a glob of one), a PNG or a JPEG, is
+// of one colour (! pngblank: it shows something).
 func cmdPNGBlank(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: pngblank FILE")
