@@ -242,7 +242,7 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	if f.workers < 1 {
 		return usageErr(env, "-j/--workers must be at least 1, got %d", f.workers)
 	}
-	if f.maskScreenshots != "secrets" && f.maskScreenshots != "all" {
+	if f.maskScreenshots != "" && f.maskScreenshots != "secrets" && f.maskScreenshots != "all" {
 		return usageErr(env, "--mask-screenshots is secrets or all, got %q", f.maskScreenshots)
 	}
 	if f.retries.v != nil && (*f.retries.v < 0 || *f.retries.v > suite.MaxFlagRetries) {
