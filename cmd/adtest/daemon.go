@@ -177,6 +177,10 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 	cdpURL := fs.String("cdp-url", "", "")
 	adbServer := fs.String("adb-server", "", "")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		if errors.Is(err, flag.ErrHelp) {
+			daemonUsage(env.Stdout)
+			return ExitOK
+		}
 		if err == nil {
 			err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
 		}

@@ -119,6 +119,11 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 
 func runUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "usage: adtest run [flags] PATH...   (files, directories searched for *.ad, globs)")
+	writeRunFlags(w, fs)
+}
+
+// writeRunFlags writes the flags of run (and repair) and the exit codes.
+func writeRunFlags(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "\nflags:")
 	fs.VisitAll(func(f *flag.Flag) {
 		if hiddenFlags[f.Name] {
