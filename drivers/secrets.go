@@ -180,6 +180,12 @@ func (m *Masker) Bytes(b []byte) []byte {
 	return []byte(m.String(string(b)))
 }
 
+// Masks reports whether String would change s: a value to mask stands
+// in it where it is masked.
+func (m *Masker) Masks(s string) bool {
+	return m != nil && m.String(s) != s
+}
+
 // Finds reports whether s holds a value to mask anywhere, even inside a
 // word where String would leave a short one alone: the test of a writer
 // that must refuse a text rather than mask it (the recorder).

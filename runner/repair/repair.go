@@ -202,7 +202,7 @@ func Repair(ctx context.Context, sess *runner.Session, script *lang.Script, src 
 	// `git apply` needs --unidiff-zero; `patch -p0` applies it as it is).
 	for ctx := 3; ctx >= 0; ctx-- {
 		e.res.Patch = string(unifiedDiff(opts.Header, src, final, ctx))
-		if !e.red.Finds(e.res.Patch) {
+		if !e.red.Masks(e.res.Patch) {
 			break
 		}
 	}
@@ -362,10 +362,11 @@ func restOf(a *lang.Action, ta lang.TargetArgs) []string {
 	return nil
 }
 
-// leaks reports a new line that would carry a secret's value.
+// leaks reports a new line that would carry a secret's value where the
+// masker masks it: a secret shorter than drivers.ShortSecretLen only as a
+// whole token (a one-letter secret "e" is not in "label").
 func (e *engine) leaks(a *lang.Action) bool {
-	text := lang.FormatAction(a)
-	return e.red.Finds(text)
+	return e.red.Masks(lang.FormatAction(a))
 }
 
 // secretMasker masks the run's secrets and the values of the variables
