@@ -145,12 +145,13 @@ func readTestList(fsys FS, cwd, file string) ([]string, error) {
 func writeList(w io.Writer, tests []*suite.Test, shard suite.ShardSpec) {
 	run := 0
 	for _, t := range tests {
+		// A file name may hold terminal escapes: shown, never obeyed.
 		if t.SkipReason != "" {
-			fmt.Fprintf(w, "%s  # skipped: %s\n", t.File, t.SkipReason)
+			fmt.Fprintf(w, "%s  # skipped: %s\n", reporters.EscapeControl(t.File), reporters.EscapeControl(t.SkipReason))
 			continue
 		}
 		run++
-		fmt.Fprintln(w, t.File)
+		fmt.Fprintln(w, reporters.EscapeControl(t.File))
 	}
 	where := ""
 	if shard.Enabled() {
