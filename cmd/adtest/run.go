@@ -290,6 +290,11 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	}
 	if len(p.specs) == 0 {
 		p.specs = []reporters.Spec{{Name: "console"}}
+		// In GitHub Actions the default adds the workflow commands (::error,
+		// a repair's ::notice), as check does.
+		if env.Getenv != nil && env.Getenv("GITHUB_ACTIONS") == "true" {
+			p.specs = append(p.specs, reporters.Spec{Name: "github"})
+		}
 	}
 	if f.shard != "" {
 		s, err := suite.ParseShard(f.shard)
