@@ -17,6 +17,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/internal/atomicfile"
+	"github.com/adtest/adtest/internal/shellquote"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )
@@ -206,7 +207,7 @@ func (r *registry) saveState() {
 func notFound(name string) *runner.ErrorInfo {
 	return &runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: drivers.ReasonSessionNotFound,
 		Message: fmt.Sprintf("No session %q", name),
-		Hint:    fmt.Sprintf("Run `adtest open TARGET --session %s` first (adtest session list shows the open sessions).", name)}
+		Hint:    fmt.Sprintf("Run `adtest open TARGET --session %s` first (adtest session list shows the open sessions).", shellquote.Word(name))}
 }
 
 // Why a session was lost.
@@ -221,7 +222,7 @@ func lostErr(name, why string) *runner.ErrorInfo {
 	}
 	return &runner.ErrorInfo{Code: runner.CodeSessionNotFound, Reason: drivers.ReasonSessionLost,
 		Message: fmt.Sprintf("Session %q was lost: %s", name, why),
-		Hint:    fmt.Sprintf("Nothing was done on a fresh page. Run `adtest open TARGET --session %s` to start again; an unsaved recording of it is gone.", name)}
+		Hint:    fmt.Sprintf("Nothing was done on a fresh page. Run `adtest open TARGET --session %s` to start again; an unsaved recording of it is gone.", shellquote.Word(name))}
 }
 
 func (r *registry) provider(ctx context.Context, platform string) (drivers.Provider, error) {
@@ -384,7 +385,7 @@ func (r *registry) close(ctx context.Context, e *entry, req *Request) *Response 
 				resp.Data = map[string]any{}
 			}
 			resp.Data["trace"] = dir
-			resp.Text = joinLines(resp.Text, "Trace "+dir+" (adtest show-trace "+dir+")")
+			resp.Text = joinLines(resp.Text, "Trace "+dir+" ("+shellquote.Join("adtest", "show-trace", dir)+")")
 		}
 	}
 	r.mu.Lock()

@@ -1,6 +1,7 @@
 package drivers
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -39,7 +40,8 @@ const Mask = "***"
 
 // Masker is the one masker of every writer of text (console, JSON, JUnit
 // and HTML reports, artifacts, timing, the recorder, the daemon's answers):
-// it replaces secret values with Mask and, when it was given variables,
+// it replaces secret values, and the forms they take through a page (URL-,
+// JSON- and HTML-escaped, base64: encodedForms), with Mask and, when it was given variables,
 // variable values with <var:NAME>. It replaces in one pass, longest value
 // first, so a marker it wrote is never rewritten by another value (a secret
 // "v" does not turn <var:A> into <***ar:A>), and masking twice changes
@@ -80,9 +82,20 @@ func NewMasker(secrets []string, vars ...map[string]string) *Masker {
 		}
 	}
 	for _, s := range secrets {
-		add(s, Mask)
+		if s != BlankPictures {
+			add(s, Mask)
+		}
 	}
-	if len(m.pairs) == 0 {
+	// Then the forms a secret takes through a page (encodedForms).
+	for _, s := range secrets {
+		if s == BlankPictures {
+			continue
+		}
+		for _, f := range encodedForms(s) {
+			add(f, Mask)
+		}
+	}
+	if len(m.pairs) == 0 && !slices.Contains(secrets, BlankPictures) {
 		return nil
 	}
 	sort.SliceStable(m.pairs, func(i, j int) bool { return len(m.pairs[i].value) > len(m.pairs[j].value) })
@@ -165,6 +178,12 @@ func (m *Masker) Bytes(b []byte) []byte {
 		return b
 	}
 	return []byte(m.String(string(b)))
+}
+
+// Masks reports whether String would change s: a value to mask stands
+// in it where it is masked.
+func (m *Masker) Masks(s string) bool {
+	return m != nil && m.String(s) != s
 }
 
 // Finds reports whether s holds a value to mask anywhere, even inside a

@@ -70,18 +70,25 @@ func ActionFromArgv(command string, argv []string, opts ArgvOptions) (*Action, e
 // prints it. What it prints parses back to the same action (values that are
 // valid UTF-8; FuzzFormatAction).
 func FormatAction(a *Action) string {
-	line := formatActionLine(a)
+	line := FormatCommandLine(a)
+	if ann := formatEvidence(a); ann != "" {
+		return ann + "\n" + line
+	}
+	return line
+}
+
+// FormatCommandLine is FormatAction's command line alone, without the
+// evidence annotation: what a step's title, a failure line and a report
+// show of the action.
+func FormatCommandLine(a *Action) string {
 	if a.Tokens != nil && (spellsFlag(a) || fillReadsAsPoint(a)) {
 		// A value that spells one of the command's flags cannot stand where
 		// the canonical order puts it, nor can a fill's selector and text
 		// that both read as numbers; a parsed action keeps the printer's
 		// checked printing of its own tokens.
-		line = prActionLine(argvFile, actionLineOf(a))
+		return prActionLine(argvFile, actionLineOf(a))
 	}
-	if ann := formatEvidence(a); ann != "" {
-		return ann + "\n" + line
-	}
-	return line
+	return formatActionLine(a)
 }
 
 // fillReadsAsPoint reports a fill of a selector and a text that would print
@@ -140,8 +147,16 @@ func formatActionLine(a *Action) string {
 		b.WriteString(prJSON(c))
 	}
 	label := refLabelSlot(a)
+	// The leading keyword-shaped words (`wait text …`, `is selected …`,
+	// `scroll down`) are written bare, as fmt writes them.
+	keywords := !prTextCommands[a.Command]
 	for i, p := range a.Positionals {
 		b.WriteByte(' ')
+		if keywords && i != label && prKeywordRe.MatchString(p) && prBareSafe(p) {
+			b.WriteString(p)
+			continue
+		}
+		keywords = false
 		b.WriteString(formatPositional(p))
 		if i == label && a.RefLabel != nil {
 			b.WriteByte(' ')

@@ -650,12 +650,19 @@ func bindText(a *Action) (Args, *Error) {
 // refs and numbers bare, everything else JSON-quoted, typed text as <text>.
 func ActionLabel(a *Action) string {
 	parts := []string{a.Command}
+	// Leading keywords (`wait text`, `is selected`) bare, as fmt writes them.
+	keywords := !prTextCommands[a.Command]
 	for i, p := range a.Positionals {
 		switch {
 		case a.Command == "type", a.Command == "fill" && i == len(a.Positionals)-1 && len(a.Positionals) > 1:
 			parts = append(parts, "<text>")
 			continue
 		}
+		if keywords && prKeywordRe.MatchString(p) && prBareSafe(p) {
+			parts = append(parts, p)
+			continue
+		}
+		keywords = false
 		if _, _, _, ok := parseRef(p); ok {
 			parts = append(parts, p)
 		} else if _, ok := JSNumber(p); ok {

@@ -257,7 +257,7 @@ func TestWaitAndLongpressRefs(t *testing.T) {
 		"\nwait \"id=\\\"sign-in\\\" || role=\\\"button\\\" label=\\\"Sign in\\\"\" 5000\n",
 		"\nlongpress \"id=\\\"sign-in\\\" || role=\\\"button\\\" label=\\\"Sign in\\\"\" 900\n",
 		"\nclick 10 20\n",
-		"\nscroll \"down\" 0.5\n",
+		"\nscroll down 0.5\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("want %q in:\n%s", want, got)

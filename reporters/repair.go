@@ -41,7 +41,10 @@ func writeConsoleRepair(b *strings.Builder, r *runner.RepairReport, p palette) {
 		}
 	}
 	if r.Patch != "" {
-		fmt.Fprintf(b, "     patch: %s   (review, then from here: git apply -p0 %s)\n", EscapeControl(r.Patch), EscapeControl(r.Patch))
+		fmt.Fprintf(b, "     patch: %s\n", EscapeControl(r.Patch))
+		if r.ApplyCommand != "" {
+			fmt.Fprintf(b, "     review, then from here: %s\n", EscapeControl(r.ApplyCommand))
+		}
 	}
 	for _, l := range strings.Split(strings.TrimSuffix(r.Diff, "\n"), "\n") {
 		line := EscapeControl(l)
@@ -68,6 +71,9 @@ func junitRepair(r *runner.RepairReport) string {
 	if r.Patch != "" {
 		out += "[[ATTACHMENT|" + r.Patch + "]]\n"
 	}
+	if r.ApplyCommand != "" {
+		out += "apply: " + r.ApplyCommand + "\n"
+	}
 	if r.Record != "" {
 		out += "[[ATTACHMENT|" + r.Record + "]]\n"
 	}
@@ -83,6 +89,9 @@ func writeGitHubRepair(w io.Writer, t runner.TestResult) error {
 	for _, c := range r.Changes {
 		props := fmt.Sprintf("file=%s,line=%d,title=%s", ghProp(c.File), c.Line, ghProp("adtest suggested repair ("+c.Basis+")"))
 		msg := fmt.Sprintf("%s\nbecomes\n%s\npatch: %s", c.OldLine, c.NewLine, r.Patch)
+		if r.ApplyCommand != "" {
+			msg += "\napply: " + r.ApplyCommand
+		}
 		if _, err := fmt.Fprintf(w, "::notice %s::%s\n", props, ghData(msg)); err != nil {
 			return err
 		}

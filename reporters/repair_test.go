@@ -15,7 +15,7 @@ func repaired() *runner.Result {
 	return &runner.Result{Version: 1, Stats: runner.Stats{Total: 2, Failed: 2}, Tests: []runner.TestResult{
 		{File: "flows/login.ad", Name: "login", Status: runner.StatusFailed, Attempts: []runner.AttemptResult{{Status: runner.StatusFailed,
 			Error: &runner.ErrorInfo{Code: "REPLAY_DIVERGENCE", Reason: "selector_miss", Message: "Replay failed at step 3", Step: 3, Line: 3, Command: "click"},
-			Repair: &runner.RepairReport{Status: "repaired", Verified: true, Patch: "art/r1/repairs/flows/login.ad.patch", Record: "art/r1/repairs/flows/login.ad.json",
+			Repair: &runner.RepairReport{Status: "repaired", Verified: true, Patch: "art/r1/repairs/flows/login.ad.patch", ApplyCommand: "git apply -p0 'art/r1/repairs/flows/login.ad.patch'", Record: "art/r1/repairs/flows/login.ad.json",
 				Diff: diff, Changes: []runner.RepairChange{{File: "flows/login.ad", Line: 3, OldLine: `click "role=button label=\"Sign in\""`, NewLine: `click "role=button label=\"Log in\""`, Basis: "id"}}}}}},
 		{File: "flows/welcome.ad", Name: "welcome", Status: runner.StatusFailed, Attempts: []runner.AttemptResult{{Status: runner.StatusFailed,
 			Error:  &runner.ErrorInfo{Code: "REPLAY_DIVERGENCE", Reason: "wait_target_absent", Message: "Replay failed at step 2", Step: 2, Line: 2, Command: "wait"},
@@ -34,7 +34,8 @@ Failures:
   1) flows/login.ad:3 login
      step 3 click: Replay failed at step 3 [selector_miss]
      repair: suggested repair (verified by a re-run from the start; the test stays failed)
-     patch: art/r1/repairs/flows/login.ad.patch   (review, then from here: git apply -p0 art/r1/repairs/flows/login.ad.patch)
+     patch: art/r1/repairs/flows/login.ad.patch
+     review, then from here: git apply -p0 'art/r1/repairs/flows/login.ad.patch'
        --- flows/login.ad
        +++ flows/login.ad
        @@ -3,1 +3,1 @@
@@ -57,7 +58,7 @@ func TestGitHubNoticePerRepairedLine(t *testing.T) {
 	if err := WriteGitHub(&b, repaired()); err != nil {
 		t.Fatal(err)
 	}
-	want := `::notice file=flows/login.ad,line=3,title=adtest suggested repair (id)::click "role=button label=\"Sign in\""%0Abecomes%0Aclick "role=button label=\"Log in\""%0Apatch: art/r1/repairs/flows/login.ad.patch`
+	want := `::notice file=flows/login.ad,line=3,title=adtest suggested repair (id)::click "role=button label=\"Sign in\""%0Abecomes%0Aclick "role=button label=\"Log in\""%0Apatch: art/r1/repairs/flows/login.ad.patch%0Aapply: git apply -p0 'art/r1/repairs/flows/login.ad.patch'`
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	var notices []string
 	for _, l := range lines {
@@ -76,7 +77,7 @@ func TestJUnitAttachesThePatch(t *testing.T) {
 	if err := Render("junit", &b, repaired(), false); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"[[ATTACHMENT|art/r1/repairs/flows/login.ad.patch]]", "[[ATTACHMENT|art/r1/repairs/flows/login.ad.json]]",
+	for _, want := range []string{"[[ATTACHMENT|art/r1/repairs/flows/login.ad.patch]]", "[[ATTACHMENT|art/r1/repairs/flows/login.ad.json]]", "apply: git apply -p0 'art/r1/repairs/flows/login.ad.patch'",
 		"repair: refused: step 2 (line 2, wait) failed (wait_target_absent): a real failure"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("JUnit report lacks %q:\n%s", want, b.String())

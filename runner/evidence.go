@@ -33,6 +33,9 @@ func (s *Session) Evidence(ctx context.Context, mask []string) Evidence {
 	defer s.mu.Unlock()
 	var ev Evidence
 	ev.Screenshot, ev.ScreenshotErr = s.drv.Screenshot(ctx, drivers.ScreenshotOptions{Mask: mask})
+	if ev.ScreenshotErr == nil {
+		ev.Screenshot, ev.ScreenshotErr = drivers.Blank(ev.Screenshot, mask)
+	}
 	if s.last != nil {
 		ev.Snapshot = s.last.Snap
 	} else if snap, err := s.drv.Snapshot(ctx, drivers.SnapshotOptions{}); err == nil {

@@ -15,6 +15,9 @@ type RepairReport struct {
 	// Patch and Record are the paths of repairs/<file>.patch and .json.
 	Patch  string `json:"patch,omitempty"`
 	Record string `json:"record,omitempty"`
+	// ApplyCommand is the shell command (quoted for a POSIX shell) that
+	// applies Patch from the directory the run was started in.
+	ApplyCommand string `json:"applyCommand,omitempty"`
 	// Diff is the patch's text.
 	Diff    string         `json:"diff,omitempty"`
 	Changes []RepairChange `json:"changes,omitempty"`

@@ -26,6 +26,10 @@ type ReplayOptions struct {
 	PlanDigest string
 	// Trace records this replay's steps (in place of SessionConfig.Trace).
 	Trace *Trace
+	// BeforeClose, when set, is handed a screenshot (Secrets painted over)
+	// taken just before the replay's first `close` step: the last screen the
+	// script showed, where one taken after the replay is a blank page.
+	BeforeClose func(png []byte)
 }
 
 // Replay runs a script's steps one at a time through Step. The first
@@ -72,6 +76,10 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 		if opts.Observer != nil {
 			opts.Observer.StepStarted(rec.Event())
 		}
+		if a.Command == "close" && opts.BeforeClose != nil {
+			s.shotBeforeClose(ctx, opts, red)
+			opts.BeforeClose = nil
+		}
 		s.step(ctx, &rec, StepOptions{Scope: opts.Scope, Secrets: opts.Secrets, File: file, Step: step, Total: total, Timeout: opts.StepTimeout}, red)
 		if e := rec.Error; e != nil && rec.Bound != nil {
 			// The divergence screen is a capture too: bounded like a step.
@@ -99,4 +107,18 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 		}
 	}
 	return finish()
+}
+
+// shotBeforeClose hands opts.BeforeClose the screen before a close step,
+// bounded like a step; a screenshot that fails is skipped.
+func (s *Session) shotBeforeClose(ctx context.Context, opts ReplayOptions, red *drivers.Masker) {
+	sctx, cancel := stepBound(ctx, opts.StepTimeout)
+	defer cancel()
+	png, err := s.drv.Screenshot(sctx, drivers.ScreenshotOptions{Mask: red.Values()})
+	if err == nil {
+		png, err = drivers.Blank(png, red.Values())
+	}
+	if err == nil && len(png) > 0 {
+		opts.BeforeClose(png)
+	}
 }

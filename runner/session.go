@@ -118,6 +118,15 @@ func (s *Session) LastSnapshot() *drivers.Snapshot {
 // RefsGeneration returns the current ref-frame epoch.
 func (s *Session) RefsGeneration() int64 { return s.frame.Generation() }
 
+// SetTrace makes t (nil: none) record the session's steps from now on,
+// in place of SessionConfig.Trace: a repair continuing a failed attempt's
+// session must not write into that attempt's trace.
+func (s *Session) SetTrace(t *Trace) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg.Trace = t
+}
+
 // Close ends the session: the driver is closed (idempotent) and the frame
 // dropped. A script's close before it ended only the app: the driver, and
 // the device lease or browser context it holds, is released here all the

@@ -207,7 +207,7 @@ func (s *Session) resolvedAt(kind, ref, selector string, tree *drivers.Snapshot,
 // hide one from the mask.
 func actionText(r *drivers.Masker, a *lang.Action) string {
 	if r == nil {
-		return lang.FormatAction(a)
+		return lang.FormatCommandLine(a)
 	}
 	b := *a
 	b.Positionals = r.Strings(a.Positionals)
@@ -228,7 +228,7 @@ func actionText(r *drivers.Masker, a *lang.Action) string {
 		}
 		*dst = m
 	}
-	return r.String(lang.FormatAction(&b))
+	return r.String(lang.FormatCommandLine(&b))
 }
 
 // stepBound derives the context of one step from the attempt's.

@@ -59,7 +59,7 @@ func TestJournalResolvedNodeAndTree(t *testing.T) {
 		fmt.Sprintf(`2 line 2 snapshot snapshot -i %d->%d`, g, g+1),
 		fmt.Sprintf(`3 line 3 mutation fill "id=email" "<var:EMAIL>" %d->%d`, g+1, g+2),
 		fmt.Sprintf(`4 line 4 snapshot snapshot -i %d->%d`, g+2, g+3),
-		fmt.Sprintf(`5 line 5 read is "visible" "id=signin" %d->%d`, g+3, g+3),
+		fmt.Sprintf(`5 line 5 read is visible "id=signin" %d->%d`, g+3, g+3),
 		fmt.Sprintf(`6 line 6 mutation click @e2 "Sign in" %d->%d`, g+3, g+4),
 	}
 	for i := range want {

@@ -293,6 +293,9 @@ func (t *Trace) write(p *pendingPicture) {
 		err = errors.New("the driver returned no picture")
 	}
 	if err == nil {
+		p.pic, err = drivers.Blank(p.pic, t.shot.Mask)
+	}
+	if err == nil {
 		err = os.WriteFile(filepath.Join(t.dir, p.name), p.pic, 0o644)
 	}
 	if err != nil {
@@ -452,6 +455,9 @@ func (t *Trace) picture(ctx context.Context, drv drivers.Driver, name string) st
 	}
 	if err == nil && len(pic) == 0 {
 		err = errors.New("the driver returned no picture")
+	}
+	if err == nil {
+		pic, err = drivers.Blank(pic, t.shot.Mask)
 	}
 	if err == nil {
 		err = os.WriteFile(filepath.Join(t.dir, name), pic, 0o644)

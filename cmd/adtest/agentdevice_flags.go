@@ -78,7 +78,14 @@ func parseADArgs(cmd string, args []string, flags []adFlag) (*adArgs, error) {
 		name, value, hasValue := strings.Cut(bare, "=")
 		f, ok := lookup(name)
 		if !ok || (len(name) == 1) != (dashes == 1) || dashes > 2 {
-			return nil, fmt.Errorf("unknown flag %s for %s (run 'adtest %s -h' for the flags)", a, cmd, cmd)
+			var known []string
+			for _, f := range flags {
+				known = append(known, "--"+f.name)
+				if f.short != "" {
+					known = append(known, "-"+f.short)
+				}
+			}
+			return nil, fmt.Errorf("unknown flag %s for %s%s (run 'adtest %s -h' for the flags)", a, cmd, didYouMean("--"+name, known), cmd)
 		}
 		switch f.kind {
 		case adBool:

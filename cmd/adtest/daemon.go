@@ -181,6 +181,10 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 	grid.register(fs)
 	adbServer := fs.String("adb-server", "", "")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		if errors.Is(err, flag.ErrHelp) {
+			daemonUsage(env.Stdout)
+			return ExitOK
+		}
 		if err == nil {
 			err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
 		}

@@ -32,10 +32,13 @@ func runFmt(ctx context.Context, env *Env) int {
 	fl.BoolVar(&o.list, "l", false, "list files whose formatting differs")
 	fl.BoolVar(&o.diff, "d", false, "print a unified diff of the changes instead of the formatted script")
 	fl.BoolVar(&o.check, "check", false, "list files whose formatting differs and exit 1 if there is any (for CI)")
+	// The usage goes to the flag set's output: discarded while parsing (the
+	// flag package prints it before a parse error), stderr for -h.
 	fl.Usage = func() {
-		fmt.Fprintln(env.Stderr, "usage: adtest fmt [-w|-l|-d|--check] [PATH...]")
-		fmt.Fprintln(env.Stderr, "Formats .ad scripts canonically. PATH is a file, a directory (every *.ad below it) or a glob;")
-		fmt.Fprintln(env.Stderr, "without PATH, formats standard input to standard output.")
+		w := fl.Output()
+		fmt.Fprintln(w, "usage: adtest fmt [-w|-l|-d|--check] [PATH...]")
+		fmt.Fprintln(w, "Formats .ad scripts canonically. PATH is a file, a directory (every *.ad below it) or a glob;")
+		fmt.Fprintln(w, "without PATH, formats standard input to standard output.")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(env.Args); err != nil {

@@ -12,6 +12,9 @@ import (
 // `adtest help commands [--markdown]`, all rendered from the command table.
 func runHelp(ctx context.Context, env *Env) int {
 	args := env.Args
+	if len(args) == 1 && (args[0] == "--help" || args[0] == "-h" || args[0] == "-help") {
+		args = nil // help about help is help
+	}
 	if len(args) == 0 {
 		usage(env.Stdout, commands())
 		fmt.Fprintln(env.Stdout, "\nadtest help commands      the .ad script commands")

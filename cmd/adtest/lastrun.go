@@ -14,6 +14,7 @@ import (
 
 	"github.com/adtest/adtest/internal/plural"
 	"github.com/adtest/adtest/internal/scriptpath"
+	"github.com/adtest/adtest/internal/shellquote"
 	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/suite"
@@ -146,12 +147,13 @@ func readTestList(fsys FS, cwd, file string) ([]string, error) {
 func writeList(w io.Writer, tests []*suite.Test, shard suite.ShardSpec) {
 	run := 0
 	for _, t := range tests {
+		// A file name may hold terminal escapes: shown, never obeyed.
 		if t.SkipReason != "" {
-			fmt.Fprintf(w, "%s  # skipped: %s\n", t.File, t.SkipReason)
+			fmt.Fprintf(w, "%s  # skipped: %s\n", reporters.EscapeControl(t.File), reporters.EscapeControl(t.SkipReason))
 			continue
 		}
 		run++
-		fmt.Fprintln(w, t.File)
+		fmt.Fprintln(w, reporters.EscapeControl(t.File))
 	}
 	where := ""
 	if shard.Enabled() {
@@ -186,20 +188,9 @@ func printReportPath(env *Env, w io.Writer, s reporters.Spec, dirsOnly bool) {
 	shown := scriptpath.Display(env.Cwd, abs(env.Cwd, dir))
 	serve := "adtest show-report"
 	if filepath.Clean(dir) != filepath.Clean(rep.DefaultPath) {
-		serve += " " + shellWord(shown)
+		serve += " " + shellquote.Word(shown)
 	}
 	fmt.Fprintf(w, "%s report: %s (%s serves it)\n", s.Name, path.Join(shown, "index.html"), serve)
-}
-
-// shellWord quotes s for a shell when it holds anything but plain path
-// characters.
-func shellWord(s string) string {
-	for _, r := range s {
-		if !(r == '/' || r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-		}
-	}
-	return s
 }
 
 // reportPathWriter is where report paths go: stdout, unless a report other

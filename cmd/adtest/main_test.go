@@ -45,12 +45,18 @@ func webserve() {
 // TestScripts runs testdata/script/*.txtar end to end. Scripts that need
 // Chromium (web_*.txtar) fail when none is installed: CI must have one.
 func TestScripts(t *testing.T) {
+	testscript.Run(t, scriptParams("testdata/script"))
+}
+
+// scriptParams are the testscript parameters of the scripts in dir: the
+// environment and the commands every script of this package may use.
+func scriptParams(dir string) testscript.Params {
 	update := false
 	if f := flag.Lookup("update"); f != nil {
 		update, _ = strconv.ParseBool(f.Value.String())
 	}
-	testscript.Run(t, testscript.Params{
-		Dir:           "testdata/script",
+	return testscript.Params{
+		Dir:           dir,
 		UpdateScripts: update,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
@@ -88,7 +94,7 @@ func TestScripts(t *testing.T) {
 			"profilesgone":   cmdProfilesGone,
 			"mkfifo":         cmdMkfifo,
 		},
-	})
+	}
 }
 
 // jsonq FILE PATH...: prints the value at each dotted PATH (a * segment

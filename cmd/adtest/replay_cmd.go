@@ -12,6 +12,7 @@ import (
 	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/internal/scriptpath"
+	"github.com/adtest/adtest/internal/shellquote"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )
@@ -279,12 +280,19 @@ func printResume(env *Env, req *daemon.Request, e *runner.ErrorInfo) {
 	}
 	resume := div.Resume
 	if resume.AlternateFrom != 0 {
-		fmt.Fprintf(env.Stderr, "Plan digest: %s\nResume: fix the app state, then adtest replay %s --session %s --from %d --plan-digest %s (or --from %d to skip the failed step)\n",
-			resume.PlanDigest, scriptpath.Display(env.Cwd, req.Replay.File), req.Session, resume.From, resume.PlanDigest, resume.AlternateFrom)
+		fmt.Fprintf(env.Stderr, "Plan digest: %s\nResume: fix the app state, then %s (or --from %d to skip the failed step)\n",
+			resume.PlanDigest, resumeCommand(env, req, resume.From, resume.PlanDigest), resume.AlternateFrom)
 		return
 	}
-	fmt.Fprintf(env.Stderr, "Plan digest: %s\nResume: fix the app state, then adtest replay %s --session %s --from %d --plan-digest %s\n",
-		resume.PlanDigest, scriptpath.Display(env.Cwd, req.Replay.File), req.Session, resume.From, resume.PlanDigest)
+	fmt.Fprintf(env.Stderr, "Plan digest: %s\nResume: fix the app state, then %s\n",
+		resume.PlanDigest, resumeCommand(env, req, resume.From, resume.PlanDigest))
+}
+
+// resumeCommand is the replay command that resumes from step from, quoted
+// for a shell.
+func resumeCommand(env *Env, req *daemon.Request, from int, digest string) string {
+	return shellquote.Join("adtest", "replay", scriptpath.Display(env.Cwd, req.Replay.File), "--session", req.Session,
+		"--from", strconv.Itoa(from), "--plan-digest", digest)
 }
 
 // gridEnv hands --grid, --grid-capabilities and --grid-timeout to the

@@ -63,6 +63,7 @@ type runFlags struct {
 	serveExample, reuseWebServer      bool
 	fakeDevice                        string
 	androidSnapshot                   string
+	maskScreenshots                   string
 	debug                             bool
 	paths                             []string
 	stepTimeout, repeatEach           int
@@ -100,6 +101,7 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.Var(&f.reporters, "reporter", "`NAME[=PATH]`: console, json, junit=PATH, github, html[=DIR] (repeatable; default console)")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colors in console output")
 	fs.Var(&f.masks, "mask", "mask the value of variable `NAME` in every report (repeatable)")
+	fs.StringVar(&f.maskScreenshots, "mask-screenshots", "secrets", "`WHAT` to paint over in pictures: secrets (where a secret shows), or all (every picture whole)")
 	fs.StringVar(&f.browser, "browser", "", "Chromium/Chrome binary `PATH` (else ADTEST_CHROME, else PATH)")
 	fs.StringVar(&f.cdpURL, "cdp-url", "", "attach to a remote browser over CDP at `URL`")
 	f.grid.register(fs)
@@ -123,6 +125,11 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 
 func runUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "usage: adtest run [flags] PATH...   (files, directories searched for *.ad, globs)")
+	writeRunFlags(w, fs)
+}
+
+// writeRunFlags writes the flags of run (and repair) and the exit codes.
+func writeRunFlags(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "\nflags:")
 	fs.VisitAll(func(f *flag.Flag) {
 		if hiddenFlags[f.Name] {
@@ -246,6 +253,9 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	if f.workers < 1 {
 		return usageErr(env, "-j/--workers must be at least 1, got %d", f.workers)
 	}
+	if f.maskScreenshots != "" && f.maskScreenshots != "secrets" && f.maskScreenshots != "all" {
+		return usageErr(env, "--mask-screenshots is secrets or all, got %q", f.maskScreenshots)
+	}
 	if f.retries.v != nil && (*f.retries.v < 0 || *f.retries.v > suite.MaxFlagRetries) {
 		return usageErr(env, "--retries must be between 0 and %d, got %d", suite.MaxFlagRetries, *f.retries.v)
 	}
@@ -286,6 +296,11 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	}
 	if len(p.specs) == 0 {
 		p.specs = []reporters.Spec{{Name: "console"}}
+		// In GitHub Actions the default adds the workflow commands (::error,
+		// a repair's ::notice), as check does.
+		if env.Getenv != nil && env.Getenv("GITHUB_ACTIONS") == "true" {
+			p.specs = append(p.specs, reporters.Spec{Name: "github"})
+		}
 	}
 	if f.shard != "" {
 		s, err := suite.ParseShard(f.shard)
@@ -514,7 +529,7 @@ func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.O
 		Workers: f.workers, Devices: f.devices,
 		FailFast: f.failFast, MaxFailures: f.maxFailures,
 		RunDir: p.runDir, RunID: p.runID, Shard: shard, Cwd: env.Cwd,
-		CLIVars: p.cliVars, ProcessVars: p.procVars, MaskNames: f.masks,
+		CLIVars: p.cliVars, ProcessVars: p.procVars, MaskNames: f.masks, BlankPictures: f.maskScreenshots == "all",
 		BaseURL:     baseURL,
 		Providers:   p.providers,
 		Listener:    listener,

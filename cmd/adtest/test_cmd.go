@@ -91,9 +91,29 @@ exit codes: 0 all passed (flaky counts as passed), 1 a test failed or the suite 
 `)
 }
 
+// testInvalid refuses the command line: agent-device's error line, or
+// with --json its {"success":false,"error":...} object on stdout.
 func testInvalid(env *Env, format string, a ...any) int {
+	if testWantsJSON(env.Args) {
+		writeJSONLine(env.Stdout, map[string]any{"success": false, "error": map[string]any{"code": "INVALID_ARGS", "message": fmt.Sprintf(format, a...)}})
+		return ExitFailed
+	}
 	fmt.Fprintf(env.Stderr, "Error (INVALID_ARGS): "+format+"\n", a...)
 	return ExitFailed
+}
+
+// testWantsJSON reports a --json among args (before a "--"), even when the
+// rest of the line does not parse.
+func testWantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--json" || a == "--json=true" {
+			return true
+		}
+	}
+	return false
 }
 
 func runTest(ctx context.Context, env *Env) int {
@@ -177,11 +197,21 @@ func runTest(ctx context.Context, env *Env) int {
 	if okAll && okSplit {
 		return testInvalid(env, "use only one of --shard-all and --shard-split")
 	}
+	asJSON := args.has("json")
+	var perr strings.Builder
+	stderr := env.Stderr
+	if asJSON {
+		// What planning refuses is said as JSON too.
+		env.Stderr = &perr
+	}
 	plan, code := planRun(env, &f)
+	env.Stderr = stderr
 	if plan == nil {
+		if asJSON {
+			writeJSONLine(env.Stdout, map[string]any{"success": false, "error": map[string]any{"code": "INVALID_ARGS", "message": strings.TrimSpace(perr.String())}})
+		}
 		return agentDeviceExit(code)
 	}
-	asJSON := args.has("json")
 	if !okAll && !okSplit {
 		if asJSON {
 			return agentDeviceExit(plan.executeJSON(ctx, env))

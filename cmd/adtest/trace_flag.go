@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/internal/scriptpath"
+	"github.com/adtest/adtest/internal/shellquote"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/suite"
 )
@@ -80,6 +81,6 @@ func printTraceKept(env *Env, dir string) {
 	}
 	if _, err := env.FS.Stat(filepath.Join(dir, runner.TraceFile)); err == nil {
 		rel := scriptpath.Display(env.Cwd, dir)
-		fmt.Fprintf(env.Stderr, "Trace: %s (adtest show-trace %s)\n", rel, rel)
+		fmt.Fprintf(env.Stderr, "Trace: %s (%s)\n", rel, shellquote.Join("adtest", "show-trace", rel))
 	}
 }

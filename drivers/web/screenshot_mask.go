@@ -41,31 +41,73 @@ type secretAreas struct {
 
 // secretAreasJS measures the secret areas; %s is the JSON list of secrets
 // and %d drivers.ShortSecretLen (a shorter secret counts only as a whole
-// token, as drivers.SecretAt decides).
+// token, as drivers.SecretAt decides). Text is searched as it reads, not
+// node by node: the text nodes of a document (and of its open shadow
+// roots) are joined in order, each run of white space read as one space,
+// so a secret split across inline elements (<b>P@ss w</b><i>0rd</i>) is
+// found and its range painted across them. A same-origin iframe is
+// searched as a document of its own, its areas moved by where the frame
+// is; CSS generated content (::before, ::after, attr() included) has no
+// range, so the element that carries it is painted whole. What the page
+// draws itself (a canvas, an image of text) is not found.
 const secretAreasJS = `(() => {
-const secrets = %s, short = %d;
+const ws = s => s.replace(/\s+/g, ' ');
+const secrets = %s.map(ws).filter(v => v.trim() !== ''), short = %d;
 const word = c => c !== undefined && /[\p{L}\p{N}_*]/u.test(c);
 const at = (s, i, v) => [...v].length >= short || (!word(s[i - 1]) && !word(s[i + v.length]));
 const find = s => { const hits = []; for (const v of secrets) { for (let i = s.indexOf(v); i >= 0; i = s.indexOf(v, i + 1)) if (at(s, i, v)) hits.push([i, v.length]); } return hits; };
+const found = s => s != null && find(ws(String(s))).length > 0;
 const rects = [];
-const add = r => { if (r.width > 0 && r.height > 0) rects.push([r.left, r.top, r.width, r.height]); };
-const roots = [document];
-for (let k = 0; k < roots.length; k++) {
-  const root = roots[k];
-  for (const el of root.querySelectorAll('*')) {
-    if (el.shadowRoot) roots.push(el.shadowRoot);
-    if ((el instanceof HTMLInputElement && el.type !== 'hidden') || el instanceof HTMLTextAreaElement) {
-      if (find(String(el.value)).length) add(el.getBoundingClientRect());
+const measure = (doc, dx, dy, depth) => {
+  const add = r => { if (r.width > 0 && r.height > 0) rects.push([r.left + dx, r.top + dy, r.width, r.height]); };
+  const roots = [doc];
+  for (let k = 0; k < roots.length; k++) {
+    const root = roots[k];
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) roots.push(el.shadowRoot);
+      const tag = el.localName;
+      if ((tag === 'input' && el.type !== 'hidden') || tag === 'textarea') {
+        if (found(el.value)) add(el.getBoundingClientRect());
+      }
+      if ((tag === 'iframe' || tag === 'frame') && depth < 4) {
+        let sub = null;
+        try { sub = el.contentDocument; } catch (e) { sub = null; }
+        if (sub && sub.documentElement) {
+          const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+          measure(sub, dx + r.left + el.clientLeft + parseFloat(cs.paddingLeft || 0), dy + r.top + el.clientTop + parseFloat(cs.paddingTop || 0), depth + 1);
+        }
+      }
+      const view = doc.defaultView || window;
+      for (const pseudo of ['::before', '::after']) {
+        const c = view.getComputedStyle(el, pseudo).content;
+        if (!c || c === 'none' || c === 'normal') continue;
+        let text = c;
+        if (c.includes('attr(')) for (const a of el.attributes) text += ' ' + a.value;
+        if (found(text)) { add(el.getBoundingClientRect()); break; }
+      }
     }
-  }
-  const tw = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  for (let n; (n = tw.nextNode()); ) {
-    for (const [i, len] of find(n.data)) {
-      const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + len);
+    // The text as it reads: joined text nodes, white space collapsed;
+    // pos[i] is the node and offset of the i-th character read.
+    let text = '';
+    const pos = [];
+    const tw = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n; (n = tw.nextNode()); ) {
+      const p = n.parentNode && n.parentNode.localName;
+      if (p === 'script' || p === 'style' || p === 'noscript' || p === 'template') continue;
+      const d = n.data;
+      for (let i = 0; i < d.length; i++) {
+        if (/\s/.test(d[i])) { if (text.endsWith(' ')) continue; text += ' '; } else text += d[i];
+        pos.push([n, i]);
+      }
+    }
+    for (const [i, len] of find(text)) {
+      const [sn, so] = pos[i], [en, eo] = pos[i + len - 1];
+      const r = doc.createRange(); r.setStart(sn, so); r.setEnd(en, eo + 1);
       for (const c of r.getClientRects()) add(c);
     }
   }
-}
+};
+measure(document, 0, 0, 0);
 const de = document.documentElement;
 return JSON.stringify({rects, w: innerWidth, sx: scrollX, sy: scrollY, dw: Math.max(de.scrollWidth, innerWidth)});
 })()`

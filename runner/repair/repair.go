@@ -56,14 +56,21 @@ type Options struct {
 	// MaxTries bounds the candidates tried per step, MaxSteps the steps
 	// repaired per script (0: the defaults).
 	MaxTries, MaxSteps int
-	// Path names the script in the patch, relative to the directory the run
-	// was started in (default: the script's File).
+	// Path names the script in the record and the reports, relative to the
+	// directory the run was started in (default: the script's File).
 	Path string
+	// Header names the script in the patch's headers, relative to the
+	// directory the patch applies from (Locate; default: Path).
+	Header string
 	// Screenshot stores a screenshot under name (repair-step-N: the
 	// divergence screen of step N; repair-after: the screen the verifying
 	// re-run ended on) and returns the path the record names (nil: none is
 	// taken).
 	Screenshot func(name string, png []byte) (string, error)
+	// Trace, when set, returns a new trace for the repair's n-th replay
+	// (1-based; nil: none): the repair's replays never write into the
+	// failed attempt's trace. Repair closes each.
+	Trace func(n int) *runner.Trace
 }
 
 // Try is one candidate tried, as the record shows it.
@@ -137,6 +144,7 @@ type engine struct {
 	res    *Result
 	red    *drivers.Masker
 	opened []*runner.Session
+	traces []*runner.Trace
 }
 
 // Repair repairs script (read from src) after its replay on sess ended in
@@ -152,12 +160,18 @@ func Repair(ctx context.Context, sess *runner.Session, script *lang.Script, src 
 	if opts.Path == "" {
 		opts.Path = script.File
 	}
+	if opts.Header == "" {
+		opts.Header = opts.Path
+	}
 	e := &engine{opts: opts, res: &Result{File: opts.Path, Status: StatusRefused, Tries: []Try{}, Changes: []Change{}}}
 	e.red = secretMasker(opts.Replay)
 	e.res.red = e.red
 	defer func() {
 		for _, s := range e.opened {
 			_ = s.Close(context.WithoutCancel(ctx))
+		}
+		for _, t := range e.traces {
+			_ = t.Close()
 		}
 	}()
 	if failed.Status == runner.StatusPassed {
@@ -181,22 +195,29 @@ func Repair(ctx context.Context, sess *runner.Session, script *lang.Script, src 
 		return e.res
 	}
 	ro := e.replayOptions(1)
+	// "After" is the last screen the script showed: before its close, if
+	// it has one (after a close there is only a blank page).
+	var last []byte
+	ro.BeforeClose = func(png []byte) { last = png }
 	if ar := fresh.Replay(ctx, again, ro); ar.Status != runner.StatusPassed {
 		e.res.Refusal = "the repaired script did not pass a re-run from the start: " + failure(ar)
 		return e.res
 	}
 	e.res.Status, e.res.Verified, e.res.Changes, e.res.Source = StatusRepaired, true, changes, final
 	if e.opts.Screenshot != nil {
-		if ev := fresh.Evidence(ctx, e.red.Values()); len(ev.Screenshot) > 0 {
-			e.res.After, _ = e.opts.Screenshot("repair-after", ev.Screenshot)
+		if last == nil {
+			last = fresh.Evidence(ctx, e.red.Values()).Screenshot
+		}
+		if len(last) > 0 {
+			e.res.After, _ = e.opts.Screenshot("repair-after", last)
 		}
 	}
 	// A secret written into the script itself must not reach the patch
 	// through its context lines: less context, down to none (then
 	// `git apply` needs --unidiff-zero; `patch -p0` applies it as it is).
 	for ctx := 3; ctx >= 0; ctx-- {
-		e.res.Patch = string(unifiedDiff(opts.Path, src, final, ctx))
-		if !e.red.Finds(e.res.Patch) {
+		e.res.Patch = string(unifiedDiff(opts.Header, src, final, ctx))
+		if !e.red.Masks(e.res.Patch) {
 			break
 		}
 	}
@@ -215,8 +236,17 @@ func (e *engine) open(ctx context.Context) (*runner.Session, error) {
 	return s, nil
 }
 
+// replayOptions are the options of the repair's next replay, with its own
+// trace when Options.Trace gives one.
 func (e *engine) replayOptions(from int) runner.ReplayOptions {
-	return runner.ReplayOptions{Scope: e.opts.Replay.Scope, Secrets: e.opts.Replay.Secrets, StepTimeout: e.opts.Replay.StepTimeout, From: from}
+	ro := runner.ReplayOptions{Scope: e.opts.Replay.Scope, Secrets: e.opts.Replay.Secrets, StepTimeout: e.opts.Replay.StepTimeout, From: from}
+	if e.opts.Trace != nil {
+		if t := e.opts.Trace(len(e.traces) + 1); t != nil {
+			e.traces = append(e.traces, t)
+			ro.Trace = t
+		}
+	}
+	return ro
 }
 
 // failure is a one-line account of a failed attempt.
@@ -386,10 +416,11 @@ func restOf(a *lang.Action, ta lang.TargetArgs) []string {
 	return nil
 }
 
-// leaks reports a new line that would carry a secret's value.
+// leaks reports a new line that would carry a secret's value where the
+// masker masks it: a secret shorter than drivers.ShortSecretLen only as a
+// whole token (a one-letter secret "e" is not in "label").
 func (e *engine) leaks(a *lang.Action) bool {
-	text := lang.FormatAction(a)
-	return e.red.Finds(text)
+	return e.red.Masks(lang.FormatAction(a))
 }
 
 // secretMasker masks the run's secrets and the values of the variables

@@ -79,6 +79,11 @@ func Apply(path string, res *Result) error {
 	if !res.Verified || res.Source == nil {
 		return fs.ErrInvalid
 	}
+	// A script reached through a symlink is written where the link points:
+	// the link stays a link.
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	perm := fs.FileMode(0o644)
 	if st, err := os.Stat(path); err == nil {
 		perm = st.Mode().Perm()

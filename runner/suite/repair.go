@@ -7,6 +7,8 @@ package suite
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
@@ -53,8 +55,12 @@ func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, 
 	rctx, cancel := context.WithTimeout(ctx, repairBudget(t, rc))
 	defer cancel()
 	ro := runner.ReplayOptions{Scope: s.scope(t, ai, art.dir), Secrets: s.secretValues(t), StepTimeout: s.cfg.StepTimeout}
+	header, applyDir := t.File, ""
+	if t.Path != "" {
+		header, applyDir = repair.Locate(s.cfg.Cwd, t.Path)
+	}
 	opts := repair.Options{
-		Replay: ro, MaxTries: rc.MaxTries, MaxSteps: rc.MaxSteps, Path: t.File,
+		Replay: ro, MaxTries: rc.MaxTries, MaxSteps: rc.MaxSteps, Path: t.File, Header: header,
 		Open: func(ctx context.Context) (*runner.Session, error) {
 			d, err := prov.NewSession(ctx, drivers.SessionOptions{Worker: ai.worker, Device: ai.device})
 			if err != nil {
@@ -66,6 +72,21 @@ func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, 
 			p := art.write(name+".png", png)
 			return scriptpath.Display(s.cfg.Cwd, p), nil
 		},
+	}
+	// The failed attempt's trace is the failure's: the repair's replays
+	// (the live session's continuation included) each get their own.
+	h.Session().SetTrace(nil)
+	if art.dir != "" && s.traceMode(t.Platform).Records(ai.attempt) {
+		mask := s.masker(t)
+		opts.Trace = func(n int) *runner.Trace {
+			tr, err := runner.NewTrace(filepath.Join(art.dir, fmt.Sprintf("repair-trace-%d", n)), mask,
+				runner.TraceInfo{File: t.File, Name: fmt.Sprintf("%s (repair replay %d)", t.Name, n), Platform: t.Platform, Attempt: ai.attempt})
+			if err != nil {
+				ar.Warnings = append(ar.Warnings, "repair trace: "+err.Error())
+				return nil
+			}
+			return tr
+		}
 	}
 	res := repair.Repair(rctx, h.Session(), t.Script, t.Source, *ar, opts)
 	var patch, record string
@@ -79,6 +100,8 @@ func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, 
 	report := res.Report(scriptpath.Display(s.cfg.Cwd, patch), scriptpath.Display(s.cfg.Cwd, record))
 	if patch == "" {
 		report.Patch = ""
+	} else {
+		report.ApplyCommand = repair.ApplyCommand(s.cfg.Cwd, applyDir, patch)
 	}
 	if record == "" {
 		report.Record = ""

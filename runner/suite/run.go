@@ -81,7 +81,10 @@ type Config struct {
 	ProcessVars map[string]string
 	// MaskNames are extra variable names whose values are secret (--mask).
 	MaskNames []string
-	BaseURL   string
+	// BlankPictures paints every picture over whole (failure screenshots,
+	// trace pictures, repair screens): --mask-screenshots=all.
+	BlankPictures bool
+	BaseURL       string
 
 	Providers ProviderFunc
 	// NewReplayer binds each attempt's session (RunnerReplayer when nil);
@@ -307,6 +310,9 @@ func (s *scheduler) secretValues(t *Test) []string {
 		for _, e := range t.Script.Env {
 			collect(e.Key, e.Value)
 		}
+	}
+	if s.cfg.BlankPictures {
+		vals = append(vals, drivers.BlankPictures)
 	}
 	return vals
 }

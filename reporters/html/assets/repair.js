@@ -58,7 +58,9 @@
     const shots = [['before', r.before, 'Before: the screen the step diverged on'], ['after', r.after, 'After: the screen the repaired script ended on']]
       .filter(x => x[1]).map(x => el('figure', null, el('img', { src: x[1], id: 'repair-' + x[0], alt: x[2] }), el('figcaption', { text: x[2] })));
     if (shots.length) box.append(el('div', { class: 'repair-shots' }, ...shots));
-    if (r.patch) box.append(el('p', { class: 'meta' }, 'Review it, then from the project root: ', el('code', { id: 'repair-apply', text: 'git apply -p0 ' + r.patch })));
+    // The command is adtest's own, quoted for a shell (never built here).
+    if (r.applyCommand) box.append(el('p', { class: 'meta' }, 'Review it, then from the directory the run started in: ', el('code', { id: 'repair-apply', text: r.applyCommand })));
+    else if (r.patch) box.append(el('p', { class: 'meta' }, 'Patch: ', el('code', { id: 'repair-patch', text: r.patch })));
     if (r.record) box.append(el('p', { class: 'meta' }, 'Evidence (old and new element, the screen around it): ', el('code', { text: r.record })));
     return box;
   };
