@@ -86,7 +86,14 @@ func runMergeReports(ctx context.Context, env *Env) int {
 	}
 	color := env.Color && !*noColor && (env.Getenv == nil || env.Getenv("NO_COLOR") == "")
 	failedReport := false
+	// An incomplete set not allowed as such fails: its files are not
+	// written, so no junit.xml or result.json of it reads green (the
+	// console's summary still shows what was merged).
+	refuse := len(missing) > 0 && !*allowMissing
 	for _, s := range list {
+		if refuse && s.Name != "console" && s.Name != "github" {
+			continue
+		}
 		err := writeFinalReport(env, s, merged, color && s.Name == "console")
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest merge-reports: reporter %s: %v\n", s.Name, err)
@@ -99,7 +106,7 @@ func runMergeReports(ctx context.Context, env *Env) int {
 		fmt.Fprintf(env.Stderr, "adtest merge-reports: incomplete shard set: %s %s missing; the merged reports lack %s tests\n",
 			plural.Of(len(missing), "shard", "shards"), strings.Join(missing, ", "), plural.Of(len(missing), "its", "their"))
 		if !*allowMissing {
-			fmt.Fprintln(env.Stderr, "  hint: pass every shard's result, or --allow-missing-shards to accept the incomplete set")
+			fmt.Fprintln(env.Stderr, "  the report files were not written; hint: pass every shard's result, or --allow-missing-shards to accept the incomplete set")
 			return ExitFailed
 		}
 	}
