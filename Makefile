@@ -14,7 +14,8 @@ setup:
 
 # The main job: check, then run the bundled example suite headless against the
 # example app served by adtest on a loopback port, with JUnit and JSON reports.
-demo: setup
+demo:
+	@bash scripts/setup.sh --demo
 	$(GO) build -o bin/adtest ./cmd/adtest
 	bin/adtest check examples/
 	bin/adtest run --serve-example -j 2 \

@@ -5,7 +5,8 @@
 # shell is not packaged, and Playwright's side of the TodoMVC comparison),
 # adb (the Android driver's server), and git and patch (the repair tests
 # apply their patches with both).
-# Idempotent: it does nothing when all are already there.
+# Idempotent: it does nothing when all are already there. With --demo it
+# skips the test subjects (TodoMVC, the component libraries, Selenium Grid).
 set -euo pipefail
 
 need=()
@@ -47,6 +48,9 @@ if [ -z "$helper_sha" ] || ! echo "$helper_sha  $helper_apk" | sha256sum -c --st
   fi
   (cd "$(dirname "$0")/.." && go run ./cmd/adtest android setup >/dev/null)
 fi
+# --demo (make demo) stops here: the demo needs the browser, adb and the
+# Android helper, not the test subjects below.
+if [ "${1:-}" != "--demo" ]; then
 # The real-app corpus of examples/todomvc: npm's todomvc package, fetched
 # with npm pack into the per-user cache, checked against the sha256 pinned
 # in examples/todomvc/todomvc.go and extracted there (never committed).
@@ -78,7 +82,8 @@ fi
 bash "$(dirname "$0")/setup-components.sh" # examples/components: pinned npm packages, user cache
 # Selenium Grid 4 for the tests of --grid (scripts/setup-grid.sh).
 bash "$(dirname "$0")/setup-grid.sh"
+fi
 
 shell=/usr/lib/chromium/chromium-headless-shell
 [ -x "$shell" ] || shell="$(command -v chromium-headless-shell || true)"
-echo "setup: chromium ${shell:+$shell and }$(command -v chromium || command -v chromium-browser || command -v google-chrome), adb $(command -v adb), android helper $helper_apk, todomvc $todo_dir/package" >&2
+echo "setup: chromium ${shell:+$shell and }$(command -v chromium || command -v chromium-browser || command -v google-chrome), adb $(command -v adb), android helper $helper_apk${todo_dir:+, todomvc $todo_dir/package}" >&2
