@@ -153,13 +153,13 @@ func runTest(ctx context.Context, env *Env) int {
 	}
 	if v, ok := cfg.integer("retries"); ok {
 		if v < 0 || v > 3 {
-			return testInvalid(env, "--retries must be an integer from 0 to 3, got %d", v)
+			return testInvalid(env, "retries must be an integer from 0 to 3, got %d (from %s)", v, cfg.from["retries"])
 		}
 		f.retries.v = &v
 	}
 	if v, ok := cfg.integer("timeoutMs"); ok {
 		if v < 1 {
-			return testInvalid(env, "--timeout must be a positive number of milliseconds, got %d", v)
+			return testInvalid(env, "timeout must be a positive number of milliseconds, got %d (from %s)", v, cfg.from["timeoutMs"])
 		}
 		f.timeout.v = &v
 	}
@@ -220,7 +220,11 @@ func runTest(ctx context.Context, env *Env) int {
 	}
 	n := shardAll + shardSplit
 	if n < 1 {
-		return testInvalid(env, "shard count must be at least 1, got %d", n)
+		from := cfg.from["shardAll"]
+		if okSplit {
+			from = cfg.from["shardSplit"]
+		}
+		return testInvalid(env, "shard count must be at least 1, got %d (from %s)", n, from)
 	}
 	return agentDeviceExit(plan.executeShards(ctx, env, n, okAll, asJSON))
 }
