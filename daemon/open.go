@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -96,6 +97,11 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 		// Up front, not at close after the work is done.
 		if ei := checkScriptTarget(req.ScriptPath); ei != nil {
 			return fail(&Response{Error: ei})
+		}
+		// A new session owns no file yet: one already there is someone
+		// else's, refused now rather than at close.
+		if _, err := os.Lstat(req.ScriptPath); err == nil && !req.Force {
+			return fail(&Response{Error: existsErr(req.ScriptPath)})
 		}
 	}
 	drv, cfg, ei := r.startDriver(ctx, e, req)
