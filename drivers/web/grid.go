@@ -54,6 +54,10 @@ const DefaultGridTimeout = 5 * time.Minute
 // its status, the end of a session.
 const gridCallTimeout = 15 * time.Second
 
+// abandonGrace is how long a session request outlives the run that stopped
+// waiting for it (openOnce): long enough for a node to start a browser.
+const abandonGrace = 10 * time.Second
+
 // grid is a Selenium Grid 4's client.
 type grid struct {
 	base    *url.URL // the Grid's URL without its credentials
@@ -345,7 +349,25 @@ func (g *grid) openOnce(ctx context.Context) (*gridSession, error) {
 	caps := maps.Clone(g.caps)
 	caps[markKey] = g.mark
 	body := map[string]any{"capabilities": map[string]any{"alwaysMatch": caps}}
-	status, v, err := g.call(ctx, http.MethodPost, "/session", body)
+	// A request the caller stops waiting for (an interrupted run) may still
+	// be answered: a Grid that has placed it creates the session on a node
+	// whatever adtest does next, and a session created after adtest exited
+	// holds its slot until the Grid's own timeout. So the request outlives a
+	// cancelled context by up to abandonGrace, and a session answered then
+	// is ended below; one still unanswered is left to sweep. A deadline
+	// (--grid-timeout) ends the request at once.
+	pctx, pcancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer pcancel()
+	if dl, ok := ctx.Deadline(); ok {
+		var dcancel context.CancelFunc
+		pctx, dcancel = context.WithDeadline(pctx, dl)
+		defer dcancel()
+	}
+	grace := time.AfterFunc(time.Duration(1<<62), pcancel)
+	defer grace.Stop()
+	stop := context.AfterFunc(ctx, func() { grace.Reset(abandonGrace) })
+	defer stop()
+	status, v, err := g.call(pctx, http.MethodPost, "/session", body)
 	if err != nil && status == 0 {
 		// The Grid may still create it: sweep finds it.
 		g.abandoned.Store(true)
@@ -375,6 +397,11 @@ func (g *grid) openOnce(ctx context.Context) (*gridSession, error) {
 	}
 	if status != http.StatusOK || ok.SessionID == "" {
 		return nil, g.refusal(status, ok.Error, ok.Message)
+	}
+	if ctx.Err() != nil {
+		// Answered after the caller stopped waiting: nobody will use it.
+		g.end(ok.SessionID)
+		return nil, ctx.Err()
 	}
 	cdp, _ := ok.Capabilities["se:cdp"].(string)
 	if cdp == "" {

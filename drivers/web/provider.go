@@ -142,6 +142,7 @@ type Provider struct {
 	// the Grid's queue for minutes, and the others' must not wait behind it.
 	gridStarts map[int]*sync.Mutex
 	gridOpens  sync.WaitGroup // Grid sessions being asked for (added under mu, not once closed)
+	starts     sync.WaitGroup // browser starts in flight, to their registration (added under mu, not once closed)
 	opened     int            // sessions handed out
 	quiet      sync.Map       // target.SessionID: pipelining sessions (pipe.go)
 }
@@ -369,6 +370,11 @@ func (p *Provider) browser(ctx context.Context, worker int) (*browserProc, error
 		p.mu.Unlock()
 		return nil, fmt.Errorf("%w: web: the provider is closed", drivers.ErrInfrastructure)
 	}
+	// Close waits for this start: a browser (a Grid session) started as
+	// the provider closes is released here, before Close returns and the
+	// process exits, not left holding its slot.
+	p.starts.Add(1)
+	defer p.starts.Done()
 	var cur *browserProc
 	if p.opts.BrowserPerWorker {
 		cur = p.perWorker[worker]
@@ -788,6 +794,7 @@ func (p *Provider) Close() error {
 	p.warmStop()
 	p.warmers.Wait()   // a session being warmed ends in the spare slot or closed
 	p.gridOpens.Wait() // cancelled by warmStop; sweep finds what the Grid made of them
+	p.starts.Wait()    // a start that finished as Close began releases its browser itself
 	var errs []error
 	for _, b := range all {
 		p.release(b)
