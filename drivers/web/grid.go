@@ -376,7 +376,8 @@ func (g *grid) openOnce(ctx context.Context) (*gridSession, error) {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		return nil, g.refusedAuth(status)
 	case err != nil && status == 0:
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// pctx has ctx's deadline on a timer of its own, which may fire first.
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(pctx.Err(), context.DeadlineExceeded) {
 			return nil, g.fail("the Selenium Grid at %s gave no session within --grid-timeout %s (every slot busy, or no node matches the capabilities); raise --grid-timeout, add nodes, or check --grid-capabilities", g.shown, g.timeout)
 		}
 		if ctx.Err() != nil {
