@@ -31,10 +31,13 @@ shell="${TODOMVC_CHROMIUM:-/usr/lib/chromium/chromium-headless-shell}"
 export TODOMVC_CHROMIUM="$shell"
 out="${TODOMVC_OUT:-$repo/.adtest/todomvc}"
 export TODOMVC_OUT="$out"
-pw_version="$(sed -n 's/^pw_version=//p' "$repo/scripts/todomvc-playwright.sh")"
-pw_dir="${ADTEST_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/adtest}/playwright-test/$pw_version"
-
 bash "$repo/scripts/todomvc-playwright.sh" -j "$workers" --only "$only" prepare >/dev/null
+# Where the pinned Playwright Test is (installed by prepare): asked of the
+# script that installs it, never worked out again here.
+pw_dir="$(bash "$repo/scripts/install-playwright.sh")"
+pw_version="$(basename "$pw_dir")"
+[ -x "$pw_dir/node_modules/.bin/playwright" ] && [ -f "$pw_dir/run/todomvc.spec.js" ] ||
+  { echo "bench-compare: Playwright Test is not prepared in $pw_dir (scripts/todomvc-playwright.sh prepare)" >&2; exit 1; }
 root="$("$out/bin/todomvc" root)"
 
 # timed LABEL CMD...: runs CMD, prints "wall cpu" in seconds.
@@ -42,7 +45,7 @@ timed() {
   local t0 t1 r
   TIMEFORMAT='%U %S'
   t0="$(date +%s.%N)"
-  r="$( { time "$@" >/dev/null 2>&1 || true; } 2>&1 )" # a failed run is timed too
+  r="$( { time "$@" >"$out/last-$1.log" 2>&1 || true; } 2>&1 )" # a failed run is timed too
   t1="$(date +%s.%N)"
   awk -v a="$t0" -v b="$t1" -v r="$r" 'BEGIN { split(r, c, " "); printf "%.2f %.2f\n", b - a, c[1] + c[2] }'
 }
@@ -88,6 +91,15 @@ for i in $(seq "$pairs"); do
   rc="$(awk -v a="$ac" -v b="$pc" 'BEGIN { printf "%.3f", a / b }')"
   printf "%4d  %7s / %-7s %s  %7s / %-7s %s  %9s  %9s\n" "$i" "$aw" "$ac" "$ag" "$pw" "$pc" "$pg" "$rw" "$rc"
   [ "$ag" = ok ] && [ "$pg" = ok ] && rows+=("$aw $ac $pw $pc $rw $rc")
+  # A side that failed says why (the end of its output), the first time.
+  for side in "adtest_run $ag" "playwright_run $pg"; do
+    read -r name st <<<"$side"
+    if [ "$st" = FAILED ] && [[ " ${told:-} " != *" $name "* ]]; then
+      echo "  $name failed; the end of its output ($out/last-$name.log):" >&2
+      tail -n 15 "$out/last-$name.log" | sed 's/^/    /' >&2
+      told="${told:-} $name"
+    fi
+  done
 done
 [ ${#rows[@]} -gt 0 ] || { echo "bench-compare: no pair where both sides passed" >&2; exit 1; }
 printf '%s\n' "${rows[@]}" | awk '
