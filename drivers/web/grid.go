@@ -72,7 +72,10 @@ type grid struct {
 	// found and ended (sweep).
 	mark      string
 	abandoned atomic.Bool
-	inflight  atomic.Int32 // requests for a session not answered yet
+	inflight  atomic.Int32                     // requests for a session not answered yet
+	logf      func(format string, args ...any) // --debug's lines (never nil)
+	// sweepEvery is the pause between two rounds of sweep.
+	sweepEvery time.Duration
 }
 
 // markKey is the capability that marks the sessions of one provider.
@@ -84,7 +87,7 @@ func newGrid(o GridOptions) (*grid, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("%w: --grid %s: want the Grid's URL, http(s)://host:port (e.g. http://127.0.0.1:4444)", drivers.ErrInfrastructure, redactURL(o.URL))
 	}
-	g := &grid{shown: redactURL(o.URL), timeout: o.Timeout, client: &http.Client{}, mark: newMark()}
+	g := &grid{shown: redactURL(o.URL), timeout: o.Timeout, client: &http.Client{}, mark: newMark(), logf: func(string, ...any) {}, sweepEvery: time.Second}
 	if g.timeout <= 0 {
 		g.timeout = DefaultGridTimeout
 	}
@@ -246,6 +249,11 @@ type gridStatus struct {
 		Availability string `json:"availability"`
 		Slots        []struct {
 			Stereotype map[string]any `json:"stereotype"`
+			// Session is the slot's session; its id is "reserved" while
+			// the node creates it (the Grid lists it nowhere else then).
+			Session *struct {
+				ID string `json:"sessionId"`
+			} `json:"session"`
 		} `json:"slots"`
 	} `json:"nodes"`
 }
@@ -371,6 +379,7 @@ func (g *grid) openOnce(ctx context.Context) (*gridSession, error) {
 	if err != nil && status == 0 {
 		// The Grid may still create it: sweep finds it.
 		g.abandoned.Store(true)
+		g.logf("web: Grid: a request for a session got no answer (%v); left to the sweep", err)
 	}
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
@@ -401,6 +410,7 @@ func (g *grid) openOnce(ctx context.Context) (*gridSession, error) {
 	}
 	if ctx.Err() != nil {
 		// Answered after the caller stopped waiting: nobody will use it.
+		g.logf("web: Grid session %s came after the run stopped waiting: ending it", ok.SessionID)
 		g.end(ok.SessionID)
 		return nil, ctx.Err()
 	}
@@ -491,6 +501,7 @@ func (g *grid) end(id string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), gridCallTimeout)
 	defer cancel()
 	status, _, err := g.call(ctx, http.MethodDelete, "/session/"+url.PathEscape(id), nil)
+	g.logf("web: Grid session %s ended (DELETE answered %d, %v)", id, status, err)
 	if err != nil && status == 0 {
 		return fmt.Errorf("ending session %s on the Selenium Grid at %s: %v", id, g.shown, lastPart(err))
 	}
@@ -514,25 +525,31 @@ const sweepBound = 30 * time.Second
 // stopped waiting for them (only when a request was abandoned): it asks the
 // Grid's GraphQL for the sessions and queued requests carrying the mark,
 // ends the sessions, and stops once five rounds a second apart find neither
-// (a request the Grid was still creating on a node shows up as a session
-// within them), or at sweepBound.
+// and no slot of any node reserved, or at sweepBound. A request the Grid
+// has taken from its queue is neither queued nor a session while its node
+// starts the browser (seconds on a loaded machine): its slot is reserved
+// (GET /status), and whose request that is the Grid does not say, so any
+// reservation keeps the sweep going.
 func (g *grid) sweep() {
 	if !g.abandoned.Load() && g.inflight.Load() == 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), sweepBound)
 	defer cancel()
-	tick := time.NewTicker(time.Second)
+	tick := time.NewTicker(g.sweepEvery)
 	defer tick.Stop()
 	for quiet := 0; quiet < 5; {
 		ids, queued, err := g.marked(ctx)
 		if err != nil {
+			g.logf("web: Grid: sweep stopped: %v", err)
 			return // a Grid without GraphQL: nothing more to find
 		}
+		reserved := g.reserved(ctx)
+		g.logf("web: Grid: sweep found %d session(s) of this run, queued %v, %d slot(s) reserved", len(ids), queued, reserved)
 		for _, id := range ids {
 			g.end(id)
 		}
-		if len(ids) == 0 && !queued {
+		if len(ids) == 0 && !queued && reserved == 0 {
 			quiet++
 		} else {
 			quiet = 0
@@ -544,6 +561,31 @@ func (g *grid) sweep() {
 		}
 	}
 }
+
+// reserved counts the slots of the Grid's nodes whose session is being
+// created (0 when the Grid does not say).
+func (g *grid) reserved(ctx context.Context) int {
+	cctx, cancel := context.WithTimeout(ctx, gridCallTimeout)
+	defer cancel()
+	status, v, err := g.call(cctx, http.MethodGet, "/status", nil)
+	var st gridStatus
+	if err != nil || status != http.StatusOK || json.Unmarshal(v, &st) != nil {
+		return 0
+	}
+	n := 0
+	for _, node := range st.Nodes {
+		for _, s := range node.Slots {
+			if s.Session != nil && s.Session.ID == reservedID {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// reservedID is the session id of a Grid 4 slot whose session is being
+// created.
+const reservedID = "reserved"
 
 // marked lists the Grid's sessions carrying this provider's mark and says
 // whether a request carrying it is queued.

@@ -258,3 +258,66 @@ func TestGridCapabilities(t *testing.T) {
 		t.Errorf("a JSON array: %v", err)
 	}
 }
+
+// TestGridSweepWaitsForReservedSlot: a request abandoned by an interrupted
+// run that the Grid has taken from its queue is, while its node starts the
+// browser, neither queued nor a session: only its slot is reserved. The
+// sweep keeps going through more quiet rounds than it needs otherwise and
+// ends the session once it shows (it used to stop after five rounds and
+// leave it holding its slot).
+func TestGridSweepWaitsForReservedSlot(t *testing.T) {
+	t.Parallel()
+	const reservedRounds = 8 // more than the five quiet rounds that end a sweep
+	var (
+		mu      sync.Mutex
+		rounds  int // GraphQL questions so far
+		deleted bool
+	)
+	var gr *grid
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /graphql", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		rounds++
+		sessions := `[]`
+		if rounds > reservedRounds && !deleted {
+			sessions = `[{"id":"late","capabilities":"{\"` + markKey + `\":\"` + gr.mark + `\"}"}]`
+		}
+		w.Write([]byte(`{"data":{"sessionsInfo":{"sessions":` + sessions + `,"sessionQueueRequests":[]}}}`))
+	})
+	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		slot := `{"stereotype":{"browserName":"chrome"},"session":null}`
+		switch {
+		case rounds <= reservedRounds:
+			slot = `{"stereotype":{"browserName":"chrome"},"session":{"sessionId":"reserved"}}`
+		case !deleted:
+			slot = `{"stereotype":{"browserName":"chrome"},"session":{"sessionId":"late"}}`
+		}
+		w.Write([]byte(`{"value":{"ready":true,"nodes":[{"uri":"http://127.0.0.1:5555","slots":[` + slot + `]}]}}`))
+	})
+	mux.HandleFunc("DELETE /session/{id}", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.PathValue("id") == "late" {
+			deleted = true
+		}
+		w.Write([]byte(`{"value":null}`))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	var err error
+	gr, err = newGrid(GridOptions{URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr.sweepEvery = 5 * time.Millisecond
+	gr.abandoned.Store(true)
+	gr.sweep()
+	mu.Lock()
+	defer mu.Unlock()
+	if !deleted {
+		t.Fatalf("the sweep stopped after %d rounds without ending the session that was being created", rounds)
+	}
+}

@@ -197,6 +197,7 @@ func NewProvider(opts Options) (*Provider, error) {
 			return nil, err
 		}
 		p.grid = g
+		g.logf = p.opts.Logf
 		// One Grid session per worker: the Grid spreads them over its nodes.
 		p.opts.BrowserPerWorker = true
 		return p, nil

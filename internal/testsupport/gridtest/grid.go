@@ -207,9 +207,79 @@ func (g *Grid) Sessions(ctx context.Context) (nodes []string, queued int, err er
 	return nodes, len(st.SessionsInfo.Queue), nil
 }
 
-// Started returns, for each node URI, when a session last started on one
-// of its slots (GET /status).
-func (g *Grid) Started(ctx context.Context) (map[string]time.Time, error) {
+// Reserved counts the slots whose session a node is creating (GET /status:
+// a session id "reserved"); the Grid lists such a session nowhere else.
+func (g *Grid) Reserved(ctx context.Context) (int, error) {
+	st, err := g.status(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, node := range st.Value.Nodes {
+		for _, s := range node.Slots {
+			if s.Session != nil && s.Session.ID == "reserved" {
+				n++
+			}
+		}
+	}
+	return n, nil
+}
+
+// Held asks a node itself (its own GET /status) how many of its slots hold
+// a session. A node is the authority on the browsers it runs; the hub's
+// view of them is built from the node's events and may lag behind a
+// DELETE for a moment.
+func (n *Node) Held(ctx context.Context) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, n.URI+"/status", nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	var st struct {
+		Value struct {
+			Node struct {
+				Slots []struct {
+					Session *struct {
+						ID string `json:"sessionId"`
+					} `json:"session"`
+				} `json:"slots"`
+			} `json:"node"`
+		} `json:"value"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		return 0, fmt.Errorf("node %s status: %w", n.URI, err)
+	}
+	held := 0
+	for _, s := range st.Value.Node.Slots {
+		if s.Session != nil {
+			held++
+		}
+	}
+	return held, nil
+}
+
+// gridStatus is the part of GET /status the tests read.
+type gridStatus struct {
+	Value struct {
+		Nodes []struct {
+			URI   string `json:"uri"`
+			Slots []struct {
+				LastStarted time.Time `json:"lastStarted"`
+				Session     *struct {
+					ID string `json:"sessionId"`
+				} `json:"session"`
+			} `json:"slots"`
+		} `json:"nodes"`
+	} `json:"value"`
+}
+
+func (g *Grid) status(ctx context.Context) (*gridStatus, error) {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, g.URL+"/status", nil)
@@ -221,17 +291,18 @@ func (g *Grid) Started(ctx context.Context) (map[string]time.Time, error) {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	var st struct {
-		Value struct {
-			Nodes []struct {
-				URI   string `json:"uri"`
-				Slots []struct {
-					LastStarted time.Time `json:"lastStarted"`
-				} `json:"slots"`
-			} `json:"nodes"`
-		} `json:"value"`
-	}
+	var st gridStatus
 	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
+// Started returns, for each node URI, when a session last started on one
+// of its slots (GET /status).
+func (g *Grid) Started(ctx context.Context) (map[string]time.Time, error) {
+	st, err := g.status(ctx)
+	if err != nil {
 		return nil, err
 	}
 	out := map[string]time.Time{}
