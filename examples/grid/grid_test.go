@@ -120,7 +120,10 @@ func wait(t *testing.T, cmd *exec.Cmd, out *strings.Builder) int {
 func noneLeft(t *testing.T) bool {
 	t.Helper()
 	ctx := context.Background()
-	deadline := time.Now().Add(10 * time.Second)
+	settle, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
 	var nodes []string
 	var queued, reserved int
 	for {
@@ -134,10 +137,12 @@ func noneLeft(t *testing.T) bool {
 		if len(nodes) == 0 && queued == 0 && reserved == 0 {
 			return true
 		}
-		if time.Now().After(deadline) {
-			break
+		select {
+		case <-tick.C:
+			continue
+		case <-settle.Done():
 		}
-		time.Sleep(250 * time.Millisecond) // polling the Grid's view, bounded above
+		break
 	}
 	held := 0
 	for _, n := range grid.Nodes {
