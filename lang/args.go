@@ -60,6 +60,11 @@ type TargetArgs struct {
 	// DurationMs is longpress's duration (HasDuration false: the default).
 	DurationMs  float64
 	HasDuration bool
+	// Tail are the positionals written after the target that a rewrite of
+	// the target keeps (the recorder's selector, the repair's new line):
+	// fill's text as one positional, longpress's duration as written; nil
+	// when nothing follows the target.
+	Tail []string
 }
 
 // GetArgs are `get text|attrs <target>`.
@@ -88,6 +93,9 @@ type WaitArgs struct {
 	// that may have meant a selector), the first one at Pos.
 	Written []string
 	Pos     Pos
+	// Tail are the positionals written after a ref wait's ref (its timeout),
+	// which a rewrite of the ref keeps; nil for the other forms.
+	Tail []string
 }
 
 // FindArgs are `find [locator] <query> [action [value...]]`.
@@ -370,6 +378,7 @@ func bindLongPress(a *Action) (Args, *Error) {
 			// the last numeric positional is the duration, unless it is a point's y
 			if it, err := decodeTarget(pos, TargetOptions{}); err != nil || it.Kind != TargetPoint || len(it.Rest) > 0 {
 				args.DurationMs, args.HasDuration = ms, true
+				args.Tail = pos[len(pos)-1:]
 				pos = pos[:len(pos)-1]
 			}
 		}
@@ -390,7 +399,8 @@ func bindFill(a *Action) (Args, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	args := TargetArgs{Target: t, Text: strings.Join(rest, " ")}
+	text := strings.Join(rest, " ")
+	args := TargetArgs{Target: t, Text: text, Tail: []string{text}}
 	if a.RefLabel != nil {
 		args.Label, args.HasLabel = *a.RefLabel, true
 	}
@@ -442,6 +452,7 @@ func bindWait(a *Action) (Args, *Error) {
 	args := WaitArgs{WaitSpec: w, Written: a.Positionals, Pos: posAt(a, 0)}
 	if w.Kind == WaitRef {
 		args.Ref, args.RefOK = ParseRefToken(w.Ref)
+		args.Tail = a.Positionals[1:]
 	}
 	return args, nil
 }

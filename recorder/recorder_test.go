@@ -55,7 +55,7 @@ func action(t *testing.T, line string) *lang.Action {
 // returns the script.
 type step struct {
 	line string
-	kind string
+	kind lang.TargetKind
 	idx  int
 	tr   *drivers.Snapshot
 	full *drivers.Snapshot

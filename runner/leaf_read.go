@@ -130,7 +130,7 @@ func (s *Session) isHolds(obs *observation, ia lang.IsArgs) (bool, string, *Erro
 		return false, "", rerr
 	}
 	n := &obs.Snap.Nodes[res.node]
-	s.resolvedAt("selector", "", ia.SelectorText, obs.Snap, res.node, n.Rect.Center())
+	s.resolvedAt(lang.TargetSelector, "", ia.SelectorText, obs.Snap, res.node, n.Rect.Center())
 	if ia.Predicate == "text" {
 		got := readText(n)
 		return match.NormText(got) == match.NormText(ia.Value), got, nil

@@ -78,7 +78,7 @@ func Annotate(script *lang.Script, src []byte, path string, ar runner.AttemptRes
 	insert := map[int]string{} // line -> the annotation above it
 	seen := map[*lang.Action]bool{}
 	for _, e := range entries {
-		if e.Step < 1 || e.Step > len(script.Actions) || e.Error != nil || e.Resolution == nil || e.Resolution.Kind != "selector" || e.Bound == nil {
+		if e.Step < 1 || e.Step > len(script.Actions) || e.Error != nil || e.Resolution == nil || lang.TargetKind(e.Resolution.Kind) != lang.TargetSelector || e.Bound == nil {
 			continue
 		}
 		a := script.Actions[e.Step-1]
