@@ -29,10 +29,10 @@ type Traits struct {
 	// ref-frame effect is may-invalidate): a selector target resolves as a
 	// mutation does. A conditional command is not (EffectOf says per action).
 	Mutating bool
-	// ReadOnly: the command reads the screen or the session and nothing
-	// else: it never changes the screen and never waits for it to change
-	// (get, is, snapshot, diff, appstate, screenshot, ...). Derived from the
-	// effect: preserve, and not Waits.
+	// ReadOnly: the command cannot change the screen and does not wait for
+	// it to change (get, is, snapshot, diff, appstate, screenshot, ...): a
+	// selector target resolves as a read does. Derived from the effect:
+	// preserve, and not Waits.
 	ReadOnly bool
 	// Waits: the command waits for the screen to change (wait): it preserves
 	// the ref frame, yet what it waits for is a change.
