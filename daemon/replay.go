@@ -111,7 +111,7 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 	// The terminal close ends the session itself (below), not only its page;
 	// with --keep-session it does not run at all.
 	run := *script
-	endsInClose := len(run.Actions) > 0 && run.Actions[len(run.Actions)-1].Command == "close"
+	endsInClose := len(run.Actions) > 0 && lang.TraitsOf(run.Actions[len(run.Actions)-1].Command).ClosesSession
 	if endsInClose {
 		run.Actions = run.Actions[:len(run.Actions)-1]
 	}

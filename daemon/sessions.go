@@ -250,19 +250,19 @@ func (r *registry) command(ctx context.Context, req *Request) *Response {
 	if _, ok := lang.LookupCommand(req.Command); !ok {
 		return failure(req, runner.CodeInvalidArgs, drivers.ReasonUnknownCommand, "Run `adtest help` for the interactive commands.", "Unknown command %q", req.Command)
 	}
-	if req.Command == "open" {
+	if lang.TraitsOf(req.Command).OpensSession {
 		return r.open(ctx, req)
 	}
 	r.mu.Lock()
 	e := r.sessions[req.Session]
 	why, lost := r.lost[req.Session]
-	if e == nil && lost && req.Command == "close" {
+	if e == nil && lost && lang.TraitsOf(req.Command).ClosesSession {
 		delete(r.lost, req.Session)
 	}
 	r.mu.Unlock()
 	if e == nil {
 		if lost {
-			if req.Command == "close" {
+			if lang.TraitsOf(req.Command).ClosesSession {
 				r.saveState()
 			}
 			return &Response{Error: lostErr(req.Session, why)}
@@ -276,7 +276,7 @@ func (r *registry) command(ctx context.Context, req *Request) *Response {
 	if e.closed {
 		return &Response{Error: notFound(req.Session)}
 	}
-	if req.Command == "close" {
+	if lang.TraitsOf(req.Command).ClosesSession {
 		return r.close(ctx, e, req)
 	}
 	a, ei := buildAction(req)
@@ -312,7 +312,7 @@ func (r *registry) run(ctx context.Context, e *entry, req *Request, a *lang.Acti
 			resp.Data[k] = v
 		}
 	}
-	if a.Command == "snapshot" && req.JSON {
+	if lang.TraitsOf(a.Command).Publishes == lang.PublishesFrame && req.JSON {
 		addSnapshotNodes(resp, e.sess, a)
 	}
 	return resp

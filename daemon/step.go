@@ -45,7 +45,7 @@ func buildAction(req *Request) (*lang.Action, *runner.ErrorInfo) {
 func stepAction(ctx context.Context, e *entry, a *lang.Action, req *Request) (*runner.Output, *runner.ErrorInfo) {
 	var opts runner.StepOptions
 	if req.RecordAs != "" {
-		if a.Command != "fill" || len(a.Positionals) < 2 {
+		if !lang.TraitsOf(a.Command).TypesText || len(a.Positionals) < 2 {
 			return nil, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs,
 				Message: "--record-as belongs to fill <target> <text>", Hint: "adtest fill @e3 TEXT --record-as NAME"}
 		}
@@ -69,23 +69,19 @@ func stepAction(ctx context.Context, e *entry, a *lang.Action, req *Request) (*r
 			e.trace.Mask(literal)
 		}
 	}
-	if e.rec != nil && e.aborted == "" && targetsRef(a) {
-		// A read-only capture for the recorder; it never touches the frame.
-		if snap, err := e.sess.Capture(ctx); err == nil {
-			e.rec.Capture(snap)
+	if e.rec != nil && e.aborted == "" {
+		// The step's one binding: the step and the recording read it.
+		if args, err := lang.Bind(a); err == nil {
+			opts.Args = args
+			if _, _, ok := lang.NamedRef(args); ok {
+				// A read-only capture for the recorder; it never touches the frame.
+				if snap, err := e.sess.Capture(ctx); err == nil {
+					e.rec.Capture(snap)
+				}
+			}
 		}
 	}
 	return e.sess.Step(ctx, a, opts)
-}
-
-// targetsRef reports whether an action's bound arguments name a snapshot ref.
-func targetsRef(a *lang.Action) bool {
-	args, err := lang.Bind(a)
-	if err != nil {
-		return false
-	}
-	_, _, ok := lang.NamedRef(args)
-	return ok
 }
 
 // withJournal attaches a recording to a session configuration.

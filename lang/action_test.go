@@ -126,10 +126,10 @@ func TestBindDecodesEachLine(t *testing.T) {
 	}
 	want := []string{
 		"{Target:demo URL:} <nil>",
-		"{Target:{Kind:ref Ref:@e3 RefOK:true X:0 Y:0 Selector:<nil> Raw:@e3 Pos:x.ad:2:7} Label:Sign in HasLabel:true Text: DurationMs:0 HasDuration:false}",
-		"{Target:{Kind:selector Ref:@e0 RefOK:false X:0 Y:0 Selector:<nil> Raw:id=email Pos:x.ad:3:6} Label: HasLabel:false Text:${EMAIL} DurationMs:0 HasDuration:false}",
-		"{Target:{Kind:point Ref:@e0 RefOK:false X:10 Y:20 Selector:<nil> Raw:10 20 Pos:x.ad:4:11} Label: HasLabel:false Text: DurationMs:800 HasDuration:false}",
-		"{Target:{Kind:selector Ref:@e0 RefOK:false X:0 Y:0 Selector:<nil> Raw:id=x Pos:x.ad:5:11} Label: HasLabel:false Text: DurationMs:500 HasDuration:true}",
+		"{Target:{Kind:ref Ref:@e3 RefOK:true X:0 Y:0 Selector:<nil> Raw:@e3 Pos:x.ad:2:7} Label:Sign in HasLabel:true Text: DurationMs:0 HasDuration:false Tail:[]}",
+		"{Target:{Kind:selector Ref:@e0 RefOK:false X:0 Y:0 Selector:<nil> Raw:id=email Pos:x.ad:3:6} Label: HasLabel:false Text:${EMAIL} DurationMs:0 HasDuration:false Tail:[${EMAIL}]}",
+		"{Target:{Kind:point Ref:@e0 RefOK:false X:10 Y:20 Selector:<nil> Raw:10 20 Pos:x.ad:4:11} Label: HasLabel:false Text: DurationMs:800 HasDuration:false Tail:[]}",
+		"{Target:{Kind:selector Ref:@e0 RefOK:false X:0 Y:0 Selector:<nil> Raw:id=x Pos:x.ad:5:11} Label: HasLabel:false Text: DurationMs:500 HasDuration:true Tail:[500]}",
 		"{Predicate:text Selector:<nil> SelectorText:label=Total SelectorPos:x.ad:6:9 Value:42}",
 		"<nil> swipe requires x1 y1 x2 y2", // does not bind: the runner reports it when the step runs
 	}

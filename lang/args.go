@@ -60,6 +60,11 @@ type TargetArgs struct {
 	// DurationMs is longpress's duration (HasDuration false: the default).
 	DurationMs  float64
 	HasDuration bool
+	// Tail are the positionals written after the target that a rewrite of
+	// the target keeps (the recorder's selector, the repair's new line):
+	// fill's text as one positional, longpress's duration as written; nil
+	// when nothing follows the target.
+	Tail []string
 }
 
 // GetArgs are `get text|attrs <target>`.
@@ -88,6 +93,9 @@ type WaitArgs struct {
 	// that may have meant a selector), the first one at Pos.
 	Written []string
 	Pos     Pos
+	// Tail are the positionals written after a ref wait's ref (its timeout),
+	// which a rewrite of the ref keeps; nil for the other forms.
+	Tail []string
 }
 
 // FindArgs are `find [locator] <query> [action [value...]]`.
@@ -178,17 +186,9 @@ func (NoArgs) isArgs()       {}
 // binder binds one command's positionals.
 type binder func(a *Action) (Args, *Error)
 
-// bindRow is one command's row of the bind table: its binder and, for a
-// command whose ref target takes a label (click @e3 "Sign in"), the
-// positional the label follows (-1: none; the printer writes it there).
-type bindRow struct {
-	bind    binder
-	labelAt int
-}
-
-// binders is the bind table, built with addBinder and refLabelAfter (a panic
-// at start-up for a command the registry does not know, or a second row).
-var binders = map[string]*bindRow{}
+// binders is the bind table, built with addBinder (a panic at start-up for
+// a command the registry does not know, or a second binder).
+var binders = map[string]binder{}
 
 func addBinder(b binder, commands ...string) {
 	for _, c := range commands {
@@ -202,32 +202,17 @@ func addBinder(b binder, commands ...string) {
 		if _, dup := binders[c]; dup {
 			panic(fmt.Sprintf("lang: two binders for %q", c))
 		}
-		binders[c] = &bindRow{bind: b, labelAt: -1}
-	}
-}
-
-// refLabelAfter says that the commands' ref target, at positional slot,
-// takes a label.
-func refLabelAfter(slot int, commands ...string) {
-	for _, c := range commands {
-		row, ok := binders[c]
-		if !ok || row.labelAt >= 0 {
-			panic(fmt.Sprintf("lang: ref label of %q, which has no binder or a label already", c))
-		}
-		row.labelAt = slot
+		binders[c] = b
 	}
 }
 
 // refLabelSlot is the index of the positional an action's ref label follows
-// (-1: none).
+// (-1: none): the command's LabelAfter trait.
 func refLabelSlot(a *Action) int {
 	if a.RefLabel == nil {
 		return -1
 	}
-	if row, ok := binders[a.Command]; ok {
-		return row.labelAt
-	}
-	return -1
+	return TraitsOf(a.Command).LabelAfter
 }
 
 func init() {
@@ -248,8 +233,6 @@ func init() {
 	addBinder(bindOpen, "open")
 	addBinder(bindSnapshot, "snapshot")
 	addBinder(bindText, "type", "screenshot")
-	refLabelAfter(0, "click", "press", "fill")
-	refLabelAfter(1, "get")
 }
 
 // Bind decodes an action's positionals (already interpolated) into its
@@ -264,11 +247,11 @@ func Bind(a *Action) (Args, error) {
 
 // bindArgs is Bind with its error typed (check reads the failed part).
 func bindArgs(a *Action) (Args, *Error) {
-	row, ok := binders[a.Command]
+	bind, ok := binders[a.Command]
 	if !ok {
 		return NoArgs{}, nil
 	}
-	return row.bind(a)
+	return bind(a)
 }
 
 // NamedRef returns the element ref bound arguments name (a ref target or a
@@ -281,7 +264,7 @@ func NamedRef(args Args) (string, Pos, bool) {
 	case GetArgs:
 		t = v.Target
 	case WaitArgs:
-		return v.WaitSpec.Ref, v.Pos, v.Kind == "ref" && v.RefOK
+		return v.WaitSpec.Ref, v.Pos, v.Kind == WaitRef && v.RefOK
 	default:
 		return "", Pos{}, false
 	}
@@ -368,7 +351,7 @@ func bindTarget(a *Action, p []string, base, trailing int) (Target, []string, *E
 	if err != nil {
 		return Target{}, nil, err.about(partTarget, p, posFrom(a, base))
 	}
-	t := Target{Kind: TargetKind(it.Kind), Raw: it.Raw, X: it.X, Y: it.Y, Selector: it.Selector, Pos: posAt(a, base)}
+	t := Target{Kind: it.Kind, Raw: it.Raw, X: it.X, Y: it.Y, Selector: it.Selector, Pos: posAt(a, base)}
 	if t.Kind == TargetRef {
 		t.Ref, t.RefOK = ParseRefToken(it.Raw)
 	}
@@ -393,8 +376,9 @@ func bindLongPress(a *Action) (Args, *Error) {
 	if len(pos) > 1 {
 		if ms, ok := JSNumber(pos[len(pos)-1]); ok {
 			// the last numeric positional is the duration, unless it is a point's y
-			if it, err := decodeTarget(pos, TargetOptions{}); err != nil || it.Kind != "point" || len(it.Rest) > 0 {
+			if it, err := decodeTarget(pos, TargetOptions{}); err != nil || it.Kind != TargetPoint || len(it.Rest) > 0 {
 				args.DurationMs, args.HasDuration = ms, true
+				args.Tail = pos[len(pos)-1:]
 				pos = pos[:len(pos)-1]
 			}
 		}
@@ -415,7 +399,8 @@ func bindFill(a *Action) (Args, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	args := TargetArgs{Target: t, Text: strings.Join(rest, " ")}
+	text := strings.Join(rest, " ")
+	args := TargetArgs{Target: t, Text: text, Tail: []string{text}}
 	if a.RefLabel != nil {
 		args.Label, args.HasLabel = *a.RefLabel, true
 	}
@@ -465,8 +450,9 @@ func bindWait(a *Action) (Args, *Error) {
 		return nil, err.about(partWait, a.Positionals, posFrom(a, 0))
 	}
 	args := WaitArgs{WaitSpec: w, Written: a.Positionals, Pos: posAt(a, 0)}
-	if w.Kind == "ref" {
+	if w.Kind == WaitRef {
 		args.Ref, args.RefOK = ParseRefToken(w.Ref)
+		args.Tail = a.Positionals[1:]
 	}
 	return args, nil
 }

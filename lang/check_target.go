@@ -142,7 +142,7 @@ func (c *checker) unknownKey(expr string, pos Pos) bool {
 // look like a selector.
 func (c *checker) waitText(w WaitArgs) {
 	p := w.Written
-	if w.Kind != "text" || len(p) == 0 || p[0] == "text" || chkHasVar(p) {
+	if w.Kind != WaitText || len(p) == 0 || p[0] == "text" || chkHasVar(p) {
 		return
 	}
 	if LooksLikeSelector(p[0]) {

@@ -26,7 +26,13 @@
 // again with nextToken (the grammar's Args production) and decodes its tokens
 // straight into those pools. The per-command rules of the command table
 // (registry.go, scriptflags.go) turn an action's tokens into positionals,
-// flags, runtime hints and a ref label.
+// flags, runtime hints and a ref label. What the runner, the recorder, the
+// daemon and the CLI need to know of a command (it touches a target, types
+// text into it, waits for readiness, only reads, waits for a change, where
+// its ref label goes, what it publishes to the ref frame, that it opens or
+// closes the session or nests a script) are its traits (traits.go,
+// TraitsOf), set once per command in the table: callers ask for a trait
+// and never compare a command's name (a gate test in runner holds them to it).
 // Script.Lines has one entry per physical line, so a file ending in "\n" has a
 // final blank line.
 //

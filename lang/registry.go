@@ -110,7 +110,7 @@ type CommandSpec struct {
 	Usage     string // script form, e.g. "click <@ref [label] | x y | selector> [flags]"
 	Summary   string
 	Effect    Effect
-	Recorded  string   // "y", "n" or "obs"
+	Recorded  Recorded
 	Platforms []string // platforms the command exists on; empty = all
 
 	// Flags are the script flags the line parser recognises for the command
@@ -131,7 +131,19 @@ type CommandSpec struct {
 	// Interactive marks the commands `adtest NAME ...` runs on a live session
 	// through the warm daemon (set from interactiveCommands).
 	Interactive bool
+	// Traits are what callers ask of the command instead of its name (set
+	// by registerTraits, traits.go).
+	Traits Traits
 }
+
+// Recorded says whether a recording writes a command.
+type Recorded string
+
+const (
+	RecordedYes         Recorded = "y"   // written as a step
+	RecordedNo          Recorded = "n"   // not written
+	RecordedObservation Recorded = "obs" // an observation: read, not written
+)
 
 // Flag returns the flag spec a token spells, if the command has one.
 func (c *CommandSpec) Flag(tok string) (*FlagSpec, bool) {
@@ -220,38 +232,38 @@ const visibleRule = "On web, visible means on the page for a user to see, as in 
 
 var commandTable = []*CommandSpec{
 	{Name: "open", Usage: "open [app|url] [url] [--relaunch] [--test-ime|--no-test-ime] [--platform p] [--metro-host h] [--metro-port n] [--bundle-url u] [--launch-url u]",
-		Summary: "open or activate an app, a URL or a deep link (creates the session)", Effect: EffectMayInvalidate, Recorded: "y", MinArgs: 0, MaxArgs: 2,
+		Summary: "open or activate an app, a URL or a deep link (creates the session)", Effect: EffectMayInvalidate, Recorded: RecordedYes, MinArgs: 0, MaxArgs: 2,
 		Flags: append([]FlagSpec{{Names: []string{"--relaunch"}, Key: "relaunch", Kind: FlagBool, Summary: "restart the app"},
 			{Names: []string{"--test-ime"}, Key: "testIme", Kind: FlagBool, Summary: "use the test keyboard (IME)"},
 			{Names: []string{"--no-test-ime"}, Key: "testIme", Kind: FlagBoolFalse, Summary: "do not use the test keyboard (IME)"}}, runtimeFlags...)},
-	{Name: "close", Usage: "close [app]", Summary: "end the session (terminate the app, release the device)", Effect: EffectMayInvalidate, Recorded: "y", MinArgs: 0, MaxArgs: 1},
+	{Name: "close", Usage: "close [app]", Summary: "end the session (terminate the app, release the device)", Effect: EffectMayInvalidate, Recorded: RecordedYes, MinArgs: 0, MaxArgs: 1},
 	{Name: "snapshot", Usage: "snapshot [-i] [-c] [-d n|--depth n] [-s x|--scope x] [--raw] [--force-full]",
-		Summary: "capture the accessibility tree; activates a complete ref frame", Effect: EffectPreserve, Recorded: "obs", Platforms: interactive, MinArgs: 0, MaxArgs: 0,
+		Summary: "capture the accessibility tree; activates a complete ref frame", Effect: EffectPreserve, Recorded: RecordedObservation, Platforms: interactive, MinArgs: 0, MaxArgs: 0,
 		Flags: snapshotFlags, Notes: "Every other token is silently ignored."},
-	{Name: "diff", Usage: "diff snapshot", Summary: "snapshot diff against the previous capture (partial publication)", Effect: EffectPreserve, Recorded: "obs", Platforms: interactive, MinArgs: 1, MaxArgs: -1},
+	{Name: "diff", Usage: "diff snapshot", Summary: "snapshot diff against the previous capture (partial publication)", Effect: EffectPreserve, Recorded: RecordedObservation, Platforms: interactive, MinArgs: 1, MaxArgs: -1},
 	{Name: "click", Usage: "click <@ref [label] | x y | selector> [--count n] [--interval-ms n] [--hold-ms n] [--jitter-px n] [--double-tap] [--button b]",
-		Summary: "tap or click a target", Effect: EffectMayInvalidate, Recorded: "y", Platforms: interactive, MinArgs: 1, MaxArgs: -1, Flags: clickFlags},
+		Summary: "tap or click a target", Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: interactive, MinArgs: 1, MaxArgs: -1, Flags: clickFlags},
 	{Name: "press", Usage: "press <@ref [label] | x y | selector> [--count n] [--interval-ms n] [--hold-ms n] [--jitter-px n] [--double-tap] [--button b]",
-		Summary: "press a target (same as click)", Effect: EffectMayInvalidate, Recorded: "y", Platforms: interactive, MinArgs: 1, MaxArgs: -1, Flags: clickFlags},
-	{Name: "longpress", Usage: "longpress <target> [durationMs]", Summary: "long-press a target", Effect: EffectMayInvalidate, Recorded: "y",
+		Summary: "press a target (same as click)", Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: interactive, MinArgs: 1, MaxArgs: -1, Flags: clickFlags},
+	{Name: "longpress", Usage: "longpress <target> [durationMs]", Summary: "long-press a target", Effect: EffectMayInvalidate, Recorded: RecordedYes,
 		Platforms: native, MinArgs: 1, MaxArgs: -1},
 	{Name: "fill", Usage: "fill <@ref [label] text | x y text | selector text> [--delay-ms n]", Summary: "clear a field, then type text into it",
-		Effect: EffectMayInvalidate, Recorded: "y", Platforms: interactive, MinArgs: 2, MaxArgs: -1, Flags: delayFlags},
-	{Name: "type", Usage: "type <text...> [--delay-ms n]", Summary: "type into the focused element without clearing", Effect: EffectMayInvalidate, Recorded: "y",
+		Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: interactive, MinArgs: 2, MaxArgs: -1, Flags: delayFlags},
+	{Name: "type", Usage: "type <text...> [--delay-ms n]", Summary: "type into the focused element without clearing", Effect: EffectMayInvalidate, Recorded: RecordedYes,
 		Platforms: interactive, MinArgs: 1, MaxArgs: -1, Flags: delayFlags, Notes: "A quoted token is never a flag: type \"--delay-ms\" types the text."},
-	{Name: "focus", Usage: "focus <target>", Summary: "focus an element", Effect: EffectMayInvalidate, Recorded: "y", Platforms: interactive, MinArgs: 1, MaxArgs: -1},
-	{Name: "hover", Usage: "hover <target>", Summary: "move the pointer over a target without pressing", Effect: EffectMayInvalidate, Recorded: "y",
+	{Name: "focus", Usage: "focus <target>", Summary: "focus an element", Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: interactive, MinArgs: 1, MaxArgs: -1},
+	{Name: "hover", Usage: "hover <target>", Summary: "move the pointer over a target without pressing", Effect: EffectMayInvalidate, Recorded: RecordedYes,
 		Platforms: []string{PlatformWeb}, MinArgs: 1, MaxArgs: -1, Newest: true},
-	{Name: "get", Usage: "get text|attrs <@ref [label] | selector>", Summary: "read the text or the attributes of an element", Effect: EffectPreserve, Recorded: "obs",
+	{Name: "get", Usage: "get text|attrs <@ref [label] | selector>", Summary: "read the text or the attributes of an element", Effect: EffectPreserve, Recorded: RecordedObservation,
 		Platforms: interactive, MinArgs: 2, MaxArgs: -1},
 	{Name: "is", Usage: "is <visible|hidden|exists|editable|selected|focused|text|absent> <selector> [value]", Summary: "assert a predicate on a selector",
-		Effect: EffectPreserve, Recorded: "obs", Platforms: interactive, MinArgs: 2, MaxArgs: -1,
+		Effect: EffectPreserve, Recorded: RecordedObservation, Platforms: interactive, MinArgs: 2, MaxArgs: -1,
 		Notes: visibleRule},
 	{Name: "find", Usage: "find [text|label|value|role|id] <query> [click|focus|fill v|type v|get text|get attrs|exists|wait [ms]]",
-		Summary: "fuzzy-locate an element, then act on it", Effect: EffectConditional, Recorded: "y", Platforms: interactive, MinArgs: 1, MaxArgs: -1,
+		Summary: "fuzzy-locate an element, then act on it", Effect: EffectConditional, Recorded: RecordedYes, Platforms: interactive, MinArgs: 1, MaxArgs: -1,
 		Notes: "Reads (get, exists, wait) preserve the ref frame and publish a partial one; click, focus, fill and type may invalidate it."},
 	{Name: "wait", Usage: "wait <ms> | text <text...> [ms] | <selector> [ms] | @ref [ms] | stable [quietMs] [timeoutMs] | absent <selector> [ms] [--raw] [--depth n] [--scope x]",
-		Summary: "sleep, or poll until text, a selector or a ref appears (or the screen is stable)", Effect: EffectPreserve, Recorded: "y", MinArgs: 1, MaxArgs: -1,
+		Summary: "sleep, or poll until text, a selector or a ref appears (or the screen is stable)", Effect: EffectPreserve, Recorded: RecordedYes, MinArgs: 1, MaxArgs: -1,
 		Flags: []FlagSpec{
 			{Names: []string{"--raw"}, Key: "snapshotRaw", Kind: FlagBool, Newest: true, Summary: "poll the raw tree"},
 			{Names: []string{"--depth"}, Key: "snapshotDepth", Kind: FlagInt, Value: "n", Newest: true, Summary: "tree depth of each poll"},
@@ -259,33 +271,33 @@ var commandTable = []*CommandSpec{
 		},
 		Notes: "A selector's visible=true and hidden=true are the rule of `is visible` and `is hidden` (see is): wait \"id=x visible=true\" and is visible \"id=x\" agree."},
 	{Name: "scroll", Usage: "scroll <up|down|left|right|top|bottom> [amount] [--until selector]", Summary: "scroll by a viewport fraction or to an edge",
-		Effect: EffectMayInvalidate, Recorded: "y", Platforms: interactive, MinArgs: 1, MaxArgs: 2,
+		Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: interactive, MinArgs: 1, MaxArgs: 2,
 		Flags: []FlagSpec{{Names: []string{"--until"}, Key: "scrollUntil", Kind: FlagString, FreeText: true, Value: "selector", Newest: true, Summary: "repeat until the element is in view"}}},
 	{Name: "swipe", Usage: "swipe x1 y1 x2 y2 [--count n] [--pause-ms n] [--pattern one-way|ping-pong]", Summary: "quick fixed-duration fling between two points",
-		Effect: EffectMayInvalidate, Recorded: "y", Platforms: interactive, MinArgs: 4, MaxArgs: 4,
+		Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: interactive, MinArgs: 4, MaxArgs: 4,
 		Flags: []FlagSpec{
 			{Names: []string{"--count"}, Key: "count", Kind: FlagInt, Value: "n", Summary: "repeat the swipe"},
 			{Names: []string{"--pause-ms"}, Key: "pauseMs", Kind: FlagInt, Value: "ms", Summary: "pause between repeats"},
 			{Names: []string{"--pattern"}, Key: "pattern", Kind: FlagEnum, Value: "one-way|ping-pong", Enum: []string{"one-way", "ping-pong"}, Summary: "repeat pattern"},
 		}},
 	{Name: "gesture", Usage: "gesture pan x y dx dy [ms] | fling dir x y [distance] | swipe preset | pinch scale [x y] | rotate degrees [x y] | transform x y dx dy scale degrees [ms] | drag src dst [srcHoldMs] [moveMs] [dstHoldMs] [--pointer-count n]",
-		Summary: "multi-step touch gestures", Effect: EffectMayInvalidate, Recorded: "y", Platforms: interactive, MinArgs: 1, MaxArgs: -1,
+		Summary: "multi-step touch gestures", Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: interactive, MinArgs: 1, MaxArgs: -1,
 		Flags: []FlagSpec{{Names: []string{"--pointer-count"}, Key: "pointerCount", Kind: FlagInt, Value: "n", Summary: "number of pointers"}},
 		Notes: "Arity is checked at parse time; on web only pan is available. On web a pan that starts a native HTML5 drag (a draggable element) carries it on as a person's drag: drag over where the pointer goes, drop where it is released."},
-	{Name: "back", Usage: "back", Summary: "go back (app back UI or the Android back key)", Effect: EffectMayInvalidate, Recorded: "y", Platforms: interactive, MinArgs: 0, MaxArgs: 0},
-	{Name: "home", Usage: "home", Summary: "go to the home screen", Effect: EffectMayInvalidate, Recorded: "y", Platforms: mobileTV, MinArgs: 0, MaxArgs: 0},
-	{Name: "app-switcher", Usage: "app-switcher", Summary: "open the app switcher", Effect: EffectMayInvalidate, Recorded: "y", Platforms: mobileTV, MinArgs: 0, MaxArgs: 0},
+	{Name: "back", Usage: "back", Summary: "go back (app back UI or the Android back key)", Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: interactive, MinArgs: 0, MaxArgs: 0},
+	{Name: "home", Usage: "home", Summary: "go to the home screen", Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: mobileTV, MinArgs: 0, MaxArgs: 0},
+	{Name: "app-switcher", Usage: "app-switcher", Summary: "open the app switcher", Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: mobileTV, MinArgs: 0, MaxArgs: 0},
 	{Name: "orientation", Usage: "orientation portrait|portrait-upside-down|landscape-left|landscape-right", Summary: "rotate the device",
-		Effect: EffectMayInvalidate, Recorded: "y", Platforms: mobile, MinArgs: 1, MaxArgs: 1},
+		Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: mobile, MinArgs: 1, MaxArgs: 1},
 	{Name: "keyboard", Usage: "keyboard [status|get|dismiss|enter|return]", Summary: "inspect or drive the on-screen keyboard",
-		Effect: EffectConditional, Recorded: "y", Platforms: []string{PlatformIOS, PlatformAndroid, PlatformWeb}, MinArgs: 0, MaxArgs: 1,
+		Effect: EffectConditional, Recorded: RecordedYes, Platforms: []string{PlatformIOS, PlatformAndroid, PlatformWeb}, MinArgs: 0, MaxArgs: 1,
 		Notes: "status and get preserve the ref frame; dismiss, enter and return may invalidate it."},
 	{Name: "alert", Usage: "alert [get|wait [ms]|accept|dismiss]", Summary: "read, wait for, accept or dismiss a system alert",
-		Effect: EffectConditional, Recorded: "y", Platforms: []string{PlatformIOS, PlatformAndroid, PlatformMacOS, PlatformWeb}, MinArgs: 0, MaxArgs: 2,
+		Effect: EffectConditional, Recorded: RecordedYes, Platforms: []string{PlatformIOS, PlatformAndroid, PlatformMacOS, PlatformWeb}, MinArgs: 0, MaxArgs: 2,
 		Notes: "get and wait preserve the ref frame; accept and dismiss may invalidate it."},
-	{Name: "appstate", Usage: "appstate", Summary: "report the foreground app and session state", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: 0},
+	{Name: "appstate", Usage: "appstate", Summary: "report the foreground app and session state", Effect: EffectPreserve, Recorded: RecordedNo, MinArgs: 0, MaxArgs: 0},
 	{Name: "screenshot", Usage: "screenshot [path] [--fullscreen|--full|-f] [--no-stabilize] [--normalize-status-bar] [--pixel-density n] [--max-size n] [--scale x] [--crop-on selector]",
-		Summary: "write a PNG screenshot", Effect: EffectPreserve, Recorded: "y", MinArgs: 0, MaxArgs: 1,
+		Summary: "write a PNG screenshot", Effect: EffectPreserve, Recorded: RecordedYes, MinArgs: 0, MaxArgs: 1,
 		Flags: []FlagSpec{ // in the recorder's fixed order (spec §5.3 item 7)
 			{Names: []string{"--pixel-density"}, Key: "screenshotPixelDensity", Kind: FlagPositiveInt, Value: "n", Summary: "pixel density (integer >= 1)"},
 			{Names: []string{"--fullscreen", "--full", "-f"}, Key: "screenshotFullscreen", Kind: FlagBool, Summary: "whole screen or page"},
@@ -297,7 +309,7 @@ var commandTable = []*CommandSpec{
 			{Names: []string{"--scale"}, Key: "screenshotScale", Kind: FlagScale, Value: "0.01-1", Newest: true, Summary: "resize both dimensions by this factor"},
 		}},
 	{Name: "record", Usage: "record start [path] [--fps n] [--quality q] [--hide-touches] | record stop", Summary: "record a screen video",
-		Effect: EffectPreserve, Recorded: "y", Platforms: []string{PlatformIOS, PlatformAndroid, PlatformMacOS}, MinArgs: 1, MaxArgs: 2,
+		Effect: EffectPreserve, Recorded: RecordedYes, Platforms: []string{PlatformIOS, PlatformAndroid, PlatformMacOS}, MinArgs: 1, MaxArgs: 2,
 		Flags: []FlagSpec{
 			{Names: []string{"--fps"}, Key: "fps", Kind: FlagFloorOrDrop, Value: "n", Summary: "frames per second (floored; a non-number is dropped)"},
 			{Names: []string{"--quality"}, Key: "quality", Kind: FlagQuality, Value: "medium|high|5-10", Summary: "medium or high (5-7 is medium, 8-10 high; other values are dropped)"},
@@ -305,44 +317,44 @@ var commandTable = []*CommandSpec{
 			{Names: []string{"--max-size"}, Key: "maxSize", Kind: FlagRetired, Newest: true, Summary: "retired",
 				Message: "record --max-size was removed; recordings capture at native resolution"},
 		}},
-	{Name: "trace", Usage: "trace start <path> | trace stop <path>", Summary: "start or stop a diagnostics trace", Effect: EffectPreserve, Recorded: "y", MinArgs: 1, MaxArgs: 2},
+	{Name: "trace", Usage: "trace start <path> | trace stop <path>", Summary: "start or stop a diagnostics trace", Effect: EffectPreserve, Recorded: RecordedYes, MinArgs: 1, MaxArgs: 2},
 	{Name: "settings", Usage: "settings wifi|airplane|location on|off | location set <lat> <lon> | animations on|off | appearance light|dark|toggle | faceid|touchid match|nonmatch|enroll|unenroll | fingerprint match|nonmatch | clear-app-state [app] | permission grant|deny|reset <perm> [limited]",
-		Summary: "change device settings", Effect: EffectMayInvalidate, Recorded: "y", Platforms: []string{PlatformIOS, PlatformAndroid, PlatformMacOS}, MinArgs: 1, MaxArgs: -1,
+		Summary: "change device settings", Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: []string{PlatformIOS, PlatformAndroid, PlatformMacOS}, MinArgs: 1, MaxArgs: -1,
 		Notes: "adtest's Android driver sets animations, wifi and airplane on|off through adb; any other setting answers UNSUPPORTED_OPERATION naming what the platform can set."},
-	{Name: "clipboard", Usage: "clipboard read | clipboard write <text>", Summary: "read or write the clipboard", Effect: EffectPreserve, Recorded: "y",
+	{Name: "clipboard", Usage: "clipboard read | clipboard write <text>", Summary: "read or write the clipboard", Effect: EffectPreserve, Recorded: RecordedYes,
 		Platforms: []string{PlatformIOS, PlatformAndroid, PlatformMacOS}, MinArgs: 1, MaxArgs: -1},
-	{Name: "push", Usage: "push <bundle> <payload.json|inline-json>", Summary: "deliver a push notification", Effect: EffectMayInvalidate, Recorded: "y",
+	{Name: "push", Usage: "push <bundle> <payload.json|inline-json>", Summary: "deliver a push notification", Effect: EffectMayInvalidate, Recorded: RecordedYes,
 		Platforms: mobile, MinArgs: 2, MaxArgs: 2},
-	{Name: "trigger-app-event", Usage: "trigger-app-event <event> [payloadJson]", Summary: "fire a deep-link based app hook", Effect: EffectMayInvalidate, Recorded: "y",
+	{Name: "trigger-app-event", Usage: "trigger-app-event <event> [payloadJson]", Summary: "fire a deep-link based app hook", Effect: EffectMayInvalidate, Recorded: RecordedYes,
 		Platforms: native, MinArgs: 1, MaxArgs: 2},
-	{Name: "install", Usage: "install [app] <path>", Summary: "install an app", Effect: EffectMayInvalidate, Recorded: "y", Platforms: mobile, MinArgs: 1, MaxArgs: 2},
-	{Name: "reinstall", Usage: "reinstall <app> <path>", Summary: "reinstall an app", Effect: EffectMayInvalidate, Recorded: "y", Platforms: mobile, MinArgs: 2, MaxArgs: 2},
-	{Name: "install-from-source", Usage: "install-from-source <url>", Summary: "build and install an app from a source URL", Effect: EffectMayInvalidate, Recorded: "y",
+	{Name: "install", Usage: "install [app] <path>", Summary: "install an app", Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: mobile, MinArgs: 1, MaxArgs: 2},
+	{Name: "reinstall", Usage: "reinstall <app> <path>", Summary: "reinstall an app", Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: mobile, MinArgs: 2, MaxArgs: 2},
+	{Name: "install-from-source", Usage: "install-from-source <url>", Summary: "build and install an app from a source URL", Effect: EffectMayInvalidate, Recorded: RecordedYes,
 		Platforms: mobile, MinArgs: 1, MaxArgs: 1, Notes: "Not classified by agent-device v0.20; adtest treats it as may-invalidate (the safe side)."},
-	{Name: "react-native", Usage: "react-native dismiss-overlay", Summary: "React Native dev-build helpers", Effect: EffectMayInvalidate, Recorded: "y", Platforms: mobile, MinArgs: 1, MaxArgs: 1},
-	{Name: "tv-remote", Usage: "tv-remote [press|longpress] <button>", Summary: "press a TV remote button", Effect: EffectMayInvalidate, Recorded: "y", Platforms: mobileTV, MinArgs: 1, MaxArgs: 2},
-	{Name: "viewport", Usage: "viewport <w> <h>", Summary: "resize the browser viewport", Effect: EffectMayInvalidate, Recorded: "y", Platforms: []string{PlatformWeb}, MinArgs: 2, MaxArgs: 2},
-	{Name: "fold", Usage: "fold ... [--keyframes x]", Summary: "drive foldable panels", Effect: EffectMayInvalidate, Recorded: "y", Platforms: []string{PlatformIOS}, MinArgs: 0, MaxArgs: -1, Newest: true,
+	{Name: "react-native", Usage: "react-native dismiss-overlay", Summary: "React Native dev-build helpers", Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: mobile, MinArgs: 1, MaxArgs: 1},
+	{Name: "tv-remote", Usage: "tv-remote [press|longpress] <button>", Summary: "press a TV remote button", Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: mobileTV, MinArgs: 1, MaxArgs: 2},
+	{Name: "viewport", Usage: "viewport <w> <h>", Summary: "resize the browser viewport", Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: []string{PlatformWeb}, MinArgs: 2, MaxArgs: 2},
+	{Name: "fold", Usage: "fold ... [--keyframes x]", Summary: "drive foldable panels", Effect: EffectMayInvalidate, Recorded: RecordedYes, Platforms: []string{PlatformIOS}, MinArgs: 0, MaxArgs: -1, Newest: true,
 		Flags: []FlagSpec{{Names: []string{"--keyframes"}, Key: "keyframes", Kind: FlagString, FreeText: true, Value: "x", Newest: true, Summary: "fold keyframes"}},
 		Notes: "Unclassified upstream (ADR 0025); adtest treats it as may-invalidate."},
 	{Name: "runtime", Usage: "runtime [--platform p] [--metro-host h] [--metro-port n] [--bundle-url u] [--launch-url u]", Summary: "set runtime hints (before the first open it sets the replay platform)",
-		Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1, Flags: lineFlags(runtimeFlags)},
-	{Name: "perf", Usage: "perf ...", Summary: "performance metrics", Effect: EffectPreserve, Recorded: "y", MinArgs: 0, MaxArgs: -1},
-	{Name: "logs", Usage: "logs ...", Summary: "device or app logs", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1},
-	{Name: "network", Usage: "network ...", Summary: "network inspection", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1},
-	{Name: "audio", Usage: "audio ...", Summary: "audio inspection", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1},
-	{Name: "events", Usage: "events ...", Summary: "session events", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1},
-	{Name: "devices", Usage: "devices ...", Summary: "list devices", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1},
-	{Name: "apps", Usage: "apps ...", Summary: "list installed apps", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1},
-	{Name: "capabilities", Usage: "capabilities ...", Summary: "report device capabilities", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1},
-	{Name: "doctor", Usage: "doctor ...", Summary: "diagnose the setup", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1},
-	{Name: "boot", Usage: "boot ...", Summary: "boot a device", Effect: EffectMayInvalidate, Recorded: "n", Platforms: mobile, MinArgs: 0, MaxArgs: -1},
-	{Name: "shutdown", Usage: "shutdown ...", Summary: "shut a device down", Effect: EffectMayInvalidate, Recorded: "n", Platforms: mobile, MinArgs: 0, MaxArgs: -1},
-	{Name: "prepare", Usage: "prepare ...", Summary: "prepare a device", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1},
-	{Name: "artifacts", Usage: "artifacts ...", Summary: "list or fetch session artifacts", Effect: EffectPreserve, Recorded: "n", MinArgs: 0, MaxArgs: -1},
-	{Name: "replay", Usage: "replay <file.ad>", Summary: "nested replay: kept in the plan but skipped when the script runs", Effect: EffectDelegated, Recorded: "n", MinArgs: 0, MaxArgs: -1},
-	{Name: "test", Usage: "(not a script line)", Summary: "suite runner (orchestrator)", Effect: EffectDelegated, Recorded: "n", MinArgs: 0, MaxArgs: -1, Script: false},
-	{Name: "batch", Usage: "(not a script line)", Summary: "run several commands as one request (orchestrator)", Effect: EffectDelegated, Recorded: "n", MinArgs: 0, MaxArgs: -1, Script: false},
+		Effect: EffectPreserve, Recorded: RecordedNo, MinArgs: 0, MaxArgs: -1, Flags: lineFlags(runtimeFlags)},
+	{Name: "perf", Usage: "perf ...", Summary: "performance metrics", Effect: EffectPreserve, Recorded: RecordedYes, MinArgs: 0, MaxArgs: -1},
+	{Name: "logs", Usage: "logs ...", Summary: "device or app logs", Effect: EffectPreserve, Recorded: RecordedNo, MinArgs: 0, MaxArgs: -1},
+	{Name: "network", Usage: "network ...", Summary: "network inspection", Effect: EffectPreserve, Recorded: RecordedNo, MinArgs: 0, MaxArgs: -1},
+	{Name: "audio", Usage: "audio ...", Summary: "audio inspection", Effect: EffectPreserve, Recorded: RecordedNo, MinArgs: 0, MaxArgs: -1},
+	{Name: "events", Usage: "events ...", Summary: "session events", Effect: EffectPreserve, Recorded: RecordedNo, MinArgs: 0, MaxArgs: -1},
+	{Name: "devices", Usage: "devices ...", Summary: "list devices", Effect: EffectPreserve, Recorded: RecordedNo, MinArgs: 0, MaxArgs: -1},
+	{Name: "apps", Usage: "apps ...", Summary: "list installed apps", Effect: EffectPreserve, Recorded: RecordedNo, MinArgs: 0, MaxArgs: -1},
+	{Name: "capabilities", Usage: "capabilities ...", Summary: "report device capabilities", Effect: EffectPreserve, Recorded: RecordedNo, MinArgs: 0, MaxArgs: -1},
+	{Name: "doctor", Usage: "doctor ...", Summary: "diagnose the setup", Effect: EffectPreserve, Recorded: RecordedNo, MinArgs: 0, MaxArgs: -1},
+	{Name: "boot", Usage: "boot ...", Summary: "boot a device", Effect: EffectMayInvalidate, Recorded: RecordedNo, Platforms: mobile, MinArgs: 0, MaxArgs: -1},
+	{Name: "shutdown", Usage: "shutdown ...", Summary: "shut a device down", Effect: EffectMayInvalidate, Recorded: RecordedNo, Platforms: mobile, MinArgs: 0, MaxArgs: -1},
+	{Name: "prepare", Usage: "prepare ...", Summary: "prepare a device", Effect: EffectPreserve, Recorded: RecordedNo, MinArgs: 0, MaxArgs: -1},
+	{Name: "artifacts", Usage: "artifacts ...", Summary: "list or fetch session artifacts", Effect: EffectPreserve, Recorded: RecordedNo, MinArgs: 0, MaxArgs: -1},
+	{Name: "replay", Usage: "replay <file.ad>", Summary: "nested replay: kept in the plan but skipped when the script runs", Effect: EffectDelegated, Recorded: RecordedNo, MinArgs: 0, MaxArgs: -1},
+	{Name: "test", Usage: "(not a script line)", Summary: "suite runner (orchestrator)", Effect: EffectDelegated, Recorded: RecordedNo, MinArgs: 0, MaxArgs: -1, Script: false},
+	{Name: "batch", Usage: "(not a script line)", Summary: "run several commands as one request (orchestrator)", Effect: EffectDelegated, Recorded: RecordedNo, MinArgs: 0, MaxArgs: -1, Script: false},
 }
 
 // notScript lists the commands of the table that cannot be script lines.
@@ -377,6 +389,7 @@ func init() {
 			panic("lang: interactive command " + name + " is not in the command table")
 		}
 	}
+	registerTraits()
 }
 
 // LookupCommand returns the spec of a command word.

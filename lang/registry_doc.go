@@ -16,16 +16,16 @@ func platformList(c *CommandSpec) string {
 	return strings.Join(c.Platforms, ", ")
 }
 
-func recordedText(r string) string {
+func recordedText(r Recorded) string {
 	switch r {
-	case "y":
+	case RecordedYes:
 		return "yes"
-	case "n":
+	case RecordedNo:
 		return "no"
-	case "obs":
+	case RecordedObservation:
 		return "as an observation"
 	}
-	return r
+	return string(r)
 }
 
 func flagSpelling(f *FlagSpec) string {

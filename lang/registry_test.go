@@ -51,7 +51,7 @@ func TestRegistryRows(t *testing.T) {
 			t.Errorf("%s: usage or summary missing", c.Name)
 		}
 		switch c.Recorded {
-		case "y", "n", "obs":
+		case RecordedYes, RecordedNo, RecordedObservation:
 		default:
 			t.Errorf("%s: recorded %q", c.Name, c.Recorded)
 		}

@@ -12,7 +12,7 @@ import (
 
 // InteractionTarget is a decoded click/fill/get/... target.
 type InteractionTarget struct {
-	Kind     string         // "ref", "point", "selector"
+	Kind     TargetKind
 	Ref      string         // "@e3" (without pin)
 	Pin      int            // generation of a pinned ref @e3~s42; 0 when plain
 	Pinned   bool           // true when the input carried a ~sG pin
@@ -64,7 +64,7 @@ func decodeTarget(positionals []string, opts TargetOptions) (InteractionTarget, 
 		if !ok {
 			ref = p0 // malformed refs (@e2~x3) are left for ref admission to reject
 		}
-		t := InteractionTarget{Kind: "ref", Ref: ref, Pin: pin, Pinned: pinned, Raw: p0}
+		t := InteractionTarget{Kind: TargetRef, Ref: ref, Pin: pin, Pinned: pinned, Raw: p0}
 		after := positionals[1:]
 		if len(after) > opts.Trailing {
 			t.Label = after[0]
@@ -77,7 +77,7 @@ func decodeTarget(positionals []string, opts TargetOptions) (InteractionTarget, 
 		x, okx := JSNumber(positionals[0])
 		y, oky := JSNumber(positionals[1])
 		if okx && oky {
-			return InteractionTarget{Kind: "point", X: x, Y: y,
+			return InteractionTarget{Kind: TargetPoint, X: x, Y: y,
 				Raw: positionals[0] + " " + positionals[1], Rest: append([]string{}, positionals[2:]...)}, nil
 		}
 	}
@@ -91,7 +91,7 @@ func decodeTarget(positionals []string, opts TargetOptions) (InteractionTarget, 
 		if n < len(body) {
 			return InteractionTarget{}, targetError(selectorTrailingFailure(chain, body[:n], body[n:]))
 		}
-		return InteractionTarget{Kind: "selector", Selector: chain, Raw: chain.Raw,
+		return InteractionTarget{Kind: TargetSelector, Selector: chain, Raw: chain.Raw,
 			Rest: append([]string{}, trailing...)}, nil
 	}
 	if bareRefPattern.MatchString(p0) {
@@ -180,7 +180,7 @@ func longestSelectorPrefix(tokens []string) (*SelectorChain, int, bool) {
 
 // WaitSpec is a decoded wait (spec §2.3).
 type WaitSpec struct {
-	Kind       string // "sleep", "text", "stable", "ref", "selector", "absent"
+	Kind       WaitKind
 	DurationMs int    // sleep
 	Text       string // text wait
 	Ref        string // ref wait
@@ -188,6 +188,18 @@ type WaitSpec struct {
 	TimeoutMs  *int // nil = default (10 000 ms)
 	QuietMs    *int // stable
 }
+
+// WaitKind is the form of a wait.
+type WaitKind string
+
+const (
+	WaitSleep    WaitKind = "sleep"    // wait <ms>
+	WaitText     WaitKind = "text"     // wait [text] <text> [ms]
+	WaitStable   WaitKind = "stable"   // wait stable [quietMs] [timeoutMs]
+	WaitRef      WaitKind = "ref"      // wait @ref [ms]
+	WaitSelector WaitKind = "selector" // wait <selector> [ms]
+	WaitAbsent   WaitKind = "absent"   // wait absent <selector> [ms]
+)
 
 // DefaultWaitTimeoutMs is the timeout of polling waits without one.
 const DefaultWaitTimeoutMs = 10000
@@ -198,7 +210,7 @@ func decodeWait(positionals []string) (WaitSpec, *Error) {
 		return WaitSpec{}, targetError(`wait requires an argument: wait <ms> | text <text> [ms] | <selector> [ms] | @ref [ms] | stable [quietMs] [timeoutMs] | absent <selector> [ms].`)
 	}
 	if ms, ok := JSNumber(positionals[0]); ok {
-		return WaitSpec{Kind: "sleep", DurationMs: jsInt(ms)}, nil
+		return WaitSpec{Kind: WaitSleep, DurationMs: jsInt(ms)}, nil
 	}
 	args := positionals
 	var timeout *int
@@ -211,9 +223,9 @@ func decodeWait(positionals []string) (WaitSpec, *Error) {
 	}
 	switch p0 := args[0]; {
 	case p0 == "text":
-		return WaitSpec{Kind: "text", Text: strings.Join(args[1:], " "), TimeoutMs: timeout}, nil
+		return WaitSpec{Kind: WaitText, Text: strings.Join(args[1:], " "), TimeoutMs: timeout}, nil
 	case p0 == "stable":
-		w := WaitSpec{Kind: "stable"}
+		w := WaitSpec{Kind: WaitStable}
 		nums := positionals[1:]
 		if len(nums) > 2 {
 			return WaitSpec{}, targetError("wait stable accepts at most 2 arguments: [quietMs] [timeoutMs].")
@@ -232,7 +244,7 @@ func decodeWait(positionals []string) (WaitSpec, *Error) {
 		}
 		return w, nil
 	case strings.HasPrefix(p0, "@"):
-		return WaitSpec{Kind: "ref", Ref: p0, TimeoutMs: timeout}, nil
+		return WaitSpec{Kind: WaitRef, Ref: p0, TimeoutMs: timeout}, nil
 	case p0 == "absent":
 		rest := args[1:]
 		if len(rest) == 0 {
@@ -245,12 +257,12 @@ func decodeWait(positionals []string) (WaitSpec, *Error) {
 		if n < len(rest) {
 			return WaitSpec{}, targetError(selectorTrailingFailure(chain, rest[:n], rest[n:]))
 		}
-		return WaitSpec{Kind: "absent", Selector: chain, TimeoutMs: timeout}, nil
+		return WaitSpec{Kind: WaitAbsent, Selector: chain, TimeoutMs: timeout}, nil
 	}
 	if chain, n, ok := longestSelectorPrefix(args); ok && n == len(args) {
-		return WaitSpec{Kind: "selector", Selector: chain, TimeoutMs: timeout}, nil
+		return WaitSpec{Kind: WaitSelector, Selector: chain, TimeoutMs: timeout}, nil
 	}
-	return WaitSpec{Kind: "text", Text: strings.Join(args, " "), TimeoutMs: timeout}, nil
+	return WaitSpec{Kind: WaitText, Text: strings.Join(args, " "), TimeoutMs: timeout}, nil
 }
 
 // jsInt truncates a finite float to an int, saturating at the int range.

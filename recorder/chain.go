@@ -46,7 +46,7 @@ func (r *Recorder) chainFor(t *drivers.Snapshot, idx int, full *drivers.Snapshot
 		}
 	}
 	ref := places[len(places)-1]
-	if command == "click" || command == "press" || command == "longpress" {
+	if lang.TraitsOf(command).Press {
 		if d := retarget(ref.tree, ref.idx); d >= 0 {
 			n := &ref.tree.Nodes[d]
 			var moved []place
@@ -74,7 +74,7 @@ func (r *Recorder) chainFor(t *drivers.Snapshot, idx int, full *drivers.Snapshot
 	if len(names) == 0 {
 		return nil, nil, -1, fmt.Errorf("no selector matches only this element (%s)", nodeSummary(n))
 	}
-	chain := match.Chain(named, match.Segments(names), command != "wait")
+	chain := match.Chain(named, match.Segments(names), lang.TraitsOf(command).Mutating)
 	if chain == nil {
 		return nil, nil, -1, errors.New("the selector chain does not resolve back to this element")
 	}

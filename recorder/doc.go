@@ -3,8 +3,8 @@
 // armed by `open --save-script`.
 //
 // What is recorded: every successful step whose command the table marks
-// recorded (lang.CommandSpec.Recorded == "y"); snapshots and reads (get, is,
-// diff: "obs") are dropped, waits are kept. A step that targets a snapshot
+// recorded (lang.CommandSpec.Recorded == lang.RecordedYes); snapshots and
+// reads (get, is, diff: "obs") are dropped, waits are kept. A step that targets a snapshot
 // ref is rewritten to a selector chain resolved against the tree that
 // authorised the ref (the ref frame's tree, from the journal's Resolution):
 // candidates id, role+label, label, value, text, in that order, each kept

@@ -89,10 +89,14 @@ func (r *Recorder) Abort(reason string) {
 type Step struct {
 	Step    int
 	Written *lang.Action // as given (${NAME} of --record-as kept)
-	Failed  bool
-	// The target's resolution: Kind "ref", "selector" or "point" ("" for
-	// none), the node's index in Tree, and the tree it was resolved in.
-	Kind  string
+	// Args are Written's bound arguments when the step bound them (the
+	// journal's, when interpolation left the action as written); nil: the
+	// recorder binds Written itself.
+	Args   lang.Args
+	Failed bool
+	// The target's resolution: Kind ref, selector or point ("" for none),
+	// the node's index in Tree, and the tree it was resolved in.
+	Kind  lang.TargetKind
 	Index int
 	Tree  *drivers.Snapshot
 }
@@ -107,7 +111,7 @@ func (r *Recorder) add(st Step) {
 		return
 	}
 	spec, ok := lang.LookupCommand(st.Written.Command)
-	if !ok || spec.Recorded != "y" {
+	if !ok || spec.Recorded != lang.RecordedYes {
 		return
 	}
 	a, err := r.convert(st, full)
@@ -157,63 +161,62 @@ func (r *Recorder) Script() ([]byte, error) {
 func (r *Recorder) convert(st Step, full *drivers.Snapshot) (*lang.Action, error) {
 	w := st.Written
 	a := &lang.Action{Command: w.Command, Positionals: slices.Clone(w.Positionals), Flags: cloneFlags(w.Flags), Runtime: cloneFlags(w.Runtime)}
-	args, err := lang.Bind(w)
-	if err != nil {
-		return nil, err
+	args := st.Args
+	if args == nil {
+		var err error
+		if args, err = lang.Bind(w); err != nil {
+			return nil, err
+		}
 	}
+	traits := lang.TraitsOf(w.Command)
 	var t lang.Target
 	var tail []string // positionals written after the target unchanged
 	text := ""        // fill's text
 	switch v := args.(type) {
 	case lang.TargetArgs: // click, press, focus, hover, longpress, fill
-		t, text = v.Target, v.Text
-		if v.HasDuration {
-			tail = w.Positionals[len(w.Positionals)-1:]
-		}
+		t, text, tail = v.Target, v.Text, v.Tail
 	case lang.WaitArgs:
-		if v.Kind != "ref" {
+		if v.Kind != lang.WaitRef {
 			return a, nil // durations, text, selectors and stable waits stay as written
 		}
 		t = lang.Target{Kind: lang.TargetRef, Raw: v.WaitSpec.Ref, Ref: v.Ref, RefOK: v.RefOK}
-		tail = w.Positionals[1:]
+		tail = v.Tail
 	default:
 		if ref, _, ok := lang.NamedRef(args); ok {
 			return nil, fmt.Errorf("its ref %s cannot be written as a selector for %s", ref, w.Command)
 		}
 		return a, nil
 	}
-	mutating := w.Command != "wait"
+	// Evidence is written above a step that acts on its target (not a wait,
+	// which is not verified against it); such a step is a mutation.
+	acts := traits.Touch
 	switch t.Kind {
 	case lang.TargetPoint:
 		return a, nil
 	case lang.TargetSelector:
-		if st.Kind == "selector" && st.Tree != nil && st.Index >= 0 && w.Command != "wait" {
-			a.TargetEvidence = match.Evidence(st.Tree, st.Index, t.Selector, mutating, r.leaks)
+		if st.Kind == lang.TargetSelector && st.Tree != nil && st.Index >= 0 && acts {
+			a.TargetEvidence = match.Evidence(st.Tree, st.Index, t.Selector, traits.Mutating, r.leaks)
 		}
 		return a, nil
 	}
 	// A ref: rewrite it to a selector chain from the tree that authorised it.
-	if st.Kind != "ref" || st.Tree == nil || st.Index < 0 || st.Index >= len(st.Tree.Nodes) {
+	if st.Kind != lang.TargetRef || st.Tree == nil || st.Index < 0 || st.Index >= len(st.Tree.Nodes) {
 		ref := t.Raw
 		if t.RefOK {
 			ref = t.Ref.Plain()
 		}
 		return nil, fmt.Errorf("its ref %s has no resolved node to build a selector from", ref)
 	}
-	var rest []string
-	if w.Command == "fill" {
-		if text == "" {
-			return nil, fmt.Errorf("an empty fill of a ref cannot be written as a selector step")
-		}
-		rest = []string{text}
+	if traits.TypesText && text == "" {
+		return nil, fmt.Errorf("an empty %s of a ref cannot be written as a selector step", w.Command)
 	}
 	chain, tree, idx, err := r.chainFor(st.Tree, st.Index, full, w.Command)
 	if err != nil {
 		return nil, err
 	}
-	a.Positionals = append(append([]string{chain.Raw}, rest...), tail...)
-	if w.Command != "wait" {
-		a.TargetEvidence = match.Evidence(tree, idx, chain, mutating, r.leaks)
+	a.Positionals = append([]string{chain.Raw}, tail...)
+	if acts {
+		a.TargetEvidence = match.Evidence(tree, idx, chain, traits.Mutating, r.leaks)
 	}
 	return a, nil
 }
@@ -237,8 +240,13 @@ func (r *Recorder) Record(e runner.JournalEntry) {
 	n := r.n
 	r.mu.Unlock()
 	st := Step{Step: n, Written: e.Written, Failed: e.Error != nil, Index: -1}
+	if e.Bound == e.Written {
+		// The step bound the action as written: read its binding. (When
+		// interpolation changed it, Args are of another action.)
+		st.Args = e.Args
+	}
 	if res := e.Resolution; res != nil {
-		st.Kind, st.Index, st.Tree = res.Kind, res.Index, res.Tree
+		st.Kind, st.Index, st.Tree = lang.TargetKind(res.Kind), res.Index, res.Tree
 	}
 	r.add(st)
 }
@@ -263,7 +271,7 @@ func (r *Recorder) Guard() error {
 	}
 	for _, a := range r.actions[last+1:] {
 		if args, err := lang.Bind(a); err == nil {
-			if w, ok := args.(lang.WaitArgs); ok && w.Kind == "selector" {
+			if w, ok := args.(lang.WaitArgs); ok && w.Kind == lang.WaitSelector {
 				return nil
 			}
 		}

@@ -55,7 +55,7 @@ func action(t *testing.T, line string) *lang.Action {
 // returns the script.
 type step struct {
 	line string
-	kind string
+	kind lang.TargetKind
 	idx  int
 	tr   *drivers.Snapshot
 	full *drivers.Snapshot
@@ -265,5 +265,34 @@ func TestWaitAndLongpressRefs(t *testing.T) {
 	}
 	if strings.Contains(got, "is visible") {
 		t.Errorf("a read was recorded:\n%s", got)
+	}
+}
+
+// Record reads the step's binding from the journal entry when the step ran
+// the action as written, and binds the written action itself when
+// interpolation changed it (its ${NAME} must be written, not the value).
+func TestRecordReadsTheJournalsBinding(t *testing.T) {
+	rows := tree(node{depth: 0, role: "textbox", label: "PIN", id: "pin", interactive: true, edit: true})
+	res := &runner.Resolution{Kind: string(lang.TargetRef), Index: 0, Tree: rows}
+	w := action(t, `fill @e1 "1234"`)
+	given, err := lang.Bind(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ta := given.(lang.TargetArgs)
+	ta.Text, ta.Tail = "from the journal", []string{"from the journal"}
+
+	r := New(Options{Platform: "web"})
+	r.Record(runner.JournalEntry{Written: w, Bound: w, Args: ta, Resolution: res})
+	written := action(t, `fill @e1 "${PIN}"`)
+	bound := action(t, `fill @e1 "1234"`)
+	r.Record(runner.JournalEntry{Written: written, Bound: bound, Args: ta, Resolution: res})
+	b, err := r.Script()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	if !strings.Contains(got, `"from the journal"`) || !strings.Contains(got, `"${PIN}"`) || strings.Contains(got, "1234") {
+		t.Fatalf("script:\n%s", got)
 	}
 }

@@ -121,7 +121,7 @@ func (s *Session) dispatchBound(ctx context.Context, a *lang.Action, args lang.A
 	if err := ctx.Err(); err != nil {
 		return nil, ctxError(ctx, err)
 	}
-	if s.closed && a.Command != "open" && a.Command != "replay" {
+	if t := lang.TraitsOf(a.Command); s.closed && !t.OpensSession && !t.Nests {
 		return nil, newErr(CodeSessionNotFound, drivers.ReasonSessionClosed, "The session was closed; run open first")
 	}
 	if leaf == nil {

@@ -130,7 +130,7 @@ func (s *Session) isHolds(obs *observation, ia lang.IsArgs) (bool, string, *Erro
 		return false, "", rerr
 	}
 	n := &obs.Snap.Nodes[res.node]
-	s.resolvedAt("selector", "", ia.SelectorText, obs.Snap, res.node, n.Rect.Center())
+	s.resolvedAt(lang.TargetSelector, "", ia.SelectorText, obs.Snap, res.node, n.Rect.Center())
 	if ia.Predicate == "text" {
 		got := readText(n)
 		return match.NormText(got) == match.NormText(ia.Value), got, nil
@@ -164,7 +164,7 @@ func fingerprint(snap *drivers.Snapshot) string {
 func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) (*Output, mutation, *ErrorInfo) {
 	wa := args.(lang.WaitArgs)
 	w := &wa.WaitSpec
-	if w.Kind == "sleep" {
+	if w.Kind == lang.WaitSleep {
 		if e := s.sleep(ctx, time.Duration(w.DurationMs)*time.Millisecond); e != nil {
 			return nil, mutation{}, e
 		}
@@ -179,10 +179,10 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) 
 	var reason drivers.Reason
 	impostors := false
 	switch w.Kind {
-	case "text":
+	case lang.WaitText:
 		check = func(o *observation) bool { return containsText(o.Snap, w.Text) }
 		what, reason = fmt.Sprintf("text %q", w.Text), drivers.ReasonWaitTargetAbsent
-	case "selector":
+	case lang.WaitSelector:
 		check = func(o *observation) bool { return len(match.Exists(o.Snap, w.Selector)) > 0 }
 		what, reason = w.Selector.Raw, drivers.ReasonWaitTargetAbsent
 		if ev := a.TargetEvidence; ev != nil {
@@ -198,10 +198,10 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) 
 				return false
 			}
 		}
-	case "absent":
+	case lang.WaitAbsent:
 		check = func(o *observation) bool { return len(match.Exists(o.Snap, w.Selector)) == 0 }
 		what, reason = w.Selector.Raw+" to disappear", drivers.ReasonWaitTargetPresent
-	case "ref":
+	case lang.WaitRef:
 		if !wa.RefOK {
 			return nil, mutation{}, badRef(w.Ref)
 		}
@@ -214,7 +214,7 @@ func (s *Session) leafWait(ctx context.Context, a *lang.Action, args lang.Args) 
 		text := match.NodeText(&s.frame.Evidence().Snap.Nodes[idx])
 		check = func(o *observation) bool { return text != "" && containsText(o.Snap, text) }
 		what, reason = fmt.Sprintf("%s (%q)", ref, text), drivers.ReasonWaitTargetAbsent
-	case "stable":
+	case lang.WaitStable:
 		quiet := 500 * time.Millisecond
 		if w.QuietMs != nil {
 			quiet = time.Duration(*w.QuietMs) * time.Millisecond

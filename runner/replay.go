@@ -63,7 +63,7 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 	for i, a := range script.Actions {
 		step := i + 1
 		rec := JournalEntry{Step: step, Total: total, Line: a.Line(), File: file, Written: a, Text: actionText(red, a), Start: s.cfg.Clock.Now()}
-		if a.Command == "replay" || step < opts.From {
+		if lang.TraitsOf(a.Command).Nests || step < opts.From {
 			rec.Status = StatusSkipped
 			if opts.Observer != nil {
 				ev := rec.Event()
@@ -76,7 +76,7 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 		if opts.Observer != nil {
 			opts.Observer.StepStarted(rec.Event())
 		}
-		if a.Command == "close" && opts.BeforeClose != nil {
+		if lang.TraitsOf(a.Command).ClosesSession && opts.BeforeClose != nil {
 			s.shotBeforeClose(ctx, opts, red)
 			opts.BeforeClose = nil
 		}

@@ -51,11 +51,11 @@ func (s *Session) resolveTarget(ctx context.Context, it lang.Target, mutating bo
 		n := tree.Nodes[idx]
 		r.node = &n
 		r.target = &drivers.Target{Node: r.node, Point: n.Rect.Center(), Describe: describeNode(ref, &n)}
-		s.resolvedAt("ref", ref, "", tree, idx, r.target.Point)
+		s.resolvedAt(lang.TargetRef, ref, "", tree, idx, r.target.Point)
 		return r, nil
 	case lang.TargetPoint:
 		r.target = &drivers.Target{Point: drivers.Point{X: it.X, Y: it.Y}, Describe: fmt.Sprintf("%g %g", it.X, it.Y)}
-		s.resolvedAt("point", "", "", nil, -1, r.target.Point)
+		s.resolvedAt(lang.TargetPoint, "", "", nil, -1, r.target.Point)
 		return r, nil
 	}
 	var res resolution
@@ -101,7 +101,7 @@ func (s *Session) resolveTarget(ctx context.Context, it lang.Target, mutating bo
 	n := obs.Snap.Nodes[res.node]
 	r.node = &n
 	r.target = &drivers.Target{Node: r.node, Point: n.Rect.Center(), Describe: it.Selector.Raw}
-	s.resolvedAt("selector", "", it.Selector.Raw, obs.Snap, res.node, r.target.Point)
+	s.resolvedAt(lang.TargetSelector, "", it.Selector.Raw, obs.Snap, res.node, r.target.Point)
 	return r, nil
 }
 

@@ -26,6 +26,10 @@ type StepOptions struct {
 	// Timeout bounds the step (0: only ctx); a step that outlives it fails
 	// with reason step_timeout.
 	Timeout time.Duration
+	// Args are the action's bound arguments when the caller bound it
+	// already (lang.Bind); the step binds the action itself when they are
+	// nil or interpolation changed the action.
+	Args lang.Args
 }
 
 // Journal receives one entry per step, after the step finished, in order.
@@ -45,15 +49,18 @@ type JournalEntry struct {
 	File    string
 	Written *lang.Action // the action as written (before interpolation)
 	Bound   *lang.Action // after interpolation and binding (nil when interpolation failed)
+	// Args are Bound's arguments as lang.Bind decodes them (nil when
+	// interpolation or binding failed): the one binding of the step, which
+	// listeners read instead of binding the action again.
+	Args lang.Args
 	// Text is the canonical action text (lang.FormatAction of Bound, else of
 	// Written) with variable values and secrets masked.
 	Text       string
 	Resolution *Resolution // nil when the action resolved no target
 	// EpochBefore and EpochAfter are the ref-frame epoch around the step.
 	EpochBefore, EpochAfter int64
-	// Effect is the step's ref-frame effect: "mutation", "read", "snapshot",
-	// "partial" or "none".
-	Effect string
+	// Effect is the step's ref-frame effect.
+	Effect StepEffect
 	Output *Output
 	Error  *ErrorInfo
 	// Status is "" while the step runs, then passed, failed or skipped.
@@ -79,7 +86,7 @@ func (e *JournalEntry) Result() StepResult {
 
 // Resolution is how a step's target was resolved.
 type Resolution struct {
-	Kind     string        // "ref", "selector" or "point"
+	Kind     string        // a lang.TargetKind: "ref", "selector" or "point"
 	Ref      string        // "@e3" (pin stripped) when Kind == "ref"
 	Selector string        // the selector chain as written, when Kind == "selector"
 	Node     *drivers.Node // the resolved node (nil for a point)
@@ -126,7 +133,13 @@ func (s *Session) step(ctx context.Context, rec *JournalEntry, opts StepOptions,
 		rec.Error.Message = red.String(rec.Error.Message)
 	} else {
 		rec.Bound = ra
-		args, berr := lang.Bind(ra)
+		args, berr := opts.Args, error(nil)
+		if args == nil || ra != a {
+			args, berr = lang.Bind(ra)
+		}
+		if berr == nil {
+			rec.Args = args
+		}
 		// Target-binding verification completes before dispatch (and so
 		// before the seam): a divergence here preserves the frame. Arguments
 		// that do not bind are reported by dispatch, after its session checks.
@@ -157,7 +170,7 @@ func (s *Session) step(ctx context.Context, rec *JournalEntry, opts StepOptions,
 	if rec.Output != nil && rec.Output.Warning != "" {
 		rec.Warning = red.String(rec.Output.Warning)
 	}
-	rec.Resolution, rec.EpochAfter, rec.Effect = s.resolution, s.frame.Generation(), effectName(shown)
+	rec.Resolution, rec.EpochAfter, rec.Effect = s.resolution, s.frame.Generation(), stepEffect(shown)
 	if t := s.cfg.Trace; t != nil {
 		t.end(ctx, s.drv, rec)
 	}
@@ -167,35 +180,13 @@ func (s *Session) step(ctx context.Context, rec *JournalEntry, opts StepOptions,
 	s.resolution = nil
 }
 
-// effectName is the registry's ref-frame effect of an action, named for the
-// journal.
-func effectName(a *lang.Action) string {
-	switch a.Command {
-	case "snapshot":
-		return "snapshot"
-	case "diff":
-		return "partial"
-	}
-	eff, _ := lang.EffectOf(a)
-	switch eff {
-	case lang.EffectMayInvalidate:
-		return "mutation"
-	case lang.EffectPreserve:
-		if a.Command == "find" {
-			return "partial"
-		}
-		return "read"
-	}
-	return "none"
-}
-
 // resolvedAt records how the current step resolved its target (the journal's
 // Resolution); the last resolution of a step wins.
-func (s *Session) resolvedAt(kind, ref, selector string, tree *drivers.Snapshot, idx int, pt drivers.Point) {
+func (s *Session) resolvedAt(kind lang.TargetKind, ref, selector string, tree *drivers.Snapshot, idx int, pt drivers.Point) {
 	if s.cfg.Journal == nil && s.cfg.Trace == nil {
 		return
 	}
-	r := &Resolution{Kind: kind, Ref: ref, Selector: selector, Index: idx, Tree: tree, Point: pt}
+	r := &Resolution{Kind: string(kind), Ref: ref, Selector: selector, Index: idx, Tree: tree, Point: pt}
 	if tree != nil && idx >= 0 && idx < len(tree.Nodes) {
 		r.Node = &tree.Nodes[idx]
 	}

@@ -396,7 +396,7 @@ func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) 
 // waitedAtOnce reports a wait that found what it waited for at its first
 // look: no time passed for the screen to change since the picture before.
 func waitedAtOnce(rec *JournalEntry) bool {
-	return rec.Written.Command == "wait" && rec.Status == StatusPassed && rec.Output != nil && rec.Output.AtOnce
+	return waitsForChange(rec) && rec.Status == StatusPassed && rec.Output != nil && rec.Output.AtOnce
 }
 
 // readsOnly reports a step that cannot change the screen: a read, a find or
@@ -404,7 +404,7 @@ func waitedAtOnce(rec *JournalEntry) bool {
 func readsOnly(rec *JournalEntry) bool {
 	switch rec.Effect {
 	case "read", "snapshot", "partial":
-		return rec.Written.Command != "wait"
+		return !waitsForChange(rec)
 	}
 	return false
 }

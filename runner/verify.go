@@ -82,7 +82,7 @@ func (s *Session) verifyTarget(ctx context.Context, a *lang.Action, args lang.Ar
 		return len(matches) > 0
 	}
 	readiness := s.readiness()
-	if a.Command != "click" && a.Command != "press" && a.Command != "longpress" && a.Command != "fill" {
+	if !lang.TraitsOf(a.Command).ReadinessWait {
 		readiness = 0
 	}
 	if _, _, e := s.poll(ctx, readiness, check); e != nil {
@@ -100,7 +100,7 @@ func (s *Session) verifyTarget(ctx context.Context, a *lang.Action, args lang.Ar
 	if len(members) == 0 {
 		return fail("identity-mismatch", drivers.ReasonIdentityMismatch, fmt.Sprintf("Selector %s matched %d element(s), none with the recorded identity", chain.Raw, len(matches)), len(matches), obs, matches)
 	}
-	mutating := a.Command != "get" && a.Command != "is"
+	mutating := !lang.TraitsOf(a.Command).ReadOnly
 	res, rerr := resolveUnique(obs.Snap, chain, mutating)
 	member := -1
 	if len(members) == 1 {

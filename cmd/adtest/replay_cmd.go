@@ -242,7 +242,7 @@ func scriptPlatform(s *lang.Script) string {
 		if p, ok := a.Runtime.String("platform"); ok && p != "" {
 			return p
 		}
-		if a.Command == "open" {
+		if lang.TraitsOf(a.Command).OpensSession {
 			break
 		}
 	}

@@ -71,7 +71,8 @@ func Names(places []Place, o Naming) []Name {
 	}
 	n := &places[0].Tree.Nodes[places[0].Node]
 	suffix := ""
-	if o.Command == "fill" {
+	editable := lang.TraitsOf(o.Command).TypesText
+	if editable {
 		suffix = " editable=true"
 	}
 	var out []Name
@@ -105,7 +106,7 @@ func Names(places []Place, o Naming) []Name {
 	if n.Text != "" && n.Text != n.Label && n.Text != n.Value {
 		add("text="+q(n.Text), BasisText)
 	}
-	if o.Command == "fill" && !hasRole && n.Role != "" {
+	if editable && !hasRole && n.Role != "" {
 		add("role="+q(n.Role), BasisRole)
 	}
 	return out
@@ -252,10 +253,10 @@ func UniqueID(tree *drivers.Snapshot, id string) bool {
 // element, the other target commands an actionable (interactive) one, and
 // an empty command (a read, a wait) takes any element.
 func Acts(command string, n *drivers.Node) bool {
-	switch command {
-	case "fill":
+	switch t := lang.TraitsOf(command); {
+	case t.TypesText:
 		return n.Editable
-	case "click", "press", "longpress", "focus", "hover":
+	case t.Touch:
 		return n.Interactive || n.Editable
 	}
 	return true

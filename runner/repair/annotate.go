@@ -78,7 +78,7 @@ func Annotate(script *lang.Script, src []byte, path string, ar runner.AttemptRes
 	insert := map[int]string{} // line -> the annotation above it
 	seen := map[*lang.Action]bool{}
 	for _, e := range entries {
-		if e.Step < 1 || e.Step > len(script.Actions) || e.Error != nil || e.Resolution == nil || e.Resolution.Kind != "selector" || e.Bound == nil {
+		if e.Step < 1 || e.Step > len(script.Actions) || e.Error != nil || e.Resolution == nil || lang.TargetKind(e.Resolution.Kind) != lang.TargetSelector || e.Bound == nil {
 			continue
 		}
 		a := script.Actions[e.Step-1]
@@ -86,11 +86,16 @@ func Annotate(script *lang.Script, src []byte, path string, ar runner.AttemptRes
 			continue
 		}
 		seen[a] = true
-		wargs, werr := lang.Bind(a)
-		bargs, berr := lang.Bind(e.Bound)
+		// The step's binding (of the action as bound) is on its entry; the
+		// action as written is bound apart only when interpolation changed it.
+		bargs := e.Args
+		wargs, werr := bargs, error(nil)
+		if e.Bound != a {
+			wargs, werr = lang.Bind(a)
+		}
 		wt, wok := wargs.(lang.TargetArgs)
 		bt, bok := bargs.(lang.TargetArgs)
-		if werr != nil || berr != nil || !wok || !bok || wt.Target.Kind != lang.TargetSelector || bt.Target.Kind != lang.TargetSelector {
+		if werr != nil || !wok || !bok || wt.Target.Kind != lang.TargetSelector || bt.Target.Kind != lang.TargetSelector {
 			continue // not a target step (a wait, a read), or not a selector as written
 		}
 		tree, idx := e.Resolution.Tree, e.Resolution.Index

@@ -235,7 +235,7 @@ func contractCandidates(snap *drivers.Snapshot, a *lang.Action, chain *lang.Sele
 
 // contractKind is the kind of element a command's contract asks for.
 func contractKind(command string) string {
-	if command == "fill" {
+	if lang.TraitsOf(command).TypesText {
 		return "editable"
 	}
 	return "actionable"

@@ -128,7 +128,7 @@ func recordedScript(t testing.TB, app, src string) string {
 	}
 	lines := strings.Split(src, "\n")
 	for _, e := range j.entries {
-		if e.Resolution == nil || e.Resolution.Kind != "selector" || !slices.Contains(touchCommands, e.Written.Command) {
+		if e.Resolution == nil || e.Resolution.Kind != "selector" || !lang.TraitsOf(e.Written.Command).Touch {
 			continue
 		}
 		place := []match.Place{{Tree: e.Resolution.Tree, Node: e.Resolution.Index}}
@@ -141,7 +141,7 @@ func recordedScript(t testing.TB, app, src string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a.Positionals = append([]string{chain.Raw}, restOf(&a, args.(lang.TargetArgs))...)
+		a.Positionals = append([]string{chain.Raw}, args.(lang.TargetArgs).Tail...)
 		a.ArgPos, a.Tokens = nil, nil
 		a.TargetEvidence = match.Evidence(e.Resolution.Tree, e.Resolution.Index, chain, true, nil)
 		lines[e.Line-1] = lang.FormatAction(&a)

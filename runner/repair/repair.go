@@ -136,9 +136,6 @@ var targetReasons = []drivers.Reason{
 	drivers.ReasonIdentityMismatch, drivers.ReasonTargetStale, drivers.ReasonTargetNotFound,
 }
 
-// touchCommands are the commands whose target a repair may change.
-var touchCommands = []string{"click", "press", "longpress", "fill", "focus", "hover"}
-
 type engine struct {
 	opts   Options
 	res    *Result
@@ -274,7 +271,7 @@ func (e *engine) attempt(ctx context.Context, sess *runner.Session, script *lang
 	step := fe.Step
 	a := script.Actions[step-1]
 	where := fmt.Sprintf("step %d (line %d, %s)", step, a.Line(), a.Command)
-	if !slices.Contains(touchCommands, a.Command) {
+	if !lang.TraitsOf(a.Command).Touch {
 		return nil, nil, fmt.Sprintf("%s failed (%s): a repair never changes what a step asserts or waits for, so this is a real failure", where, fe.Reason)
 	}
 	if !slices.Contains(targetReasons, fe.Reason) {
@@ -306,7 +303,9 @@ func (e *engine) attempt(ctx context.Context, sess *runner.Session, script *lang
 			shot, _ = e.opts.Screenshot(fmt.Sprintf("repair-step-%d", step), ev.Screenshot)
 		}
 	}
-	rest := restOf(a, ta)
+	// What follows the target, as written (fill's text with its ${VAR}
+	// references unresolved: the action is bound uninterpolated).
+	rest := ta.Tail
 	last := ""
 	// A candidate that passes is kept only if no other candidate passes
 	// too: when two elements both make the rest of the script pass (two
@@ -401,19 +400,6 @@ func stoodOn(b match.Basis) (string, bool) {
 		return "command contract + words", true
 	}
 	return "annotation", false
-}
-
-// restOf is what follows the target, as written: fill's text (its
-// ${VAR} references unresolved: the action is bound uninterpolated),
-// longpress's duration.
-func restOf(a *lang.Action, ta lang.TargetArgs) []string {
-	switch {
-	case a.Command == "fill" && len(a.Positionals) > 1:
-		return []string{ta.Text}
-	case a.Command == "longpress" && ta.HasDuration && len(a.Positionals) > 1:
-		return a.Positionals[len(a.Positionals)-1:]
-	}
-	return nil
 }
 
 // leaks reports a new line that would carry a secret's value where the
