@@ -24,14 +24,8 @@ import (
 func Discover(t testing.TB, cwd string, paths ...string) []*suite.Test {
 	t.Helper()
 	tests, err := suite.Discover(paths, suite.DiscoverOptions{
-		Cwd: cwd,
-		Parse: func(file string, src []byte) (*lang.Script, error) {
-			s, errs := lang.ParseAll(file, src)
-			if len(errs) > 0 {
-				return nil, errs[0]
-			}
-			return s, nil
-		},
+		Cwd:   cwd,
+		Parse: Parse,
 		Check: func(s *lang.Script, src []byte) []error {
 			var errs []error
 			for _, d := range lang.Check(s, string(src), lang.CheckOptions{}) {
@@ -46,6 +40,16 @@ func Discover(t testing.TB, cwd string, paths ...string) []*suite.Test {
 		t.Fatal(err)
 	}
 	return tests
+}
+
+// Parse parses a script as `adtest run` does; its error is the first
+// parse error.
+func Parse(file string, src []byte) (*lang.Script, error) {
+	s, errs := lang.ParseAll(file, src)
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	return s, nil
 }
 
 // Options are what the examples' runs differ in.
