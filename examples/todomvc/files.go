@@ -1,6 +1,7 @@
 package todomvc
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -64,6 +65,29 @@ func ReadExpectationsFile(path string) (Matrix, []Excluded, error) {
 	}
 	defer f.Close()
 	return ReadExpectations(path, f)
+}
+
+// Expect rewrites the expectations file at path from adtest's JSON result
+// at result (both required: the -file and -adtest flags): write gets what
+// the file held (nothing when it does not exist yet) and the run's cells,
+// and writes the new expectations.
+func Expect(result, path string, write func(w io.Writer, old, got Matrix) error) error {
+	if result == "" || path == "" {
+		return errors.New("-adtest FILE and -file testdata/matrix.txt are required")
+	}
+	got, err := ReadResultFile(result)
+	if err != nil {
+		return err
+	}
+	old, _, err := ReadExpectationsFile(path)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := write(&b, old, got); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
 // Serve listens on addr, writes the URL it serves on to w, and serves h

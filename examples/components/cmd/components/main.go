@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/adtest/adtest/examples/components"
 	"github.com/adtest/adtest/examples/todomvc"
@@ -65,26 +64,13 @@ func do(cmd string, stdout io.Writer, getenv func(string) string, addr, adRes, p
 		components.Compare(stdout, pw, ad, names)
 		return nil
 	case "expect":
-		if adRes == "" || file == "" {
-			return errors.New("-adtest FILE and -file testdata/matrix.txt are required")
-		}
-		got, err := todomvc.ReadResultFile(adRes)
-		if err != nil {
-			return err
-		}
 		names, _, err := components.Flows()
 		if err != nil {
 			return err
 		}
-		old, _, err := todomvc.ReadExpectationsFile(file)
-		if err != nil {
-			return err
-		}
-		var b strings.Builder
-		if err := components.WriteExpectations(&b, components.Next(old, got, names)); err != nil {
-			return err
-		}
-		return os.WriteFile(file, []byte(b.String()), 0o644)
+		return todomvc.Expect(adRes, file, func(w io.Writer, old, got components.Matrix) error {
+			return components.WriteExpectations(w, components.Next(old, got, names))
+		})
 	}
 	return errors.New(usage)
 }

@@ -89,9 +89,6 @@ func do(cmd string, stdout io.Writer, getenv func(string) string, out, only, flo
 		}
 		return todomvc.Serve(stdout, addr, todomvc.Handler(root))
 	case "expect":
-		if adRes == "" || file == "" {
-			return errors.New("-adtest FILE and -file testdata/matrix.txt are required")
-		}
 		return expect(getenv, adRes, file)
 	case "timing":
 		if adRes == "" {
@@ -126,10 +123,6 @@ func do(cmd string, stdout io.Writer, getenv func(string) string, out, only, flo
 // expect merges the cells of an adtest run of the suite into the
 // expectations file of TestMatrix, as -update-matrix does.
 func expect(getenv func(string) string, adRes, file string) error {
-	got, err := todomvc.ReadResultFile(adRes)
-	if err != nil {
-		return err
-	}
 	root, err := todomvc.Root(getenv)
 	if err != nil {
 		return err
@@ -142,13 +135,7 @@ func expect(getenv func(string) string, adRes, file string) error {
 	if err != nil {
 		return err
 	}
-	old, _, err := todomvc.ReadExpectationsFile(file)
-	if err != nil {
-		return err
-	}
-	var b strings.Builder
-	if err := todomvc.WriteExpectations(&b, todomvc.Merge(old, got, all, flows), excluded); err != nil {
-		return err
-	}
-	return os.WriteFile(file, []byte(b.String()), 0o644)
+	return todomvc.Expect(adRes, file, func(w io.Writer, old, got todomvc.Matrix) error {
+		return todomvc.WriteExpectations(w, todomvc.Merge(old, got, all, flows), excluded)
+	})
 }
