@@ -20,7 +20,10 @@
 //     The names of live sessions are kept in sessions.json so that a daemon
 //     restarted after a crash reports them as lost (reason session_lost)
 //     instead of acting on a fresh page. open.go opens a session (its
-//     driver, app and recording); replay.go runs a whole script in a warm
+//     driver, app and recording; scripttarget.go refuses a recording path
+//     that can never be written); step.go turns a request into an action
+//     and runs it through the session's step pipeline (--record-as, the
+//     recorder's capture); replay.go runs a whole script in a warm
 //     session (agent-device's replay drop-in); trace.go keeps an
 //     interactive session's trace; adb.go keeps the daemon's one adb
 //     server; remote.go is the TCP listener's address policy.

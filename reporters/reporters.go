@@ -1,10 +1,15 @@
-// Package reporters renders suite results: console (streaming lines and a
-// summary, live progress on a terminal), json (design.md's result), junit
-// (Surefire/Jenkins XML), github (workflow-command annotations) and, in
-// reporters/html, the HTML report; repair.go renders a suggested repair for
-// each of them. Reporters are pure: they write to
-// the io.Writer they are handed and read no environment; cmd decides where
-// output goes and whether color is on.
+// Package reporters renders suite results. The reporter table (this file:
+// one row per reporter, looked up by name, --reporter NAME[=PATH] parsed by
+// ParseSpec) holds console (streaming lines and a summary, live progress on
+// a terminal), json (design.md's result), junit (Surefire/Jenkins XML),
+// github (workflow-command annotations) and html (reporters/html, a
+// directory). repair.go shows a suggested repair in the console, JUnit and
+// GitHub output (json carries it in the result; the page shows it with
+// reporters/html/assets/repair.js); annotate.go shows the --annotate
+// results in the console summary; escape.go makes names and text safe for
+// a terminal. Reporters are pure: they write to the io.Writer they
+// are handed and read no environment; cmd decides where output goes and
+// whether color is on.
 package reporters
 
 import (

@@ -1,6 +1,9 @@
 // Package runner runs .ad steps against a device: sessions, the ADR 0014 ref
 // frame, the one leaf dispatch with its side-effect seam, and the replay
-// executor. The suite runner (runner/suite) builds on NewSession and Replay.
+// executor. Its rooms build on it: the suite runner (runner/suite) on
+// NewSession and Replay, the repair and annotation of scripts
+// (runner/repair) on a replay's divergence; runner/webtest holds the
+// runner's tests against real Chromium.
 //
 // # Shape
 //
@@ -29,9 +32,10 @@
 //   - leaf_touch.go, leaf_read.go, leaf_find.go, leaf_snapshot.go,
 //     leaf_system.go: the leaves by family.
 //   - match (package runner/match): the selector matcher, find's fuzzy
-//     locator and the target-v1 identity check, shared with the recorder;
-//     match.go turns its outcomes into errors and ranks
-//     divergence suggestions.
+//     locator, the target-v1 identity check and the one place that names an
+//     element (selectors, target-v1 evidence, divergence suggestions),
+//     shared with the recorder and the repair; match.go turns a
+//     resolution's outcome into the step's error.
 //   - render.go: snapshot text and JSON, ref numbering (e1..eN in document
 //     order over printed nodes).
 //   - verify.go: target-v1 binding verification before dispatch (§4.2.2).

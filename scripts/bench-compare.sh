@@ -16,6 +16,7 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
+. "$repo/scripts/lib.sh"
 pairs=5 workers=2 only="backbone,knockoutjs,ractive"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -57,11 +58,8 @@ adtest_run() {
 playwright_run() {
   "$out/bin/todomvc" serve >"$out/serve.url" &
   local srv=$! url=""
-  for _ in $(seq 200); do
-    url="$(head -n 1 "$out/serve.url" 2>/dev/null || true)"
-    [ -n "$url" ] && break
-    sleep 0.05
-  done
+  # A server that does not start fails the Playwright side, which is shown.
+  url="$(wait_url bench-compare "$srv" "$out/serve.url")" || true
   (cd "$pw_dir/run" && TODOMVC_BASE_URL="$url" TODOMVC_FRAMEWORKS="$out/suite/frameworks.json" \
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$out/playwright.json" \
     ../node_modules/.bin/playwright test --workers "$workers") || true

@@ -16,6 +16,7 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
+. "$repo/scripts/lib.sh"
 out="${COMPONENTS_OUT:-$repo/.adtest/components}"
 chromium="${COMPONENTS_CHROMIUM:-$(command -v chromium || command -v chromium-browser || echo /usr/bin/chromium)}"
 workers=2 flows="" mode=compare
@@ -38,14 +39,7 @@ cp "$repo"/examples/components/playwright/*.js "$pw_dir/run-components/"
 "$out/bin/components" serve >"$out/serve.url" &
 srv=$!
 trap 'kill "$srv" 2>/dev/null || true' EXIT
-url=""
-for _ in $(seq 200); do
-  url="$(head -n 1 "$out/serve.url" 2>/dev/null || true)"
-  [ -n "$url" ] && break
-  kill -0 "$srv" 2>/dev/null || { echo "components-playwright: the server did not start" >&2; exit 1; }
-  sleep 0.05
-done
-[ -n "$url" ] || { echo "components-playwright: the server printed no URL" >&2; exit 1; }
+url="$(wait_url components-playwright "$srv" "$out/serve.url")"
 
 run_adtest() {
   local paths=()

@@ -7,6 +7,7 @@
 # its run/ directory. Idempotent: nothing to do once installed.
 # Used by scripts/todomvc-playwright.sh and scripts/components-playwright.sh.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 pw_version=1.65.1
 pw_sha256=(
@@ -14,8 +15,7 @@ pw_sha256=(
   "playwright-$pw_version.tgz e2ebec5abb40f511c7a4442e83042fd8a4e654c3367e120b76e94a61a8f91e01"
   "playwright-test-$pw_version.tgz 025a0b1ab36fd4e5f4ede6c9397020b9c3805d8f19c75a16989a02d70a88f37b"
 )
-cache="${ADTEST_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/adtest}"
-pw_dir="$cache/playwright-test/$pw_version"
+pw_dir="$(adtest_cache)/playwright-test/$pw_version"
 
 if [ ! -f "$pw_dir/installed" ]; then
   command -v npm >/dev/null 2>&1 || { echo "install-playwright: npm is needed (apt-get install npm)" >&2; exit 1; }

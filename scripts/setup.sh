@@ -8,6 +8,7 @@
 # Idempotent: it does nothing when all are already there. With --demo it
 # skips the test subjects (TodoMVC, the component libraries, Selenium Grid).
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 need=()
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
@@ -36,16 +37,11 @@ command -v go >/dev/null 2>&1 || { echo "setup: Go 1.26 is required (https://go.
 # against the sha256 pinned in drivers/android/helper.go (never committed).
 # Skipped when the cached APK already has that sha256.
 helper_go="$(dirname "$0")/../drivers/android/helper.go"
-pin() { sed -n "s/^[[:space:]]*$1[[:space:]]*= \"\(.*\)\"$/\1/p" "$helper_go"; }
-helper_sha="$(pin HelperSHA256)"; helper_ver="$(pin HelperNPMVersion)"
-helper_dir="${ADTEST_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/adtest}/android-helper/$helper_ver"
+helper_sha="$(pin "$helper_go" HelperSHA256)"; helper_ver="$(pin "$helper_go" HelperNPMVersion)"
+helper_dir="$(adtest_cache)/android-helper/$helper_ver"
 helper_apk="$helper_dir/agent-device-android-snapshot-helper-$helper_ver.apk"
 if [ -z "$helper_sha" ] || ! echo "$helper_sha  $helper_apk" | sha256sum -c --status 2>/dev/null; then
-  if ! command -v npm >/dev/null 2>&1; then
-    echo "setup: installing npm (to fetch the Android helper)" >&2
-    sudo=""; if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq npm >/dev/null
-  fi
+  ensure_npm setup "the Android helper"
   (cd "$(dirname "$0")/.." && go run ./cmd/adtest android setup >/dev/null)
 fi
 # --demo (make demo) stops here: the demo needs the browser, adb and the
@@ -56,27 +52,11 @@ if [ "${1:-}" != "--demo" ]; then
 # in examples/todomvc/todomvc.go and extracted there (never committed).
 # Skipped when the extracted tree's stamp carries that sha256.
 todomvc_go="$(dirname "$0")/../examples/todomvc/todomvc.go"
-todo_pin() { sed -n "s/^[[:space:]]*$1[[:space:]]*= \"\(.*\)\"$/\1/p" "$todomvc_go"; }
-todo_pkg="$(todo_pin NPMPackage)"; todo_ver="$(todo_pin NPMVersion)"; todo_sha="$(todo_pin SHA256)"
-todo_dir="${ADTEST_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/adtest}/$todo_pkg/$todo_ver"
-if [ -z "$todo_sha" ] || [ "$(cat "$todo_dir/extracted.sha256" 2>/dev/null)" != "$todo_sha" ]; then
-  if ! command -v npm >/dev/null 2>&1; then
-    echo "setup: installing npm (to fetch the TodoMVC corpus)" >&2
-    sudo=""; if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq npm >/dev/null
-  fi
-  echo "setup: fetching $todo_pkg@$todo_ver into $todo_dir" >&2
-  todo_tmp="$(mktemp -d)"
-  (cd "$todo_tmp" && npm pack --silent "$todo_pkg@$todo_ver" >/dev/null)
-  todo_tgz="$todo_tmp/$todo_pkg-$todo_ver.tgz"
-  if ! echo "$todo_sha  $todo_tgz" | sha256sum -c --status; then
-    echo "setup: $todo_pkg@$todo_ver has sha256 $(sha256sum <"$todo_tgz" | cut -d' ' -f1), want $todo_sha (pinned in examples/todomvc/todomvc.go)" >&2
-    rm -rf "$todo_tmp"; exit 1
-  fi
-  rm -rf "$todo_dir"; mkdir -p "$todo_dir"
-  tar -xzf "$todo_tgz" -C "$todo_dir"
-  mv "$todo_tgz" "$todo_dir/"; rm -rf "$todo_tmp"
-  echo "$todo_sha" >"$todo_dir/extracted.sha256"
+todo_pkg="$(pin "$todomvc_go" NPMPackage)"; todo_ver="$(pin "$todomvc_go" NPMVersion)"; todo_sha="$(pin "$todomvc_go" SHA256)"
+todo_dir="$(adtest_cache)/$todo_pkg/$todo_ver"
+if ! fetched "$todo_sha" "$todo_dir"; then
+  ensure_npm setup "the TodoMVC corpus"
+  npm_fetch setup "$todo_pkg" "$todo_ver" "$todo_sha" "$todo_dir" examples/todomvc/todomvc.go keep
 fi
 
 bash "$(dirname "$0")/setup-components.sh" # examples/components: pinned npm packages, user cache

@@ -19,6 +19,7 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
+. "$repo/scripts/lib.sh"
 out="${TODOMVC_OUT:-$repo/.adtest/todomvc}"
 chromium="${TODOMVC_CHROMIUM:-$(command -v chromium || command -v chromium-browser || echo /usr/bin/chromium)}"
 workers=2 only="" flows="" mode=compare
@@ -53,13 +54,7 @@ run_playwright() {
   "$out/bin/todomvc" serve >"$out/serve.url" &
   local srv=$! url=""
   trap 'kill "$srv" 2>/dev/null || true' RETURN
-  for _ in $(seq 200); do # the server prints its URL once it listens
-    url="$(head -n 1 "$out/serve.url" 2>/dev/null || true)"
-    [ -n "$url" ] && break
-    kill -0 "$srv" 2>/dev/null || { echo "todomvc-playwright: the server did not start" >&2; exit 1; }
-    sleep 0.05
-  done
-  [ -n "$url" ] || { echo "todomvc-playwright: the server printed no URL" >&2; exit 1; }
+  url="$(wait_url todomvc-playwright "$srv" "$out/serve.url")" || exit 1
   (cd "$pw_dir/run" && TODOMVC_BASE_URL="$url" TODOMVC_FRAMEWORKS="$out/suite/frameworks.json" TODOMVC_CHROMIUM="$chromium" \
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$out/playwright.json" \
     ../node_modules/.bin/playwright test --workers "$workers" >"$out/playwright.log" 2>&1) || true

@@ -8,12 +8,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"strings"
 
 	"github.com/adtest/adtest/internal/scriptpath"
+	"github.com/adtest/adtest/internal/unidiff"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/reporters"
-	"github.com/pmezard/go-difflib/difflib"
 )
 
 // fmtStdinName is how diagnostics and -l name standard input (gofmt's name).
@@ -135,31 +134,12 @@ func fmtOne(env *Env, o fmtOptions, display, path string, src []byte, mode fs.Fi
 		}
 	}
 	if changed && o.diff {
-		d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-			A: fmtSplitLines(src), B: fmtSplitLines(out),
-			FromFile: display + ".orig", ToFile: display, Context: 3,
-		})
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "%s: diff: %v\n", display, err)
-			return changed, false
-		}
-		io.WriteString(env.Stdout, d)
+		io.WriteString(env.Stdout, unidiff.Diff(display+".orig", display, src, out, 3))
 	}
 	if !o.list && !o.check && !o.write && !o.diff {
 		env.Stdout.Write(out)
 	}
 	return changed, true
-}
-
-// fmtSplitLines splits text into lines for the diff, each ending in "\n"; a
-// last line without one carries diff's "\ No newline at end of file" marker.
-func fmtSplitLines(b []byte) []string {
-	lines := strings.SplitAfter(string(b), "\n")
-	if lines[len(lines)-1] == "" {
-		return lines[:len(lines)-1]
-	}
-	lines[len(lines)-1] += "\n\\ No newline at end of file\n"
-	return lines
 }
 
 // fmtReport prints a parse error as file:line:col: message (and its hint).

@@ -2,7 +2,6 @@ package components_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,13 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adtest/adtest/drivers"
-	webdrv "github.com/adtest/adtest/drivers/web"
 	"github.com/adtest/adtest/examples/components"
+	"github.com/adtest/adtest/examples/internal/suiterun"
 	"github.com/adtest/adtest/examples/todomvc"
-	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
-	"github.com/adtest/adtest/runner/suite"
 )
 
 var (
@@ -49,52 +45,7 @@ func runFlows(t *testing.T, roots map[string]string, files []string) *runner.Res
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests, err := suite.Discover(files, suite.DiscoverOptions{
-		Cwd: cwd,
-		Parse: func(file string, src []byte) (*lang.Script, error) {
-			s, errs := lang.ParseAll(file, src)
-			if len(errs) > 0 {
-				return nil, errs[0]
-			}
-			return s, nil
-		},
-		Check: func(s *lang.Script, src []byte) []error {
-			var errs []error
-			for _, d := range lang.Check(s, string(src), lang.CheckOptions{}) {
-				if d.Severity == lang.SeverityError {
-					errs = append(errs, errors.New(d.Format(s.File)))
-				}
-			}
-			return errs
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The run gets what is left of go test's -timeout, less a margin to
-	// report: an unfinished run fails with its counts, not a panic.
-	budget := 9 * time.Minute
-	if d, ok := t.Deadline(); ok {
-		budget = time.Until(d) - 20*time.Second
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), budget)
-	defer cancel()
-	res, err := suite.Run(ctx, suite.Config{
-		Workers: 2, RunDir: t.TempDir(), RunID: "components", Cwd: cwd, BaseURL: srv.URL,
-		Providers: func(ctx context.Context, platform string) (drivers.Provider, error) {
-			return webdrv.NewProvider(webdrv.Options{})
-		},
-		NewReplayer:    suite.RunnerReplayer,
-		FormatSnapshot: suite.FormatSnapshot,
-		Prefetch:       map[string]bool{drivers.PlatformWeb: true},
-	}, tests)
-	if err != nil {
-		t.Fatalf("the run did not start (is Chromium installed? make setup): %v", err)
-	}
-	if ctx.Err() != nil || res.Interrupted {
-		t.Fatalf("the flows did not finish within %s (%d of %d tests ran): is the machine overloaded? give go test a longer -timeout", budget.Round(time.Second), res.Stats.Total-res.Stats.NotRun, res.Stats.Total)
-	}
-	return res
+	return suiterun.Run(t, suiterun.Options{Name: "components", Workers: 2, Cwd: cwd, BaseURL: srv.URL}, suiterun.Discover(t, cwd, files...))
 }
 
 // TestFlows runs the flows of flows/ and compares each one's pass/fail with

@@ -1,8 +1,6 @@
 package web_test
 
 import (
-	"context"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,13 +10,11 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/adtest/adtest/drivers"
-	webdrv "github.com/adtest/adtest/drivers/web"
+	"github.com/adtest/adtest/examples/internal/suiterun"
 	web "github.com/adtest/adtest/examples/web"
 	"github.com/adtest/adtest/lang"
-	"github.com/adtest/adtest/runner/suite"
 )
 
 func TestHandlerServesThePages(t *testing.T) {
@@ -110,41 +106,7 @@ func TestSuitePassesOnChromium(t *testing.T) {
 	srv := httptest.NewServer(web.Handler())
 	defer srv.Close()
 	cwd, _ := os.Getwd()
-	tests, err := suite.Discover([]string{"suite"}, suite.DiscoverOptions{
-		Cwd: cwd,
-		Parse: func(file string, src []byte) (*lang.Script, error) {
-			s, errs := lang.ParseAll(file, src)
-			if len(errs) > 0 {
-				return nil, errs[0]
-			}
-			return s, nil
-		},
-		Check: func(s *lang.Script, src []byte) []error {
-			var errs []error
-			for _, d := range lang.Check(s, string(src), lang.CheckOptions{}) {
-				if d.Severity == lang.SeverityError {
-					errs = append(errs, errors.New(d.Format(s.File)))
-				}
-			}
-			return errs
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	res, err := suite.Run(ctx, suite.Config{
-		Workers: 1, RunDir: t.TempDir(), RunID: "test", Cwd: cwd, BaseURL: srv.URL,
-		Providers: func(ctx context.Context, platform string) (drivers.Provider, error) {
-			return webdrv.NewProvider(webdrv.Options{})
-		},
-		NewReplayer:    suite.RunnerReplayer,
-		FormatSnapshot: suite.FormatSnapshot,
-	}, tests)
-	if err != nil {
-		t.Fatalf("the run did not start (is Chromium installed? apt-get install chromium): %v", err)
-	}
+	res := suiterun.Run(t, suiterun.Options{Name: "test", Workers: 1, Cwd: cwd, BaseURL: srv.URL}, suiterun.Discover(t, cwd, "suite"))
 	var names []string
 	for _, tr := range res.Tests {
 		names = append(names, filepath.Base(tr.File))

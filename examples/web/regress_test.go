@@ -21,6 +21,7 @@ import (
 
 	"github.com/adtest/adtest/drivers"
 	webdrv "github.com/adtest/adtest/drivers/web"
+	"github.com/adtest/adtest/examples/internal/suiterun"
 	"github.com/adtest/adtest/internal/proc"
 	"github.com/adtest/adtest/internal/testsupport/webtest"
 	"github.com/adtest/adtest/lang"
@@ -58,16 +59,7 @@ func discoverIn(t *testing.T, dir string, names ...string) []*suite.Test {
 		paths = append(paths, filepath.Join(dir, n))
 	}
 	cwd, _ := os.Getwd()
-	tests, err := suite.Discover(paths, suite.DiscoverOptions{
-		Cwd: cwd,
-		Parse: func(file string, src []byte) (*lang.Script, error) {
-			s, errs := lang.ParseAll(file, src)
-			if len(errs) > 0 {
-				return nil, errs[0]
-			}
-			return s, nil
-		},
-	})
+	tests, err := suite.Discover(paths, suite.DiscoverOptions{Cwd: cwd, Parse: suiterun.Parse})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,9 +11,7 @@ package html
 
 import (
 	"bytes"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -65,8 +63,6 @@ const (
 	sourceContext = 3         // lines shown either side of the failing line
 	maxTextBytes  = 256 << 10 // snapshot and log text, each
 )
-
-var pngSignature = []byte("\x89PNG\r\n\x1a\n")
 
 // File is one file of a report, by its slash-separated path below the
 // report's directory.
@@ -268,14 +264,8 @@ func (b *builder) attempt(r *runner.Result, a runner.AttemptResult) attempt {
 		}
 	}
 	if a.Screenshot != "" {
-		// Only a PNG is copied: a result names the file, and a merged result
-		// may come from anywhere.
-		if data, ok := b.read(a.Screenshot); ok && bytes.HasPrefix(data, pngSignature) {
-			sum := sha256.Sum256(data)
-			name := "data/" + hex.EncodeToString(sum[:8]) + ".png"
-			b.files[name] = data
-			av.Screenshot = name
-		} else {
+		// Only a PNG is copied; the page names any other file by its path.
+		if av.Screenshot = b.embed(a.Screenshot, pngPicture); av.Screenshot == "" {
 			av.ScreenshotPath = a.Screenshot
 		}
 	}

@@ -1,9 +1,6 @@
 package html
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 
 	"github.com/adtest/adtest/runner"
@@ -14,8 +11,6 @@ import (
 // under data/ (JPEGs only, by content hash) and referenced by relative
 // path, so the viewer (assets/trace.js) works from file:// and from a
 // downloaded artifact without fetching anything.
-
-var jpegSignature = []byte{0xff, 0xd8, 0xff}
 
 // maxTraceNodes bounds the tree nodes a report embeds per trace.
 const maxTraceNodes = 20000
@@ -37,14 +32,7 @@ func (b *builder) trace(dir string) *runner.TraceData {
 		if name == "" {
 			return ""
 		}
-		img, ok := b.read(joinPath(dir, name))
-		if !ok || !bytes.HasPrefix(img, jpegSignature) {
-			return ""
-		}
-		sum := sha256.Sum256(img)
-		n := "data/" + hex.EncodeToString(sum[:8]) + ".jpg"
-		b.files[n] = img
-		return n
+		return b.embed(joinPath(dir, name), jpegPicture)
 	}
 	t.Start = pic(t.Start)
 	for i := range t.Steps {

@@ -178,7 +178,7 @@ func Annotate(script *lang.Script, src []byte, path string, ar runner.AttemptRes
 	}
 	res.Status, res.Source = StatusAnnotated, out
 	for ctx := 3; ctx >= 0; ctx-- {
-		res.Patch = string(unifiedDiff(path, src, out, ctx))
+		res.Patch = patchOf(path, src, out, ctx)
 		if !red.Finds(res.Patch) {
 			break
 		}

@@ -1,10 +1,10 @@
 package repair
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
+	"github.com/adtest/adtest/internal/unidiff"
 	"github.com/adtest/adtest/lang"
 )
 
@@ -92,138 +92,9 @@ func substitute(src []byte, script *lang.Script, a, repaired *lang.Action) (out 
 	return joinLines(next, final), strings.Join(oldLines, "\n"), strings.Join(printed, "\n"), nil
 }
 
-// unifiedDiff is the unified diff of old and new under the name path (the
-// same name on both sides, so `patch -p0` and `git apply -p0` find the file
-// from the directory the run was started in), ctx lines of context.
-func unifiedDiff(path string, old, new []byte, ctx int) []byte {
-	a, af := splitLines(old)
-	b, bf := splitLines(new)
-	if bytes.Equal(old, new) {
-		return nil
-	}
-	ops := diffOps(a, b)
-	var out bytes.Buffer
-	fmt.Fprintf(&out, "--- %s\n+++ %s\n", path, path)
-	// Group the edit script into hunks of changes with ctx lines around.
-	type op struct {
-		kind byte // ' ', '-', '+'
-		text string
-		ai   int // index in a (for ' ' and '-'), else the next a index
-		bi   int
-	}
-	var list []op
-	ai, bi := 0, 0
-	for _, k := range ops {
-		switch k {
-		case ' ':
-			list = append(list, op{' ', a[ai], ai, bi})
-			ai++
-			bi++
-		case '-':
-			list = append(list, op{'-', a[ai], ai, bi})
-			ai++
-		case '+':
-			list = append(list, op{'+', b[bi], ai, bi})
-			bi++
-		}
-	}
-	for i := 0; i < len(list); {
-		if list[i].kind == ' ' {
-			i++
-			continue
-		}
-		start := max(0, i-ctx)
-		end := i
-		for end < len(list) {
-			if list[end].kind != ' ' {
-				end++
-				continue
-			}
-			// a run of context: does another change follow within 2*ctx?
-			j := end
-			for j < len(list) && list[j].kind == ' ' {
-				j++
-			}
-			if j < len(list) && j-end <= 2*ctx {
-				end = j
-				continue
-			}
-			end = min(len(list), end+ctx)
-			break
-		}
-		h := list[start:end]
-		na, nb := 0, 0
-		for _, o := range h {
-			if o.kind != '+' {
-				na++
-			}
-			if o.kind != '-' {
-				nb++
-			}
-		}
-		as, bs := h[0].ai+1, h[0].bi+1
-		if na == 0 {
-			as--
-		}
-		if nb == 0 {
-			bs--
-		}
-		fmt.Fprintf(&out, "@@ -%s +%s @@\n", rangeOf(as, na), rangeOf(bs, nb))
-		for _, o := range h {
-			out.WriteByte(o.kind)
-			out.WriteString(o.text)
-			out.WriteByte('\n')
-			lastA := o.kind != '+' && o.ai == len(a)-1 && !af
-			lastB := o.kind != '-' && o.bi == len(b)-1 && !bf
-			if lastA || lastB {
-				out.WriteString("\\ No newline at end of file\n")
-			}
-		}
-		i = end
-	}
-	return out.Bytes()
-}
-
-func rangeOf(start, n int) string {
-	if n == 1 {
-		return fmt.Sprint(start)
-	}
-	return fmt.Sprintf("%d,%d", start, n)
-}
-
-// diffOps is a longest-common-subsequence edit script of a into b: ' '
-// keeps a line, '-' drops one of a, '+' inserts one of b. Scripts are
-// small (a few hundred lines), so the quadratic table is fine.
-func diffOps(a, b []string) []byte {
-	n, m := len(a), len(b)
-	lcs := make([][]int, n+1)
-	for i := range lcs {
-		lcs[i] = make([]int, m+1)
-	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	var ops []byte
-	i, j := 0, 0
-	for i < n || j < m {
-		switch {
-		case i < n && j < m && a[i] == b[j]:
-			ops = append(ops, ' ')
-			i++
-			j++
-		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
-			ops = append(ops, '-')
-			i++
-		default:
-			ops = append(ops, '+')
-			j++
-		}
-	}
-	return ops
+// patchOf is the unified diff of old into new (internal/unidiff) under the
+// name path on both sides, so `patch -p0` and `git apply -p0` find the file
+// from the directory the run was started in; ctx lines of context.
+func patchOf(path string, old, new []byte, ctx int) string {
+	return unidiff.Diff(path, path, old, new, ctx)
 }

@@ -213,7 +213,7 @@ func Repair(ctx context.Context, sess *runner.Session, script *lang.Script, src 
 	// through its context lines: less context, down to none (then
 	// `git apply` needs --unidiff-zero; `patch -p0` applies it as it is).
 	for ctx := 3; ctx >= 0; ctx-- {
-		e.res.Patch = string(unifiedDiff(opts.Header, src, final, ctx))
+		e.res.Patch = patchOf(opts.Header, src, final, ctx)
 		if !e.red.Masks(e.res.Patch) {
 			break
 		}

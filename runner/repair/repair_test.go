@@ -77,29 +77,3 @@ func TestRepairBounds(t *testing.T) {
 		})
 	}
 }
-
-func TestUnifiedDiff(t *testing.T) {
-	t.Parallel()
-	old := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n"
-	tests := []struct {
-		name     string
-		old, new string
-		ctx      int
-		want     string
-	}{
-		{name: "two hunks", old: old, new: strings.Replace(strings.Replace(old, "b\n", "B\n", 1), "k\n", "K\n", 1), ctx: 2,
-			want: "--- f.ad\n+++ f.ad\n@@ -1,4 +1,4 @@\n a\n-b\n+B\n c\n d\n@@ -9,4 +9,4 @@\n i\n j\n-k\n+K\n l\n"},
-		{name: "hunks within twice the context merge", old: old, new: strings.Replace(strings.Replace(old, "b\n", "B\n", 1), "f\n", "F\n", 1), ctx: 2,
-			want: "--- f.ad\n+++ f.ad\n@@ -1,8 +1,8 @@\n a\n-b\n+B\n c\n d\n e\n-f\n+F\n g\n h\n"},
-		{name: "no context", old: old, new: strings.Replace(old, "e\n", "E\n", 1), ctx: 0,
-			want: "--- f.ad\n+++ f.ad\n@@ -5 +5 @@\n-e\n+E\n"},
-		{name: "no final newline", old: "a\nb", new: "a\nc", ctx: 3,
-			want: "--- f.ad\n+++ f.ad\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"},
-		{name: "same", old: old, new: old, ctx: 3, want: ""},
-	}
-	for _, tc := range tests {
-		if got := string(unifiedDiff("f.ad", []byte(tc.old), []byte(tc.new), tc.ctx)); got != tc.want {
-			t.Errorf("%s:\ngot\n%s\nwant\n%s", tc.name, got, tc.want)
-		}
-	}
-}

@@ -13,14 +13,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
-	"strings"
 
 	"github.com/adtest/adtest/examples/components"
 	"github.com/adtest/adtest/examples/todomvc"
-	"github.com/adtest/adtest/reporters"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) }
@@ -55,26 +51,9 @@ func do(cmd string, stdout io.Writer, getenv func(string) string, addr, adRes, p
 		if err != nil {
 			return err
 		}
-		ln, err := net.Listen("tcp", addr)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "http://%s\n", ln.Addr())
-		return http.Serve(ln, components.Handler(roots))
+		return todomvc.Serve(stdout, addr, components.Handler(roots))
 	case "compare":
-		if adRes == "" || pwRes == "" {
-			return errors.New("-adtest FILE and -playwright FILE are required")
-		}
-		ad, err := readAdtest(adRes)
-		if err != nil {
-			return err
-		}
-		f, err := os.Open(pwRes)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		pw, err := todomvc.FromPlaywright(f)
+		ad, pw, err := todomvc.ReadReports(adRes, pwRes)
 		if err != nil {
 			return err
 		}
@@ -85,45 +64,13 @@ func do(cmd string, stdout io.Writer, getenv func(string) string, addr, adRes, p
 		components.Compare(stdout, pw, ad, names)
 		return nil
 	case "expect":
-		if adRes == "" || file == "" {
-			return errors.New("-adtest FILE and -file testdata/matrix.txt are required")
-		}
-		got, err := readAdtest(adRes)
-		if err != nil {
-			return err
-		}
 		names, _, err := components.Flows()
 		if err != nil {
 			return err
 		}
-		old := components.Matrix{}
-		if f, err := os.Open(file); err == nil {
-			old, _, err = todomvc.ReadExpectations(file, f)
-			f.Close()
-			if err != nil {
-				return err
-			}
-		}
-		var b strings.Builder
-		if err := components.WriteExpectations(&b, components.Next(old, got, names)); err != nil {
-			return err
-		}
-		return os.WriteFile(file, []byte(b.String()), 0o644)
+		return todomvc.Expect(adRes, file, func(w io.Writer, old, got components.Matrix) error {
+			return components.WriteExpectations(w, components.Next(old, got, names))
+		})
 	}
 	return errors.New(usage)
-}
-
-// readAdtest reads adtest's JSON result of a run of flows/ (or of a copy
-// keeping its LIBRARY/FLOW.ad layout).
-func readAdtest(path string) (components.Matrix, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	res, err := reporters.ReadJSON(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: not an adtest JSON result: %w", path, err)
-	}
-	return todomvc.FromResult(res), nil
 }

@@ -16,8 +16,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"strings"
 
@@ -89,16 +87,8 @@ func do(cmd string, stdout io.Writer, getenv func(string) string, out, only, flo
 		if err != nil {
 			return err
 		}
-		ln, err := net.Listen("tcp", addr)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "http://%s\n", ln.Addr())
-		return http.Serve(ln, todomvc.Handler(root))
+		return todomvc.Serve(stdout, addr, todomvc.Handler(root))
 	case "expect":
-		if adRes == "" || file == "" {
-			return errors.New("-adtest FILE and -file testdata/matrix.txt are required")
-		}
 		return expect(getenv, adRes, file)
 	case "timing":
 		if adRes == "" {
@@ -116,19 +106,7 @@ func do(cmd string, stdout io.Writer, getenv func(string) string, out, only, flo
 		todomvc.Timing(stdout, res)
 		return nil
 	case "compare":
-		if adRes == "" || pwRes == "" {
-			return errors.New("-adtest FILE and -playwright FILE are required")
-		}
-		ad, err := readAdtest(adRes)
-		if err != nil {
-			return err
-		}
-		f, err := os.Open(pwRes)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		pw, err := todomvc.FromPlaywright(f)
+		ad, pw, err := todomvc.ReadReports(adRes, pwRes)
 		if err != nil {
 			return err
 		}
@@ -142,26 +120,9 @@ func do(cmd string, stdout io.Writer, getenv func(string) string, out, only, flo
 	return fmt.Errorf("unknown command (root, suite, serve, compare, timing, expect)")
 }
 
-func readAdtest(path string) (todomvc.Matrix, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	res, err := reporters.ReadJSON(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: not an adtest JSON result: %w", path, err)
-	}
-	return todomvc.FromResult(res), nil
-}
-
 // expect merges the cells of an adtest run of the suite into the
 // expectations file of TestMatrix, as -update-matrix does.
 func expect(getenv func(string) string, adRes, file string) error {
-	got, err := readAdtest(adRes)
-	if err != nil {
-		return err
-	}
 	root, err := todomvc.Root(getenv)
 	if err != nil {
 		return err
@@ -174,17 +135,7 @@ func expect(getenv func(string) string, adRes, file string) error {
 	if err != nil {
 		return err
 	}
-	old := todomvc.Matrix{}
-	if f, err := os.Open(file); err == nil {
-		old, _, err = todomvc.ReadExpectations(file, f)
-		f.Close()
-		if err != nil {
-			return err
-		}
-	}
-	var b strings.Builder
-	if err := todomvc.WriteExpectations(&b, todomvc.Merge(old, got, all, flows), excluded); err != nil {
-		return err
-	}
-	return os.WriteFile(file, []byte(b.String()), 0o644)
+	return todomvc.Expect(adRes, file, func(w io.Writer, old, got todomvc.Matrix) error {
+		return todomvc.WriteExpectations(w, todomvc.Merge(old, got, all, flows), excluded)
+	})
 }
