@@ -82,6 +82,12 @@ func replayInvalid(format string, a ...any) *runner.ErrorInfo {
 }
 
 func runReplay(ctx context.Context, env *Env) int {
+	return dropInExit(ctx, replay(ctx, env))
+}
+
+// replay is `adtest replay` before its exit code is mapped to
+// agent-device's.
+func replay(ctx context.Context, env *Env) int {
 	args, err := parseADArgs("replay", env.Args, replayFlags)
 	asJSON := args != nil && args.has("json")
 	if err != nil {
@@ -107,12 +113,8 @@ func runReplay(ctx context.Context, env *Env) int {
 	defer cancel()
 	resp, err := c.Do(cctx, req)
 	if err != nil {
-		code := replayFail(env, asJSON, clientError(cctx, c, err))
-		if ctx.Err() != nil {
-			// Interrupted (Ctrl-C, SIGTERM): 130, as adtest test exits.
-			return agentDeviceExit(ExitInterrupted)
-		}
-		return code
+		// Interrupted (Ctrl-C, SIGTERM): 130, as adtest test exits.
+		return replayFail(env, asJSON, clientError(cctx, c, err))
 	}
 	if !asJSON {
 		printTraceKept(env, req.Replay.TraceDir)
@@ -258,7 +260,8 @@ func expandHome(env *Env, p string) string {
 	return p
 }
 
-// replayFail prints an error as agent-device does and returns 1.
+// replayFail prints an error as agent-device does and returns 1 (the
+// caller maps it with dropInExit).
 func replayFail(env *Env, asJSON bool, e *runner.ErrorInfo) int {
 	if asJSON {
 		writeJSONLine(env.Stdout, map[string]any{"success": false, "error": e})

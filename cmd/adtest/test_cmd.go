@@ -117,6 +117,12 @@ func testWantsJSON(args []string) bool {
 }
 
 func runTest(ctx context.Context, env *Env) int {
+	return dropInExit(ctx, testCommand(ctx, env))
+}
+
+// testCommand is `adtest test` before its exit code is mapped to
+// agent-device's.
+func testCommand(ctx context.Context, env *Env) int {
 	args, err := parseADArgs("test", env.Args, testFlags)
 	if err != nil {
 		return testInvalid(env, "%v", err)
@@ -210,13 +216,13 @@ func runTest(ctx context.Context, env *Env) int {
 		if asJSON {
 			writeJSONLine(env.Stdout, map[string]any{"success": false, "error": map[string]any{"code": "INVALID_ARGS", "message": strings.TrimSpace(perr.String())}})
 		}
-		return agentDeviceExit(code)
+		return code
 	}
 	if !okAll && !okSplit {
 		if asJSON {
-			return agentDeviceExit(plan.executeJSON(ctx, env))
+			return plan.executeJSON(ctx, env)
 		}
-		return agentDeviceExit(plan.execute(ctx, env))
+		return plan.execute(ctx, env)
 	}
 	n := shardAll + shardSplit
 	if n < 1 {
@@ -226,17 +232,7 @@ func runTest(ctx context.Context, env *Env) int {
 		}
 		return testInvalid(env, "shard count must be at least 1, got %d (from %s)", n, from)
 	}
-	return agentDeviceExit(plan.executeShards(ctx, env, n, okAll, asJSON))
-}
-
-// agentDeviceExit maps adtest's exit codes to agent-device's 0/1 (an
-// interrupt stays 130).
-func agentDeviceExit(code int) int {
-	switch code {
-	case ExitOK, ExitInterrupted:
-		return code
-	}
-	return ExitFailed
+	return plan.executeShards(ctx, env, n, okAll, asJSON)
 }
 
 // executeJSON runs the plan with its reporters (their terminal output on
