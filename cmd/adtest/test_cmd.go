@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 
-	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/suite"
@@ -257,54 +254,24 @@ func readResult(env *Env, p *runPlan) string {
 	return string(b)
 }
 
-// executeShards runs n shards in parallel, one suite run each (one browser
-// or device each), as agent-device's --shard-split / --shard-all: split deals
-// the tests round-robin, all gives every shard every test (named "[k/n]").
-// Scripts see AD_SHARD_INDEX (zero-based) and AD_SHARD_COUNT. The reports
-// are written once, from the merged result.
+// executeShards runs n shards in parallel (suite.RunShards) as
+// agent-device's --shard-split / --shard-all, and writes the reports once,
+// from the merged result.
 func (p *runPlan) executeShards(ctx context.Context, env *Env, n int, all, asJSON bool) int {
 	baseURL, stop, code := p.startServer(ctx, env)
 	if code != ExitOK {
 		return code
 	}
 	defer stop()
-	shared := &sharedProviders{open: p.providers, provs: map[string]drivers.Provider{}}
-	defer shared.closeAll()
-	results := make([]*runner.Result, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
 	markOutputDir(env, filepath.Dir(p.runDir)) // as run does: discovery never walks into it
-	for k := 0; k < n; k++ {
-		spec := suite.ShardSpec{Index: k + 1, Count: n}
-		tests := suite.Shard(p.tests, spec, nil)
-		if all {
-			tests = make([]*suite.Test, len(p.tests))
-			for i, t := range p.tests {
-				c := *t
-				c.File = t.File + " [" + strconv.Itoa(k+1) + "/" + strconv.Itoa(n) + "]"
-				c.Name = t.Name + " [" + strconv.Itoa(k+1) + "/" + strconv.Itoa(n) + "]"
-				tests[i] = &c
-			}
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			cfg := p.suiteConfig(env, spec, nil, baseURL)
-			cfg.Providers = shared.forShard(k)
-			results[k], errs[k] = suite.Run(ctx, cfg, tests)
-		}()
+	mode := suite.ShardSplit
+	if all {
+		mode = suite.ShardAll
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "adtest test: %v\n", err)
-			return ExitInfra
-		}
-	}
-	res, err := suite.Merge(results)
+	res, err := suite.RunShards(ctx, p.suiteConfig(env, suite.ShardSpec{}, nil, baseURL), p.tests, n, mode)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "adtest test: %v\n", err)
-		return ExitFailed
+		return ExitInfra
 	}
 	failed := false
 	out := env.Stdout
@@ -323,53 +290,3 @@ func (p *runPlan) executeShards(ctx context.Context, env *Env, n int, all, asJSO
 	}
 	return exitCode(res, false, failed)
 }
-
-// sharedProviders gives every shard the same provider per platform (one
-// browser, a context per session; one adb server): providers started side
-// by side in one process would race over the browser's start. Each shard's
-// sessions get worker numbers of their own, and a shard's Close leaves the
-// provider to the others; closeAll ends them.
-type sharedProviders struct {
-	open  suite.ProviderFunc
-	mu    sync.Mutex
-	provs map[string]drivers.Provider
-}
-
-func (s *sharedProviders) forShard(k int) suite.ProviderFunc {
-	return func(ctx context.Context, platform string) (drivers.Provider, error) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		prov, ok := s.provs[platform]
-		if !ok {
-			var err error
-			if prov, err = s.open(ctx, platform); err != nil {
-				return nil, err
-			}
-			s.provs[platform] = prov
-		}
-		return shardProvider{Provider: prov, offset: k * shardWorkerStride}, nil
-	}
-}
-
-func (s *sharedProviders) closeAll() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, p := range s.provs {
-		p.Close()
-	}
-}
-
-// shardWorkerStride separates the worker numbers of shards.
-const shardWorkerStride = 1000
-
-type shardProvider struct {
-	drivers.Provider
-	offset int
-}
-
-func (p shardProvider) NewSession(ctx context.Context, opts drivers.SessionOptions) (drivers.Driver, error) {
-	opts.Worker += p.offset
-	return p.Provider.NewSession(ctx, opts)
-}
-
-func (shardProvider) Close() error { return nil }
