@@ -65,7 +65,9 @@ func TestRunShards(t *testing.T) {
 					w.opened++
 					return w, nil
 				},
-				NewReplayer: func(d drivers.Driver, _ AttemptContext) Replayer { return &fakeReplayer{w: w.world, d: d.(*fakeDriver)} },
+				NewReplayer: func(d drivers.Driver, _ AttemptContext) Replayer {
+					return &fakeReplayer{w: w.world, d: d.(*fakeDriver)}
+				},
 			}, tests, 2, tc.mode)
 			if err != nil {
 				t.Fatal(err)
