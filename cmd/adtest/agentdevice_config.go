@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -133,7 +134,7 @@ func (c *adConfig) integer(k string) (int, bool) {
 
 // loadAgentDeviceConfig merges the files, the environment and, when args
 // is not nil, the flags of a drop-in command line.
-func loadAgentDeviceConfig(env *Env, args *adArgs) (*adConfig, error) {
+func loadAgentDeviceConfig(env *Env, args *cmdline.Args) (*adConfig, error) {
 	c := &adConfig{vals: map[string]any{}, from: map[string]string{}}
 	type source struct {
 		path     string
@@ -180,10 +181,10 @@ func loadAgentDeviceConfig(env *Env, args *adArgs) (*adConfig, error) {
 	}
 	if args != nil {
 		for flag, key := range flagKeys {
-			if !args.has(flag) {
+			if !args.Has(flag) {
 				continue
 			}
-			v := args.last(flag)
+			v := args.Last(flag)
 			if usedKeys[key].kind == cfgBool {
 				v = "true"
 			}

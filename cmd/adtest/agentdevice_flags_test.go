@@ -52,13 +52,13 @@ func TestParseADArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(a.vals["env"], ","); got != "A=1,B=2" {
+	if got := strings.Join(a.All("env"), ","); got != "A=1,B=2" {
 		t.Errorf("env = %q", got)
 	}
-	if a.last("from") != "2" || !a.has("json") || a.last("save-script") != "./x.ad" {
-		t.Errorf("vals = %v", a.vals)
+	if a.Last("from") != "2" || !a.Has("json") || a.Last("save-script") != "./x.ad" {
+		t.Errorf("settings = %v", a.Settings)
 	}
-	if got := strings.Join(a.pos, ","); got != "f.ad,--odd" {
+	if got := strings.Join(a.Pos, ","); got != "f.ad,--odd" {
 		t.Errorf("pos = %q", got)
 	}
 	for _, bad := range [][]string{{"--bogus"}, {"-from", "2"}, {"--json=1"}, {"--from"}} {

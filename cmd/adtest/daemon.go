@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/web"
@@ -131,15 +132,19 @@ func daemonUsage(w io.Writer) {
 	fmt.Fprintln(w, "  --adb-server HOST:PORT  the adb server of Android sessions (else ADB_SERVER_SOCKET, else a local one)")
 }
 
+// jsonOnly is the flags of daemon status and stop.
+var jsonOnly = cmdline.Set{Flags: []cmdline.Flag{{Name: "json", Kind: cmdline.Bool}}}
+
 func onlyJSONFlag(env *Env, name string, args []string) (asJSON bool, code int) {
-	for _, a := range args {
-		if a != "--json" {
-			fmt.Fprintf(env.Stderr, "adtest %s: unknown argument %q\n", name, a)
-			return false, ExitUsage
-		}
-		asJSON = true
+	a, err := jsonOnly.Parse(args)
+	if err == nil && len(a.Pos) > 0 {
+		err = fmt.Errorf("unknown argument %q", a.Pos[0])
 	}
-	return asJSON, -1
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest %s: %v\n", name, err)
+		return false, ExitUsage
+	}
+	return a.Has("json"), -1
 }
 
 func writeStatus(w io.Writer, v any) {
@@ -180,15 +185,15 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 	var grid gridFlags
 	grid.register(fs)
 	adbServer := fs.String("adb-server", "", "")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		if errors.Is(err, flag.ErrHelp) {
+	if rest, err := readFlags(fs, args); err != nil || len(rest) > 0 {
+		if errors.Is(err, cmdline.ErrHelp) {
 			daemonUsage(env.Stdout)
 			return ExitOK
 		}
 		if err == nil {
-			err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+			err = fmt.Errorf("unexpected argument %q", rest[0])
 		}
-		fmt.Fprintf(env.Stderr, "adtest daemon serve: %v\n", flagError(fs, err))
+		fmt.Fprintf(env.Stderr, "adtest daemon serve: %v\n", err)
 		daemonUsage(env.Stderr)
 		return ExitUsage
 	}
@@ -332,11 +337,8 @@ func runSession(ctx context.Context, env *Env) int {
 		return ExitOK
 	case "save-script":
 		var path string
-		var force bool
 		for _, a := range f.argv {
 			switch {
-			case a == "--force":
-				force = true
 			case strings.HasPrefix(a, "-"):
 				fmt.Fprintf(env.Stderr, "adtest session save-script: unknown flag %q\n", a)
 				return ExitUsage
@@ -351,7 +353,7 @@ func runSession(ctx context.Context, env *Env) int {
 			fmt.Fprintln(env.Stderr, "adtest session save-script: refused with a remote daemon (the file would be written on the daemon's host)")
 			return ExitUsage
 		}
-		return respond(ctx, env, c, &daemon.Request{Op: daemon.OpSaveScript, Session: f.session, ScriptPath: path, Force: force}, "session save-script", f.json)
+		return respond(ctx, env, c, &daemon.Request{Op: daemon.OpSaveScript, Session: f.session, ScriptPath: path, Force: f.force}, "session save-script", f.json)
 	}
 	fmt.Fprintf(env.Stderr, "adtest session: unknown sub-command %q\n", sub)
 	sessionUsage(env.Stderr)

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/reporters"
@@ -41,13 +42,14 @@ func runFmt(ctx context.Context, env *Env) int {
 		fmt.Fprintln(w, "without PATH, formats standard input to standard output.")
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(env.Args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+	paths, err := readFlags(fl, env.Args)
+	if err != nil {
+		if errors.Is(err, cmdline.ErrHelp) {
 			fl.SetOutput(env.Stderr)
 			fl.Usage()
 			return ExitOK
 		}
-		fmt.Fprintf(env.Stderr, "adtest fmt: %v\nrun 'adtest fmt -h' for the flags\n", flagError(fl, err))
+		fmt.Fprintf(env.Stderr, "adtest fmt: %v\nrun 'adtest fmt -h' for the flags\n", err)
 		return ExitUsage
 	}
 	if o.write && o.diff {
@@ -55,7 +57,6 @@ func runFmt(ctx context.Context, env *Env) int {
 		return ExitUsage
 	}
 
-	paths := fl.Args()
 	if len(paths) == 0 {
 		if o.write {
 			fmt.Fprintln(env.Stderr, "adtest fmt: cannot use -w with standard input")

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
@@ -55,80 +56,70 @@ type sessionFlags struct {
 
 var recordAsRe = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
 
+// sessionFlagSet is the flags adtest reads from the command line of the
+// interactive command name (or `session list|save-script`): its own
+// for the command; every other --flag is an error unless the command's
+// script line has it (`click --count`), and everything else is the
+// command's own arguments, as typed.
+func sessionFlagSet(name string) *cmdline.Set {
+	flags := []cmdline.Flag{
+		{Name: "session", Kind: cmdline.Value},
+		{Name: "json", Kind: cmdline.Bool},
+		{Name: "help", Short: "h", Kind: cmdline.Bool},
+	}
+	switch name {
+	case "open":
+		flags = append(flags, cmdline.Flag{Name: "platform", Kind: cmdline.Value}, cmdline.Flag{Name: "device", Kind: cmdline.Value},
+			cmdline.Flag{Name: "save-script", Kind: cmdline.OptPath}, cmdline.Flag{Name: "force", Kind: cmdline.Bool},
+			cmdline.Flag{Name: "trace", Kind: cmdline.Value})
+	case "close":
+		flags = append(flags, cmdline.Flag{Name: "save-script", Kind: cmdline.OptPath}, cmdline.Flag{Name: "force", Kind: cmdline.Bool})
+	case "session save-script":
+		flags = append(flags, cmdline.Flag{Name: "force", Kind: cmdline.Bool})
+	case "snapshot":
+		flags = append(flags, cmdline.Flag{Name: "diff", Kind: cmdline.Bool})
+	case "fill":
+		flags = append(flags, cmdline.Flag{Name: "record-as", Kind: cmdline.Value})
+	}
+	set := &cmdline.Set{Flags: flags, Keep: func(a string) bool { return !strings.HasPrefix(a, "--") || scriptFlag(name, a) }}
+	if c, ok := lang.LookupCommand(name); ok {
+		for _, f := range c.Flags {
+			set.Suggest = append(set.Suggest, f.Names...)
+		}
+	}
+	return set
+}
+
 // parseSessionFlags separates adtest's flags from the command's arguments.
 // `--` ends adtest's flags: the rest is passed on verbatim.
 func parseSessionFlags(name string, args []string, cwd string) (*sessionFlags, error) {
-	f := &sessionFlags{session: "default"}
-	value := func(i *int, flag string) (string, error) {
-		a := args[*i]
-		if k, v, ok := strings.Cut(a, "="); ok && k == flag {
-			return v, nil
-		}
-		if *i+1 >= len(args) {
-			return "", fmt.Errorf("%s needs a value", flag)
-		}
-		*i++
-		return args[*i], nil
+	a, err := sessionFlagSet(name).Parse(args)
+	var unknown *cmdline.UnknownFlagError
+	if errors.As(err, &unknown) {
+		// A misspelt flag must not become typed text or act on another
+		// session: text that starts with -- goes after `--`.
+		return nil, fmt.Errorf("%v; text that starts with -- goes after a `--` argument (adtest %s ... -- %s)", unknown, name, unknown.Flag)
 	}
-	is := func(a, flag string) bool { return a == flag || strings.HasPrefix(a, flag+"=") }
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		var err error
-		switch {
-		case a == "--":
-			f.argv = append(f.argv, args[i+1:]...)
-			i = len(args)
-		case a == "-h" || a == "--help":
-			f.help = true
-		case is(a, "--session"):
-			f.session, err = value(&i, "--session")
-		case a == "--json":
-			f.json = true
-		case name == "open" && is(a, "--platform"):
-			f.platform, err = value(&i, "--platform")
-			if err == nil && f.platform != "web" && f.platform != "android" {
-				err = fmt.Errorf("--platform %q: interactive sessions run on web or android", f.platform)
-			}
-		case name == "open" && is(a, "--device"):
-			f.device, err = value(&i, "--device")
-		case (name == "open" || name == "close") && is(a, "--save-script"):
-			f.saveScript = true
-			if _, v, ok := strings.Cut(a, "="); ok {
-				if v == "" {
-					err = errors.New("--save-script= needs a path (or write --save-script alone for the default path)")
-				}
-				f.scriptPath = abs(cwd, v)
-			} else if i+1 < len(args) && unambiguousPath(args[i+1]) {
-				// agent-device reads a path after a space when it cannot be
-				// the app: ./x, ../x, /x, ~/x or x.ad.
-				i++
-				f.scriptPath = abs(cwd, args[i])
-			}
-		case name == "open" && is(a, "--trace"):
-			var v string
-			if v, err = value(&i, "--trace"); err == nil {
-				f.traceDir = openTraceDir(cwd, f.session, v)
-			}
-		case (name == "open" || name == "close") && a == "--force":
-			f.force = true
-		case name == "snapshot" && a == "--diff":
-			f.diff = true
-		case name == "fill" && is(a, "--record-as"):
-			f.recordAs, err = value(&i, "--record-as")
-			if err == nil && (!recordAsRe.MatchString(f.recordAs) || strings.HasPrefix(f.recordAs, "AD_")) {
-				err = fmt.Errorf("invalid --record-as variable %q: use [A-Z_][A-Z0-9_]* not starting with AD_", f.recordAs)
-			}
-		case strings.HasPrefix(a, "--") && !scriptFlag(name, a):
-			// A misspelt flag must not become typed text or act on
-			// another session: text that starts with -- goes after `--`.
-			err = fmt.Errorf("unknown flag %s%s; text that starts with -- goes after a `--` argument (adtest %s ... -- %s)",
-				a, suggestFlag(a, sessionFlagNames(name)), name, a)
-		default:
-			f.argv = append(f.argv, a)
-		}
-		if err != nil {
-			return nil, err
-		}
+	if err != nil {
+		return nil, err
+	}
+	f := &sessionFlags{session: "default", json: a.Has("json"), help: a.Has("help"),
+		platform: a.Last("platform"), device: a.Last("device"), saveScript: a.Has("save-script"),
+		force: a.Has("force"), diff: a.Has("diff"), recordAs: a.Last("record-as"), argv: a.Pos}
+	if a.Has("session") {
+		f.session = a.Last("session")
+	}
+	if a.Has("platform") && f.platform != "web" && f.platform != "android" {
+		return nil, fmt.Errorf("--platform %q: interactive sessions run on web or android", f.platform)
+	}
+	if p := a.Last("save-script"); p != "" {
+		f.scriptPath = abs(cwd, p)
+	}
+	if a.Has("trace") {
+		f.traceDir = openTraceDir(cwd, f.session, a.Last("trace"))
+	}
+	if a.Has("record-as") && (!recordAsRe.MatchString(f.recordAs) || strings.HasPrefix(f.recordAs, "AD_")) {
+		return nil, fmt.Errorf("invalid --record-as variable %q: use [A-Z_][A-Z0-9_]* not starting with AD_", f.recordAs)
 	}
 	if name == "open" {
 		if err := checkOpenTargets(f.argv); err != nil {
@@ -139,28 +130,6 @@ func parseSessionFlags(name string, args []string, cwd string) (*sessionFlags, e
 		return nil, errors.New("close --save-script needs =PATH (the recording's path was set by open)")
 	}
 	return f, nil
-}
-
-// sessionFlagNames are the flags an interactive command line may carry:
-// adtest's own for the command, then the script flags of its table row.
-func sessionFlagNames(name string) []string {
-	names := []string{"--session", "--json", "--help"}
-	switch name {
-	case "open":
-		names = append(names, "--platform", "--device", "--save-script", "--force", "--trace")
-	case "close":
-		names = append(names, "--save-script", "--force")
-	case "snapshot":
-		names = append(names, "--diff")
-	case "fill":
-		names = append(names, "--record-as")
-	}
-	if c, ok := lang.LookupCommand(name); ok {
-		for _, f := range c.Flags {
-			names = append(names, f.Names...)
-		}
-	}
-	return names
 }
 
 // scriptFlag reports a flag of the command's script line (`click --count`,
@@ -264,7 +233,7 @@ func daemonDir(env *Env) string {
 // runInteractive runs one session command through the daemon.
 func runInteractive(ctx context.Context, env *Env, name string) int {
 	f, err := parseSessionFlags(name, env.Args, env.Cwd)
-	if err != nil && wantsJSON(env.Args) {
+	if err != nil && cmdline.Mentions(env.Args, "json") {
 		printError(env, name, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs,
 			Message: err.Error(), Hint: fmt.Sprintf("Run `adtest %s -h` for its flags.", name)}, true)
 		return ExitUsage

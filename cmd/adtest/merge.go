@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/internal/plural"
 	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner"
@@ -30,13 +31,13 @@ func runMergeReports(ctx context.Context, env *Env) int {
 	fs.Var(&specs, "reporter", "`NAME[=PATH]` (repeatable): console, json, junit=PATH, github, html[=DIR]")
 	noColor := fs.Bool("no-color", false, "no colors in console output")
 	failOnFlaky := fs.Bool("fail-on-flaky", false, "exit 1 when a merged test is flaky")
-	files, err := parseInterleaved(fs, env.Args)
-	if errors.Is(err, flag.ErrHelp) {
+	files, err := readFlags(fs, env.Args)
+	if errors.Is(err, cmdline.ErrHelp) {
 		fmt.Fprintln(env.Stdout, "usage: adtest merge-reports [--out DIR] [--reporter NAME[=PATH]]... [--allow-missing-shards] RESULT.json...")
 		return ExitOK
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "adtest merge-reports: %v\n", flagError(fs, err))
+		fmt.Fprintf(env.Stderr, "adtest merge-reports: %v\n", err)
 		return ExitUsage
 	}
 	if len(files) == 0 {

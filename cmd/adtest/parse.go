@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/lang"
 )
@@ -19,24 +20,24 @@ compat JSON of each file (an array when there are several); otherwise print a
 one-line summary per file. Exit status 0 when every file parses, 2 otherwise.
 `
 
+// parseFlags are parse's flags (the flag package's forms: -json too).
+var parseFlags = cmdline.Set{AnyDashes: true, Flags: []cmdline.Flag{
+	{Name: "json", Kind: cmdline.Bool},
+	{Name: "help", Short: "h", Kind: cmdline.Bool},
+}}
+
 // runParse implements `adtest parse [--json] PATH...`.
 func runParse(ctx context.Context, env *Env) int {
-	asJSON := false
-	var paths []string
-	for _, a := range env.Args {
-		switch {
-		case a == "--json" || a == "-json":
-			asJSON = true
-		case a == "-h" || a == "--help":
-			fmt.Fprint(env.Stdout, parseUsage)
-			return ExitOK
-		case strings.HasPrefix(a, "-") && a != "-":
-			fmt.Fprintf(env.Stderr, "adtest parse: unknown flag %s%s\n%s", a, suggestFlag(a, []string{"--json", "--help"}), parseUsage)
-			return ExitUsage
-		default:
-			paths = append(paths, a)
-		}
+	a, err := parseFlags.Parse(env.Args)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest parse: %v\n%s", err, parseUsage)
+		return ExitUsage
 	}
+	if a.Has("help") {
+		fmt.Fprint(env.Stdout, parseUsage)
+		return ExitOK
+	}
+	asJSON, paths := a.Bool("json"), a.Pos
 	if len(paths) == 0 {
 		fmt.Fprint(env.Stderr, parseUsage)
 		return ExitUsage

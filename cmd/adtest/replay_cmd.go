@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/internal/scriptpath"
@@ -22,28 +23,28 @@ import (
 // open and `replay FILE --from N --plan-digest SHA` continues it. Its exit
 // codes are agent-device's: 0 on success, 1 on any error.
 
-var replayFlags = []adFlag{
-	{name: "session", kind: adValue},
-	{name: "platform", kind: adValue},
-	{name: "target", kind: adValue},
-	{name: "device", kind: adValue},
-	{name: "env", short: "e", kind: adValue},
-	{name: "from", kind: adValue},
-	{name: "plan-digest", kind: adValue},
-	{name: "keep-session", kind: adBool},
-	{name: "save-script", kind: adOptValue},
-	{name: "force", kind: adBool},
-	{name: "update", short: "u", kind: adBool},
-	{name: "timeout", kind: adValue},
-	{name: "maestro", kind: adBool},
-	{name: "json", kind: adBool},
-	{name: "debug", kind: adBool},
-	{name: "verbose", kind: adBool},
-	{name: "trace", kind: adValue},
-	{name: "grid", kind: adValue},
-	{name: "grid-capabilities", kind: adValue},
-	{name: "grid-timeout", kind: adValue},
-	{name: "help", short: "h", kind: adBool},
+var replayFlags = []cmdline.Flag{
+	{Name: "session", Kind: cmdline.Value},
+	{Name: "platform", Kind: cmdline.Value},
+	{Name: "target", Kind: cmdline.Value},
+	{Name: "device", Kind: cmdline.Value},
+	{Name: "env", Short: "e", Kind: cmdline.Value},
+	{Name: "from", Kind: cmdline.Value},
+	{Name: "plan-digest", Kind: cmdline.Value},
+	{Name: "keep-session", Kind: cmdline.Bool},
+	{Name: "save-script", Kind: cmdline.OptPath},
+	{Name: "force", Kind: cmdline.Bool},
+	{Name: "update", Short: "u", Kind: cmdline.Bool},
+	{Name: "timeout", Kind: cmdline.Value},
+	{Name: "maestro", Kind: cmdline.Bool},
+	{Name: "json", Kind: cmdline.Bool},
+	{Name: "debug", Kind: cmdline.Bool},
+	{Name: "verbose", Kind: cmdline.Bool},
+	{Name: "trace", Kind: cmdline.Value},
+	{Name: "grid", Kind: cmdline.Value},
+	{Name: "grid-capabilities", Kind: cmdline.Value},
+	{Name: "grid-timeout", Kind: cmdline.Value},
+	{Name: "help", Short: "h", Kind: cmdline.Bool},
 }
 
 func replayUsage(w io.Writer) {
@@ -89,11 +90,11 @@ func runReplay(ctx context.Context, env *Env) int {
 // agent-device's.
 func replay(ctx context.Context, env *Env) int {
 	args, err := parseADArgs("replay", env.Args, replayFlags)
-	asJSON := args != nil && args.has("json")
+	asJSON := args != nil && args.Has("json")
 	if err != nil {
 		return replayFail(env, asJSON, replayInvalid("%v", err))
 	}
-	if args.has("help") {
+	if args.Has("help") {
 		replayUsage(env.Stdout)
 		return ExitOK
 	}
@@ -101,7 +102,7 @@ func replay(ctx context.Context, env *Env) int {
 	if ei != nil {
 		return replayFail(env, asJSON, ei)
 	}
-	if args.has("update") && !asJSON {
+	if args.Has("update") && !asJSON {
 		fmt.Fprintln(env.Stderr, "adtest replay: note: --update is accepted and ignored (as in agent-device 0.20+): a failed step lists selector suggestions instead of rewriting the file")
 	}
 	c := daemonClient(gridEnv(env, args))
@@ -142,17 +143,17 @@ const DefaultReplayEnvelope = daemon.DefaultReplayTimeout
 // replayRequest reads and parses the script, settles the effective platform,
 // checks a resume and builds the daemon request: every INVALID_ARGS of
 // spec §4.2-§4.4 is raised here, before any device is touched.
-func replayRequest(env *Env, args *adArgs) (*daemon.Request, *runner.ErrorInfo) {
-	if len(args.pos) != 1 {
+func replayRequest(env *Env, args *cmdline.Args) (*daemon.Request, *runner.ErrorInfo) {
+	if len(args.Pos) != 1 {
 		return nil, replayInvalid("replay accepts exactly one input path: replay <path>")
 	}
-	if args.has("maestro") {
+	if args.Has("maestro") {
 		return nil, replayInvalid("adtest runs native .ad scripts only: --maestro (Maestro YAML) is not supported")
 	}
-	if args.has("save-script") {
+	if args.Has("save-script") {
 		return nil, replayInvalid("replay --save-script (a repair recording) is not supported by adtest: replay without it, then repair interactively with `adtest open TARGET --save-script PATH`")
 	}
-	input := args.pos[0]
+	input := args.Pos[0]
 	path := expandHome(env, input)
 	path = abs(env.Cwd, path)
 	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
@@ -185,18 +186,18 @@ func replayRequest(env *Env, args *adArgs) (*daemon.Request, *runner.ErrorInfo) 
 	}
 	digest := lang.PlanDigest(script, platform, target)
 	from := 0
-	if args.has("from") != args.has("plan-digest") {
+	if args.Has("from") != args.Has("plan-digest") {
 		return nil, replayInvalid("replay --from requires --plan-digest (and --plan-digest requires --from).")
 	}
-	if args.has("from") {
-		n, err := strconv.Atoi(args.last("from"))
+	if args.Has("from") {
+		n, err := strconv.Atoi(args.Last("from"))
 		if err != nil || n < 1 {
-			return nil, replayInvalid("replay --from must be an integer >= 1, got %q", args.last("from"))
+			return nil, replayInvalid("replay --from must be an integer >= 1, got %q", args.Last("from"))
 		}
 		if n > len(script.Actions) {
 			return nil, replayInvalid("replay --from %d is out of range for a %d-step plan.", n, len(script.Actions))
 		}
-		if args.last("plan-digest") != digest {
+		if args.Last("plan-digest") != digest {
 			ei := replayInvalid("replay --plan-digest does not match the current plan digest; the script or its effective platform changed since the failure was reported.")
 			ei.Hint = "Run a fresh full replay to get a new digest."
 			return nil, ei
@@ -212,7 +213,7 @@ func replayRequest(env *Env, args *adArgs) (*daemon.Request, *runner.ErrorInfo) 
 	default:
 		return nil, replayInvalid("replay: adtest drives web and android, not %q (set --platform web or android)", platform)
 	}
-	cli, err := lang.ParseCLIVars(args.vals["env"])
+	cli, err := lang.ParseCLIVars(args.All("env"))
 	if err != nil {
 		return nil, replayInvalid("%v", err)
 	}
@@ -231,7 +232,7 @@ func replayRequest(env *Env, args *adArgs) (*daemon.Request, *runner.ErrorInfo) 
 	return &daemon.Request{Op: daemon.OpReplay, Session: session, Platform: platform, Device: cfg.str("device"),
 		TimeoutMs: timeoutMs, Cwd: env.Cwd, Replay: &daemon.ReplayRequest{
 			Source: string(src), File: path, From: from, PlanDigest: digest,
-			Vars: cli, ProcessVars: proc, KeepSession: args.has("keep-session"),
+			Vars: cli, ProcessVars: proc, KeepSession: args.Has("keep-session"),
 			Trace: string(trace), TraceDir: traceDir, TraceDefault: trace == "" && traceDir != "",
 		}}, nil
 }
@@ -300,10 +301,10 @@ func resumeCommand(env *Env, req *daemon.Request, from int, digest string) strin
 
 // gridEnv hands --grid, --grid-capabilities and --grid-timeout to the
 // daemon a command starts, through its environment (ADTEST_GRID...).
-func gridEnv(env *Env, args *adArgs) *Env {
+func gridEnv(env *Env, args *cmdline.Args) *Env {
 	var extra []string
 	for _, f := range [][2]string{{"grid", "ADTEST_GRID"}, {"grid-capabilities", "ADTEST_GRID_CAPABILITIES"}, {"grid-timeout", "ADTEST_GRID_TIMEOUT"}} {
-		if v := args.last(f[0]); v != "" {
+		if v := args.Last(f[0]); v != "" {
 			if f[0] == "grid-capabilities" && strings.HasPrefix(v, "@") {
 				v = "@" + abs(env.Cwd, v[1:]) // the daemon runs elsewhere
 			}

@@ -7,12 +7,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/web"
 	exampleweb "github.com/adtest/adtest/examples/web"
@@ -77,6 +79,8 @@ type runFlags struct {
 
 // hiddenFlags are test-only and left out of the usage text.
 var hiddenFlags = map[string]bool{"fake-device": true}
+
+func hiddenFlagNames() []string { return slices.Sorted(maps.Keys(hiddenFlags)) }
 
 func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("adtest run", flag.ContinueOnError)
@@ -146,35 +150,31 @@ func writeRunFlags(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "2 usage or parse error, 3 infrastructure unavailable, 130 interrupted")
 }
 
-// parseInterleaved parses flags and paths in any order.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var paths []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return paths, nil
-		}
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			return append(paths, rest...), nil
-		}
-		paths = append(paths, rest[0])
-		args = rest[1:]
+// readFlags reads args with fs's flags through the one command-line reader
+// (cmdline.FlagSet: flags and paths in any order) and binds them to fs: the
+// positionals, cmdline.ErrHelp for -h, or an error naming the flag as
+// written. hidden flags are read but never suggested.
+func readFlags(fs *flag.FlagSet, args []string, hidden ...string) ([]string, error) {
+	a, err := cmdline.FlagSet(fs, hidden...).Parse(args)
+	if err != nil {
+		return nil, err
 	}
+	if err := a.Apply(fs); err != nil {
+		return nil, err
+	}
+	return a.Pos, nil
 }
 
 func runRun(ctx context.Context, env *Env) int {
 	var f runFlags
 	fs := runFlagSet(&f, env.Stderr)
-	paths, err := parseInterleaved(fs, env.Args)
-	if errors.Is(err, flag.ErrHelp) {
+	paths, err := readFlags(fs, env.Args, hiddenFlagNames()...)
+	if errors.Is(err, cmdline.ErrHelp) {
 		runUsage(env.Stdout, fs)
 		return ExitOK
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "adtest run: %v\n", flagError(fs, err))
+		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)
 		fmt.Fprintln(env.Stderr, "run 'adtest run -h' for the flags")
 		return ExitUsage
 	}

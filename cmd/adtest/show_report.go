@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/reporters/html"
 )
 
@@ -21,11 +22,8 @@ func runShowReport(ctx context.Context, env *Env) int {
 	fs := flag.NewFlagSet("adtest show-report", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	port := fs.Int("port", 0, "listen on `PORT` (default: a free port)")
-	args, err := parseInterleaved(fs, env.Args)
-	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		err = flagError(fs, err)
-	}
-	if errors.Is(err, flag.ErrHelp) {
+	args, err := readFlags(fs, env.Args)
+	if errors.Is(err, cmdline.ErrHelp) {
 		fmt.Fprintf(env.Stdout, "usage: adtest show-report [--port PORT] [DIR]   (DIR defaults to %s)\n", html.DefaultDir)
 		return ExitOK
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/reporters/html"
 	"github.com/adtest/adtest/runner"
 )
@@ -23,11 +24,8 @@ func runShowTrace(ctx context.Context, env *Env) int {
 	port := fs.Int("port", 0, "listen on `PORT` (default: a free port)")
 	out := fs.String("out", "", "write the report into `DIR` (default: DIR/report of the trace)")
 	noServe := fs.Bool("no-serve", false, "write the report and exit")
-	args, err := parseInterleaved(fs, env.Args)
-	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		err = flagError(fs, err)
-	}
-	if errors.Is(err, flag.ErrHelp) {
+	args, err := readFlags(fs, env.Args)
+	if errors.Is(err, cmdline.ErrHelp) {
 		fmt.Fprintln(env.Stdout, "usage: adtest show-trace [--port PORT] [--out DIR] [--no-serve] DIR   (a trace directory, or an attempt's artifacts directory)")
 		return ExitOK
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/suite"
@@ -19,38 +20,38 @@ import (
 // codes are agent-device's: 1 when a test failed or the suite could not
 // start, else 0.
 
-var testFlags = []adFlag{
-	{name: "platform", kind: adValue},
-	{name: "device", kind: adValue},
-	{name: "session", kind: adValue},
-	{name: "env", short: "e", kind: adValue},
-	{name: "retries", kind: adValue},
-	{name: "timeout", kind: adValue},
-	{name: "fail-fast", kind: adBool},
-	{name: "artifacts-dir", kind: adValue},
-	{name: "reporter", kind: adValue},
-	{name: "report-junit", kind: adValue},
-	{name: "record-video", kind: adBool},
-	{name: "shard-all", kind: adValue},
-	{name: "shard-split", kind: adValue},
-	{name: "json", kind: adBool},
-	{name: "verbose", kind: adBool},
-	{name: "debug", kind: adBool},
-	{name: "maestro", kind: adBool},
+var testFlags = []cmdline.Flag{
+	{Name: "platform", Kind: cmdline.Value},
+	{Name: "device", Kind: cmdline.Value},
+	{Name: "session", Kind: cmdline.Value},
+	{Name: "env", Short: "e", Kind: cmdline.Value},
+	{Name: "retries", Kind: cmdline.Value},
+	{Name: "timeout", Kind: cmdline.Value},
+	{Name: "fail-fast", Kind: cmdline.Bool},
+	{Name: "artifacts-dir", Kind: cmdline.Value},
+	{Name: "reporter", Kind: cmdline.Value},
+	{Name: "report-junit", Kind: cmdline.Value},
+	{Name: "record-video", Kind: cmdline.Bool},
+	{Name: "shard-all", Kind: cmdline.Value},
+	{Name: "shard-split", Kind: cmdline.Value},
+	{Name: "json", Kind: cmdline.Bool},
+	{Name: "verbose", Kind: cmdline.Bool},
+	{Name: "debug", Kind: cmdline.Bool},
+	{Name: "maestro", Kind: cmdline.Bool},
 	// Replay-only flags, refused with a message.
-	{name: "keep-session", kind: adBool},
-	{name: "from", kind: adValue},
-	{name: "plan-digest", kind: adValue},
-	{name: "save-script", kind: adOptValue},
-	{name: "force", kind: adBool},
+	{Name: "keep-session", Kind: cmdline.Bool},
+	{Name: "from", Kind: cmdline.Value},
+	{Name: "plan-digest", Kind: cmdline.Value},
+	{Name: "save-script", Kind: cmdline.OptPath},
+	{Name: "force", Kind: cmdline.Bool},
 	// adtest's own additions.
-	{name: "serve-example", kind: adBool},
-	{name: "serve", kind: adValue},
-	{name: "trace", kind: adValue},
-	{name: "grid", kind: adValue},
-	{name: "grid-capabilities", kind: adValue},
-	{name: "grid-timeout", kind: adValue},
-	{name: "help", short: "h", kind: adBool},
+	{Name: "serve-example", Kind: cmdline.Bool},
+	{Name: "serve", Kind: cmdline.Value},
+	{Name: "trace", Kind: cmdline.Value},
+	{Name: "grid", Kind: cmdline.Value},
+	{Name: "grid-capabilities", Kind: cmdline.Value},
+	{Name: "grid-timeout", Kind: cmdline.Value},
+	{Name: "help", Short: "h", Kind: cmdline.Bool},
 }
 
 func testUsage(w io.Writer) {
@@ -91,26 +92,12 @@ exit codes: 0 all passed (flaky counts as passed), 1 a test failed or the suite 
 // testInvalid refuses the command line: agent-device's error line, or
 // with --json its {"success":false,"error":...} object on stdout.
 func testInvalid(env *Env, format string, a ...any) int {
-	if testWantsJSON(env.Args) {
+	if cmdline.Mentions(env.Args, "json") {
 		writeJSONLine(env.Stdout, map[string]any{"success": false, "error": map[string]any{"code": "INVALID_ARGS", "message": fmt.Sprintf(format, a...)}})
 		return ExitFailed
 	}
 	fmt.Fprintf(env.Stderr, "Error (INVALID_ARGS): "+format+"\n", a...)
 	return ExitFailed
-}
-
-// testWantsJSON reports a --json among args (before a "--"), even when the
-// rest of the line does not parse.
-func testWantsJSON(args []string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		if a == "--json" || a == "--json=true" {
-			return true
-		}
-	}
-	return false
 }
 
 func runTest(ctx context.Context, env *Env) int {
@@ -124,31 +111,31 @@ func testCommand(ctx context.Context, env *Env) int {
 	if err != nil {
 		return testInvalid(env, "%v", err)
 	}
-	if args.has("help") {
+	if args.Has("help") {
 		testUsage(env.Stdout)
 		return ExitOK
 	}
 	for _, name := range []string{"keep-session", "from", "plan-digest", "save-script", "force"} {
-		if args.has(name) {
+		if args.Has(name) {
 			return testInvalid(env, "--%s is replay-only: test runs every file from its first step in a fresh session (use adtest replay FILE --%s)", name, name)
 		}
 	}
-	if args.has("maestro") {
+	if args.Has("maestro") {
 		return testInvalid(env, "adtest runs native .ad scripts only: --maestro (Maestro YAML) is not supported")
 	}
-	if args.has("record-video") {
+	if args.Has("record-video") {
 		return testInvalid(env, "--record-video: adtest's web and android drivers cannot record video; drop the flag (a failed attempt keeps its screenshot, snapshot and timing in the artifacts dir)")
 	}
-	if len(args.pos) == 0 {
+	if len(args.Pos) == 0 {
 		return testInvalid(env, "test requires at least one path or glob")
 	}
 	cfg, err := loadAgentDeviceConfig(env, args)
 	if err != nil {
 		return testInvalid(env, "%v", err)
 	}
-	f := runFlags{paths: args.pos, artifactsDir: ".agent-device/test-artifacts", workers: 1, repeatEach: 1,
+	f := runFlags{paths: args.Pos, artifactsDir: ".agent-device/test-artifacts", workers: 1, repeatEach: 1,
 		stepTimeout: int(suite.DefaultStepTimeout.Milliseconds()), androidSnapshot: "helper"}
-	f.vars = listFlag(args.vals["env"])
+	f.vars = listFlag(args.All("env"))
 	f.platform = cfg.str("platform")
 	f.failFast = cfg.boolean("failFast")
 	if d := cfg.str("device"); d != "" {
@@ -169,17 +156,17 @@ func testCommand(ctx context.Context, env *Env) int {
 	if d := cfg.str("artifactsDir"); d != "" {
 		f.artifactsDir = d
 	}
-	f.serveExample = args.has("serve-example")
+	f.serveExample = args.Has("serve-example")
 	f.trace.m = defaultTrace
-	if v := args.last("trace"); v != "" {
+	if v := args.Last("trace"); v != "" {
 		if err := f.trace.Set(v); err != nil {
 			return testInvalid(env, "--trace: %v", err)
 		}
 	}
-	f.serve = args.last("serve")
-	f.grid = gridFlags{url: args.last("grid"), capabilities: args.last("grid-capabilities"), timeout: args.last("grid-timeout")}
+	f.serve = args.Last("serve")
+	f.grid = gridFlags{url: args.Last("grid"), capabilities: args.Last("grid-capabilities"), timeout: args.Last("grid-timeout")}
 	f.grid.fill(env, cfg)
-	for _, r := range args.vals["reporter"] {
+	for _, r := range args.All("reporter") {
 		switch {
 		case r == "default":
 			f.reporters = append(f.reporters, "console")
@@ -189,7 +176,7 @@ func testCommand(ctx context.Context, env *Env) int {
 			return testInvalid(env, "--reporter %q: adtest test takes default or junit:<path> (custom ES module reporters are agent-device's; use adtest run --reporter for adtest's json, github and html reports)", r)
 		}
 	}
-	if p := args.last("report-junit"); p != "" {
+	if p := args.Last("report-junit"); p != "" {
 		if len(f.reporters) == 0 {
 			f.reporters = append(f.reporters, "console")
 		}
@@ -200,7 +187,7 @@ func testCommand(ctx context.Context, env *Env) int {
 	if okAll && okSplit {
 		return testInvalid(env, "use only one of --shard-all and --shard-split")
 	}
-	asJSON := args.has("json")
+	asJSON := args.Has("json")
 	var perr strings.Builder
 	stderr := env.Stderr
 	if asJSON {
