@@ -31,87 +31,98 @@ func runDaemon(ctx context.Context, env *Env) int {
 	sub, args := env.Args[0], env.Args[1:]
 	switch sub {
 	case "status":
-		asJSON, code := onlyJSONFlag(env, "daemon status", args)
-		if code >= 0 {
-			return code
-		}
-		c := daemonClient(env)
-		resp, err := c.Do(ctx, &daemon.Request{Op: daemon.OpStatus})
-		if err != nil {
-			if errors.Is(err, daemon.ErrUnavailable) && !c.Remote() {
-				if asJSON {
-					writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"running": false, "dir": c.Dir}})
-				} else {
-					fmt.Fprintf(env.Stdout, "adtest daemon: not running (directory %s)\n", c.Dir)
-				}
-				return ExitOK
-			}
-			ei := clientError(ctx, c, err)
-			printError(env, "daemon status", ei, asJSON)
-			return ei.Exit()
-		}
-		if resp.Error != nil {
-			printError(env, "daemon status", resp.Error, asJSON)
-			return resp.Error.Exit()
-		}
-		if asJSON {
-			d := resp.Data
-			d["running"] = true
-			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": d})
-			return ExitOK
-		}
-		writeStatus(env.Stdout, resp.Data["daemon"])
-		return ExitOK
+		return daemonStatus(ctx, env, args)
 	case "stop":
-		asJSON, code := onlyJSONFlag(env, "daemon stop", args)
-		if code >= 0 {
-			return code
-		}
-		c := daemonClient(env)
-		resp, err := c.Do(ctx, &daemon.Request{Op: daemon.OpStop})
-		if err != nil && errors.Is(err, daemon.ErrUnavailable) && !c.Remote() {
-			if asJSON {
-				writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"running": false}})
-			} else {
-				fmt.Fprintln(env.Stdout, "adtest daemon: not running")
-			}
-			return ExitOK
-		}
-		var ve *daemon.VersionError
-		if errors.As(err, &ve) && !c.Remote() {
-			// A daemon of another protocol: stop it by its pid.
-			if _, terr := daemon.Terminate(c.Dir); terr == nil {
-				err, resp = nil, &daemon.Response{OK: true}
-			}
-		}
-		if err != nil {
-			ei := clientError(ctx, c, err)
-			printError(env, "daemon stop", ei, asJSON)
-			return ei.Exit()
-		}
-		if resp.Error != nil {
-			printError(env, "daemon stop", resp.Error, asJSON)
-			return resp.Error.Exit()
-		}
-		if !c.Remote() {
-			// Stopped means gone: sessions, browsers and the process itself.
-			if !daemon.WaitStopped(ctx, c.Dir, 30*time.Second) {
-				fmt.Fprintln(env.Stderr, "adtest daemon stop: the daemon did not exit within 30s")
-				return ExitInfra
-			}
-		}
-		if asJSON {
-			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"stopped": true}})
-		} else {
-			fmt.Fprintln(env.Stdout, "adtest daemon: stopped")
-		}
-		return ExitOK
+		return daemonStop(ctx, env, args)
 	case "serve":
 		return runDaemonServe(ctx, env, args)
 	}
 	fmt.Fprintf(env.Stderr, "adtest daemon: unknown sub-command %q\n", sub)
 	daemonUsage(env.Stderr)
 	return ExitUsage
+}
+
+// daemonStatus is `adtest daemon status [--json]`.
+func daemonStatus(ctx context.Context, env *Env, args []string) int {
+	asJSON, code := onlyJSONFlag(env, "daemon status", args)
+	if code >= 0 {
+		return code
+	}
+	c := daemonClient(env)
+	resp, err := c.Do(ctx, &daemon.Request{Op: daemon.OpStatus})
+	if err != nil {
+		if errors.Is(err, daemon.ErrUnavailable) && !c.Remote() {
+			if asJSON {
+				writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"running": false, "dir": c.Dir}})
+			} else {
+				fmt.Fprintf(env.Stdout, "adtest daemon: not running (directory %s)\n", c.Dir)
+			}
+			return ExitOK
+		}
+		ei := clientError(ctx, c, err)
+		printError(env, "daemon status", ei, asJSON)
+		return ei.Exit()
+	}
+	if resp.Error != nil {
+		printError(env, "daemon status", resp.Error, asJSON)
+		return resp.Error.Exit()
+	}
+	if asJSON {
+		d := resp.Data
+		d["running"] = true
+		writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": d})
+		return ExitOK
+	}
+	writeStatus(env.Stdout, resp.Data["daemon"])
+	return ExitOK
+}
+
+// daemonStop is `adtest daemon stop [--json]`: stopped means gone (its
+// sessions, browsers and the process itself).
+func daemonStop(ctx context.Context, env *Env, args []string) int {
+	asJSON, code := onlyJSONFlag(env, "daemon stop", args)
+	if code >= 0 {
+		return code
+	}
+	c := daemonClient(env)
+	resp, err := c.Do(ctx, &daemon.Request{Op: daemon.OpStop})
+	if err != nil && errors.Is(err, daemon.ErrUnavailable) && !c.Remote() {
+		if asJSON {
+			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"running": false}})
+		} else {
+			fmt.Fprintln(env.Stdout, "adtest daemon: not running")
+		}
+		return ExitOK
+	}
+	var ve *daemon.VersionError
+	if errors.As(err, &ve) && !c.Remote() {
+		// A daemon of another protocol: stop it by its pid.
+		if _, terr := daemon.Terminate(c.Dir); terr == nil {
+			err, resp = nil, &daemon.Response{OK: true}
+		}
+	}
+	if err != nil {
+		ei := clientError(ctx, c, err)
+		printError(env, "daemon stop", ei, asJSON)
+		return ei.Exit()
+	}
+	if resp.Error != nil {
+		printError(env, "daemon stop", resp.Error, asJSON)
+		return resp.Error.Exit()
+	}
+	if !c.Remote() {
+		// Stopped means gone: sessions, browsers and the process itself.
+		if !daemon.WaitStopped(ctx, c.Dir, 30*time.Second) {
+			fmt.Fprintln(env.Stderr, "adtest daemon stop: the daemon did not exit within 30s")
+			return ExitInfra
+		}
+	}
+	if asJSON {
+		writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"stopped": true}})
+	} else {
+		fmt.Fprintln(env.Stdout, "adtest daemon: stopped")
+	}
+	return ExitOK
 }
 
 func daemonUsage(w io.Writer) {
@@ -221,25 +232,9 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 	} else {
 		d = abs(env.Cwd, d)
 	}
-	cfg := daemon.Config{
-		Dir: d, Listen: *listen, AllowRemote: *remote, IdleTimeout: idleTimeout, Version: version(),
-		Providers:   daemonProviders(env, *browser, *cdpURL, *adbServer, gridOpts),
-		Session:     runner.SessionConfig{},
-		Recorders:   newRecording,
-		WriteScript: writeScript,
-		ScriptDir:   scriptDir(env),
-		Reaper:      web.Reaper{},
-		Logf: func(format string, a ...any) {
-			fmt.Fprintf(env.Stderr, "%s adtest daemon: %s\n", env.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
-		},
-		Ready: func(sock, tcp string) {
-			msg := "adtest daemon: listening on " + sock
-			if tcp != "" {
-				msg += " and " + tcp + " (token in " + daemon.TokenPath(d) + ")"
-			}
-			fmt.Fprintln(env.Stderr, msg)
-		},
-	}
+	cfg := serveConfig(env, d)
+	cfg.Listen, cfg.AllowRemote, cfg.IdleTimeout = *listen, *remote, idleTimeout
+	cfg.Providers = daemonProviders(env, *browser, *cdpURL, *adbServer, gridOpts)
 	cfg.ADBServer, cfg.ADBServerFrom = daemonADBServer(env, *adbServer)
 	err = daemon.Serve(ctx, cfg)
 	if errors.Is(err, daemon.ErrAlreadyRunning) {
@@ -255,6 +250,29 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 		return ExitInfra
 	}
 	return ExitOK
+}
+
+// serveConfig is the daemon's configuration in dir without its flags:
+// recordings, the browser reaper, its log and its ready line on stderr.
+func serveConfig(env *Env, dir string) daemon.Config {
+	return daemon.Config{
+		Dir: dir, Version: version(),
+		Session:     runner.SessionConfig{},
+		Recorders:   newRecording,
+		WriteScript: writeScript,
+		ScriptDir:   scriptDir(env),
+		Reaper:      web.Reaper{},
+		Logf: func(format string, a ...any) {
+			fmt.Fprintf(env.Stderr, "%s adtest daemon: %s\n", env.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
+		},
+		Ready: func(sock, tcp string) {
+			msg := "adtest daemon: listening on " + sock
+			if tcp != "" {
+				msg += " and " + tcp + " (token in " + daemon.TokenPath(dir) + ")"
+			}
+			fmt.Fprintln(env.Stderr, msg)
+		},
+	}
 }
 
 // scriptDir is where a recording without a path goes: sessions/ in the
@@ -294,70 +312,80 @@ func runSession(ctx context.Context, env *Env) int {
 	c := daemonClient(env)
 	switch sub {
 	case "list":
-		if len(f.argv) > 0 {
-			fmt.Fprintf(env.Stderr, "adtest session list: unexpected argument %q\n", f.argv[0])
-			return ExitUsage
-		}
-		resp, err := c.Do(ctx, &daemon.Request{Op: daemon.OpSessions})
-		if err != nil && errors.Is(err, daemon.ErrUnavailable) && !c.Remote() {
-			if f.json {
-				writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"sessions": []any{}}})
-			} else {
-				fmt.Fprintln(env.Stdout, "no sessions (the daemon is not running)")
-			}
-			return ExitOK
-		}
-		if err != nil {
-			ei := clientError(ctx, c, err)
-			printError(env, "session list", ei, f.json)
-			return ei.Exit()
-		}
-		if resp.Error != nil {
-			printError(env, "session list", resp.Error, f.json)
-			return resp.Error.Exit()
-		}
-		if f.json {
-			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": resp.Data})
-			return ExitOK
-		}
-		list, _ := resp.Data["sessions"].([]any)
-		if len(list) == 0 {
-			fmt.Fprintln(env.Stdout, "no sessions")
-			return ExitOK
-		}
-		fmt.Fprintf(env.Stdout, "%-16s %-8s %-24s %-8s %s\n", "NAME", "PLATFORM", "CREATED", "COMMANDS", "RECORDING")
-		for _, s := range list {
-			m, _ := s.(map[string]any)
-			rec := "-"
-			if r, _ := m["recording"].(bool); r {
-				rec = fmt.Sprint(m["scriptPath"])
-			}
-			fmt.Fprintf(env.Stdout, "%-16v %-8v %-24v %-8v %s\n", m["name"], m["platform"], m["createdAt"], m["commands"], rec)
-		}
-		return ExitOK
+		return sessionList(ctx, env, c, f)
 	case "save-script":
-		var path string
-		for _, a := range f.argv {
-			switch {
-			case strings.HasPrefix(a, "-"):
-				fmt.Fprintf(env.Stderr, "adtest session save-script: unknown flag %q\n", a)
-				return ExitUsage
-			case path == "":
-				path = abs(env.Cwd, a)
-			default:
-				fmt.Fprintf(env.Stderr, "adtest session save-script: unexpected argument %q\n", a)
-				return ExitUsage
-			}
-		}
-		if c.Remote() {
-			fmt.Fprintln(env.Stderr, "adtest session save-script: refused with a remote daemon (the file would be written on the daemon's host)")
-			return ExitUsage
-		}
-		return respond(ctx, env, c, &daemon.Request{Op: daemon.OpSaveScript, Session: f.session, ScriptPath: path, Force: f.force}, "session save-script", f.json)
+		return sessionSaveScript(ctx, env, c, f)
 	}
 	fmt.Fprintf(env.Stderr, "adtest session: unknown sub-command %q\n", sub)
 	sessionUsage(env.Stderr)
 	return ExitUsage
+}
+
+// sessionList is `adtest session list [--json]`.
+func sessionList(ctx context.Context, env *Env, c *daemon.Client, f *sessionFlags) int {
+	if len(f.argv) > 0 {
+		fmt.Fprintf(env.Stderr, "adtest session list: unexpected argument %q\n", f.argv[0])
+		return ExitUsage
+	}
+	resp, err := c.Do(ctx, &daemon.Request{Op: daemon.OpSessions})
+	if err != nil && errors.Is(err, daemon.ErrUnavailable) && !c.Remote() {
+		if f.json {
+			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"sessions": []any{}}})
+		} else {
+			fmt.Fprintln(env.Stdout, "no sessions (the daemon is not running)")
+		}
+		return ExitOK
+	}
+	if err != nil {
+		ei := clientError(ctx, c, err)
+		printError(env, "session list", ei, f.json)
+		return ei.Exit()
+	}
+	if resp.Error != nil {
+		printError(env, "session list", resp.Error, f.json)
+		return resp.Error.Exit()
+	}
+	if f.json {
+		writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": resp.Data})
+		return ExitOK
+	}
+	list, _ := resp.Data["sessions"].([]any)
+	if len(list) == 0 {
+		fmt.Fprintln(env.Stdout, "no sessions")
+		return ExitOK
+	}
+	fmt.Fprintf(env.Stdout, "%-16s %-8s %-24s %-8s %s\n", "NAME", "PLATFORM", "CREATED", "COMMANDS", "RECORDING")
+	for _, s := range list {
+		m, _ := s.(map[string]any)
+		rec := "-"
+		if r, _ := m["recording"].(bool); r {
+			rec = fmt.Sprint(m["scriptPath"])
+		}
+		fmt.Fprintf(env.Stdout, "%-16v %-8v %-24v %-8v %s\n", m["name"], m["platform"], m["createdAt"], m["commands"], rec)
+	}
+	return ExitOK
+}
+
+// sessionSaveScript is `adtest session save-script [PATH] [--force]`.
+func sessionSaveScript(ctx context.Context, env *Env, c *daemon.Client, f *sessionFlags) int {
+	var path string
+	for _, a := range f.argv {
+		switch {
+		case strings.HasPrefix(a, "-"):
+			fmt.Fprintf(env.Stderr, "adtest session save-script: unknown flag %q\n", a)
+			return ExitUsage
+		case path == "":
+			path = abs(env.Cwd, a)
+		default:
+			fmt.Fprintf(env.Stderr, "adtest session save-script: unexpected argument %q\n", a)
+			return ExitUsage
+		}
+	}
+	if c.Remote() {
+		fmt.Fprintln(env.Stderr, "adtest session save-script: refused with a remote daemon (the file would be written on the daemon's host)")
+		return ExitUsage
+	}
+	return respond(ctx, env, c, &daemon.Request{Op: daemon.OpSaveScript, Session: f.session, ScriptPath: path, Force: f.force}, "session save-script", f.json)
 }
 
 func sessionUsage(w io.Writer) {

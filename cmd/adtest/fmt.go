@@ -24,6 +24,24 @@ type fmtOptions struct {
 	write, list, diff, check bool
 }
 
+// fmtStdin formats standard input to standard output.
+func fmtStdin(ctx context.Context, env *Env, o fmtOptions) int {
+	if o.write {
+		fmt.Fprintln(env.Stderr, "adtest fmt: cannot use -w with standard input")
+		return ExitUsage
+	}
+	src, err := readStdinScript(ctx, env.Stdin)
+	if ctx.Err() != nil {
+		return ExitInterrupted
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest fmt: reading standard input: %v\n", err)
+		return ExitUsage
+	}
+	changed, ok := fmtOne(env, o, fmtStdinName, "", src, 0)
+	return fmtExit(o, changed, !ok)
+}
+
 // runFmt is `adtest fmt [-w|-l|-d|--check] [PATH...]`: gofmt for .ad scripts.
 func runFmt(ctx context.Context, env *Env) int {
 	var o fmtOptions
@@ -58,20 +76,7 @@ func runFmt(ctx context.Context, env *Env) int {
 	}
 
 	if len(paths) == 0 {
-		if o.write {
-			fmt.Fprintln(env.Stderr, "adtest fmt: cannot use -w with standard input")
-			return ExitUsage
-		}
-		src, err := readStdinScript(ctx, env.Stdin)
-		if ctx.Err() != nil {
-			return ExitInterrupted
-		}
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "adtest fmt: reading standard input: %v\n", err)
-			return ExitUsage
-		}
-		changed, ok := fmtOne(env, o, fmtStdinName, "", src, 0)
-		return fmtExit(o, changed, !ok)
+		return fmtStdin(ctx, env, o)
 	}
 
 	files, problems := scriptpath.Expand(env.Cwd, paths, true)

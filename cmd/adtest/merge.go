@@ -44,39 +44,16 @@ func runMergeReports(ctx context.Context, env *Env) int {
 		fmt.Fprintln(env.Stderr, "adtest merge-reports: give the JSON results of the shards: adtest merge-reports --out DIR RESULT.json...")
 		return ExitUsage
 	}
-	var list []reporters.Spec
-	for _, s := range specs {
-		sp, err := reporters.ParseSpec(s)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "adtest merge-reports: %v\n", err)
-			return ExitUsage
-		}
-		list = append(list, sp)
-	}
-	if len(list) == 0 {
-		list = []reporters.Spec{{Name: "console"}}
-		if *out != "" {
-			list = append(list,
-				reporters.Spec{Name: "json", Path: filepath.Join(*out, "result.json")},
-				reporters.Spec{Name: "junit", Path: filepath.Join(*out, "junit.xml")})
-		}
-	}
+	list, err := mergeSpecs(specs, *out)
 	var results []*runner.Result
-	var missing []string
-	for _, name := range files {
-		fh, err := env.FS.Open(abs(env.Cwd, name))
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "adtest merge-reports: %v\n", err)
-			return ExitUsage
-		}
-		r, err := reporters.ReadJSON(fh)
-		fh.Close()
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "adtest merge-reports: %s: %v\n", name, err)
-			return ExitUsage
-		}
-		results = append(results, r)
+	if err == nil {
+		results, err = readResults(env, files)
 	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest merge-reports: %v\n", err)
+		return ExitUsage
+	}
+	var missing []string
 	merged, err := suite.Merge(results)
 	if err == nil {
 		missing, err = suite.MissingShards(results)
@@ -112,4 +89,44 @@ func runMergeReports(ctx context.Context, env *Env) int {
 		}
 	}
 	return exitCode(merged, *failOnFlaky, failedReport)
+}
+
+// mergeSpecs are merge-reports' outputs: the --reporter flags, else the
+// console and, with --out DIR, DIR/result.json and DIR/junit.xml.
+func mergeSpecs(specs []string, out string) ([]reporters.Spec, error) {
+	var list []reporters.Spec
+	for _, s := range specs {
+		sp, err := reporters.ParseSpec(s)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, sp)
+	}
+	if len(list) == 0 {
+		list = []reporters.Spec{{Name: "console"}}
+		if out != "" {
+			list = append(list,
+				reporters.Spec{Name: "json", Path: filepath.Join(out, "result.json")},
+				reporters.Spec{Name: "junit", Path: filepath.Join(out, "junit.xml")})
+		}
+	}
+	return list, nil
+}
+
+// readResults reads the shards' JSON results.
+func readResults(env *Env, files []string) ([]*runner.Result, error) {
+	var results []*runner.Result
+	for _, name := range files {
+		fh, err := env.FS.Open(abs(env.Cwd, name))
+		if err != nil {
+			return nil, err
+		}
+		r, err := reporters.ReadJSON(fh)
+		fh.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		results = append(results, r)
+	}
+	return results, nil
 }

@@ -153,23 +153,8 @@ func replayRequest(env *Env, args *cmdline.Args) (*daemon.Request, *runner.Error
 	if args.Has("save-script") {
 		return nil, replayInvalid("replay --save-script (a repair recording) is not supported by adtest: replay without it, then repair interactively with `adtest open TARGET --save-script PATH`")
 	}
-	input := args.Pos[0]
-	path := expandHome(env, input)
-	path = abs(env.Cwd, path)
-	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
-		return nil, replayInvalid("Maestro YAML requires explicit --maestro routing: replay <path> --maestro")
-	}
-	src, err := env.FS.ReadFile(path)
-	if err != nil {
-		return nil, replayInvalid("replay script not found: %s", input)
-	}
-	if t := strings.TrimLeft(string(src), " \t\r\n"); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
-		return nil, replayInvalid("replay accepts .ad script files. JSON replay payloads are no longer supported.")
-	}
-	script, errs := lang.ParseAll(scriptpath.Display(env.Cwd, path), src)
-	if len(errs) > 0 {
-		ei := replayInvalid("%s", errs[0].Error())
-		ei.Hint = errs[0].Hint
+	path, src, script, ei := readReplayScript(env, args.Pos[0])
+	if ei != nil {
 		return nil, ei
 	}
 	cfg, err := loadAgentDeviceConfig(env, args)
@@ -185,24 +170,9 @@ func replayRequest(env *Env, args *cmdline.Args) (*daemon.Request, *runner.Error
 		target = script.Metadata.Target
 	}
 	digest := lang.PlanDigest(script, platform, target)
-	from := 0
-	if args.Has("from") != args.Has("plan-digest") {
-		return nil, replayInvalid("replay --from requires --plan-digest (and --plan-digest requires --from).")
-	}
-	if args.Has("from") {
-		n, err := strconv.Atoi(args.Last("from"))
-		if err != nil || n < 1 {
-			return nil, replayInvalid("replay --from must be an integer >= 1, got %q", args.Last("from"))
-		}
-		if n > len(script.Actions) {
-			return nil, replayInvalid("replay --from %d is out of range for a %d-step plan.", n, len(script.Actions))
-		}
-		if args.Last("plan-digest") != digest {
-			ei := replayInvalid("replay --plan-digest does not match the current plan digest; the script or its effective platform changed since the failure was reported.")
-			ei.Hint = "Run a fresh full replay to get a new digest."
-			return nil, ei
-		}
-		from = n
+	from, ei := replayFrom(args, script, digest)
+	if ei != nil {
+		return nil, ei
 	}
 	timeoutMs, ok := cfg.integer("timeoutMs")
 	if ok && timeoutMs < 1 {
@@ -235,6 +205,53 @@ func replayRequest(env *Env, args *cmdline.Args) (*daemon.Request, *runner.Error
 			Vars: cli, ProcessVars: proc, KeepSession: args.Has("keep-session"),
 			Trace: string(trace), TraceDir: traceDir, TraceDefault: trace == "" && traceDir != "",
 		}}, nil
+}
+
+// readReplayScript reads and parses replay's script input (~ expanded,
+// relative to cwd): Maestro YAML and JSON payloads are refused.
+func readReplayScript(env *Env, input string) (path string, src []byte, script *lang.Script, ei *runner.ErrorInfo) {
+	path = abs(env.Cwd, expandHome(env, input))
+	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
+		return "", nil, nil, replayInvalid("Maestro YAML requires explicit --maestro routing: replay <path> --maestro")
+	}
+	src, err := env.FS.ReadFile(path)
+	if err != nil {
+		return "", nil, nil, replayInvalid("replay script not found: %s", input)
+	}
+	if t := strings.TrimLeft(string(src), " \t\r\n"); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		return "", nil, nil, replayInvalid("replay accepts .ad script files. JSON replay payloads are no longer supported.")
+	}
+	script, errs := lang.ParseAll(scriptpath.Display(env.Cwd, path), src)
+	if len(errs) > 0 {
+		ei := replayInvalid("%s", errs[0].Error())
+		ei.Hint = errs[0].Hint
+		return "", nil, nil, ei
+	}
+	return path, src, script, nil
+}
+
+// replayFrom is the step a resume starts at (--from N --plan-digest SHA;
+// 0 without): in range, and the digest the script's plan has now.
+func replayFrom(args *cmdline.Args, script *lang.Script, digest string) (int, *runner.ErrorInfo) {
+	if args.Has("from") != args.Has("plan-digest") {
+		return 0, replayInvalid("replay --from requires --plan-digest (and --plan-digest requires --from).")
+	}
+	if !args.Has("from") {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(args.Last("from"))
+	if err != nil || n < 1 {
+		return 0, replayInvalid("replay --from must be an integer >= 1, got %q", args.Last("from"))
+	}
+	if n > len(script.Actions) {
+		return 0, replayInvalid("replay --from %d is out of range for a %d-step plan.", n, len(script.Actions))
+	}
+	if args.Last("plan-digest") != digest {
+		ei := replayInvalid("replay --plan-digest does not match the current plan digest; the script or its effective platform changed since the failure was reported.")
+		ei.Hint = "Run a fresh full replay to get a new digest."
+		return 0, ei
+	}
+	return n, nil
 }
 
 // scriptPlatform is the platform a script selects itself (spec §4.2 step

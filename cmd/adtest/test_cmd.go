@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -115,72 +116,16 @@ func testCommand(ctx context.Context, env *Env) int {
 		testUsage(env.Stdout)
 		return ExitOK
 	}
-	for _, name := range []string{"keep-session", "from", "plan-digest", "save-script", "force"} {
-		if args.Has(name) {
-			return testInvalid(env, "--%s is replay-only: test runs every file from its first step in a fresh session (use adtest replay FILE --%s)", name, name)
-		}
-	}
-	if args.Has("maestro") {
-		return testInvalid(env, "adtest runs native .ad scripts only: --maestro (Maestro YAML) is not supported")
-	}
-	if args.Has("record-video") {
-		return testInvalid(env, "--record-video: adtest's web and android drivers cannot record video; drop the flag (a failed attempt keeps its screenshot, snapshot and timing in the artifacts dir)")
-	}
-	if len(args.Pos) == 0 {
-		return testInvalid(env, "test requires at least one path or glob")
+	if err := refuseTestArgs(args); err != nil {
+		return testInvalid(env, "%v", err)
 	}
 	cfg, err := loadAgentDeviceConfig(env, args)
 	if err != nil {
 		return testInvalid(env, "%v", err)
 	}
-	f := runFlags{paths: args.Pos, artifactsDir: ".agent-device/test-artifacts", workers: 1, repeatEach: 1,
-		stepTimeout: int(suite.DefaultStepTimeout.Milliseconds()), androidSnapshot: "helper"}
-	f.vars = listFlag(args.All("env"))
-	f.platform = cfg.str("platform")
-	f.failFast = cfg.boolean("failFast")
-	if d := cfg.str("device"); d != "" {
-		f.devices = strings.Split(d, ",")
-	}
-	if v, ok := cfg.integer("retries"); ok {
-		if v < 0 || v > 3 {
-			return testInvalid(env, "retries must be an integer from 0 to 3, got %d (from %s)", v, cfg.from["retries"])
-		}
-		f.retries.v = &v
-	}
-	if v, ok := cfg.integer("timeoutMs"); ok {
-		if v < 1 {
-			return testInvalid(env, "timeout must be a positive number of milliseconds, got %d (from %s)", v, cfg.from["timeoutMs"])
-		}
-		f.timeout.v = &v
-	}
-	if d := cfg.str("artifactsDir"); d != "" {
-		f.artifactsDir = d
-	}
-	f.serveExample = args.Has("serve-example")
-	f.trace.m = defaultTrace
-	if v := args.Last("trace"); v != "" {
-		if err := f.trace.Set(v); err != nil {
-			return testInvalid(env, "--trace: %v", err)
-		}
-	}
-	f.serve = args.Last("serve")
-	f.grid = gridFlags{url: args.Last("grid"), capabilities: args.Last("grid-capabilities"), timeout: args.Last("grid-timeout")}
-	f.grid.fill(env, cfg)
-	for _, r := range args.All("reporter") {
-		switch {
-		case r == "default":
-			f.reporters = append(f.reporters, "console")
-		case strings.HasPrefix(r, "junit:") && len(r) > len("junit:"):
-			f.reporters = append(f.reporters, "junit="+strings.TrimPrefix(r, "junit:"))
-		default:
-			return testInvalid(env, "--reporter %q: adtest test takes default or junit:<path> (custom ES module reporters are agent-device's; use adtest run --reporter for adtest's json, github and html reports)", r)
-		}
-	}
-	if p := args.Last("report-junit"); p != "" {
-		if len(f.reporters) == 0 {
-			f.reporters = append(f.reporters, "console")
-		}
-		f.reporters = append(f.reporters, "junit="+p)
+	f, err := testRunFlags(env, args, cfg)
+	if err != nil {
+		return testInvalid(env, "%v", err)
 	}
 	shardAll, okAll := cfg.integer("shardAll")
 	shardSplit, okSplit := cfg.integer("shardSplit")
@@ -188,18 +133,8 @@ func testCommand(ctx context.Context, env *Env) int {
 		return testInvalid(env, "use only one of --shard-all and --shard-split")
 	}
 	asJSON := args.Has("json")
-	var perr strings.Builder
-	stderr := env.Stderr
-	if asJSON {
-		// What planning refuses is said as JSON too.
-		env.Stderr = &perr
-	}
-	plan, code := planRun(env, &f)
-	env.Stderr = stderr
+	plan, code := planTest(env, f, asJSON)
 	if plan == nil {
-		if asJSON {
-			writeJSONLine(env.Stdout, map[string]any{"success": false, "error": map[string]any{"code": "INVALID_ARGS", "message": strings.TrimSpace(perr.String())}})
-		}
 		return code
 	}
 	if !okAll && !okSplit {
@@ -217,6 +152,102 @@ func testCommand(ctx context.Context, env *Env) int {
 		return testInvalid(env, "shard count must be at least 1, got %d (from %s)", n, from)
 	}
 	return plan.executeShards(ctx, env, n, okAll, asJSON)
+}
+
+// refuseTestArgs refuses replay's flags, Maestro, video and a line
+// without a path.
+func refuseTestArgs(args *cmdline.Args) error {
+	for _, name := range []string{"keep-session", "from", "plan-digest", "save-script", "force"} {
+		if args.Has(name) {
+			return fmt.Errorf("--%s is replay-only: test runs every file from its first step in a fresh session (use adtest replay FILE --%s)", name, name)
+		}
+	}
+	switch {
+	case args.Has("maestro"):
+		return errors.New("adtest runs native .ad scripts only: --maestro (Maestro YAML) is not supported")
+	case args.Has("record-video"):
+		return errors.New("--record-video: adtest's web and android drivers cannot record video; drop the flag (a failed attempt keeps its screenshot, snapshot and timing in the artifacts dir)")
+	case len(args.Pos) == 0:
+		return errors.New("test requires at least one path or glob")
+	}
+	return nil
+}
+
+// testRunFlags are run's flags for a test command line and the merged
+// agent-device configuration.
+func testRunFlags(env *Env, args *cmdline.Args, cfg *adConfig) (*runFlags, error) {
+	f := &runFlags{paths: args.Pos, artifactsDir: ".agent-device/test-artifacts", workers: 1, repeatEach: 1,
+		stepTimeout: int(suite.DefaultStepTimeout.Milliseconds()), androidSnapshot: "helper"}
+	f.vars = listFlag(args.All("env"))
+	f.platform = cfg.str("platform")
+	f.failFast = cfg.boolean("failFast")
+	if d := cfg.str("device"); d != "" {
+		f.devices = strings.Split(d, ",")
+	}
+	if v, ok := cfg.integer("retries"); ok {
+		if v < 0 || v > 3 {
+			return nil, fmt.Errorf("retries must be an integer from 0 to 3, got %d (from %s)", v, cfg.from["retries"])
+		}
+		f.retries.v = &v
+	}
+	if v, ok := cfg.integer("timeoutMs"); ok {
+		if v < 1 {
+			return nil, fmt.Errorf("timeout must be a positive number of milliseconds, got %d (from %s)", v, cfg.from["timeoutMs"])
+		}
+		f.timeout.v = &v
+	}
+	if d := cfg.str("artifactsDir"); d != "" {
+		f.artifactsDir = d
+	}
+	f.serveExample = args.Has("serve-example")
+	f.trace.m = defaultTrace
+	if v := args.Last("trace"); v != "" {
+		if err := f.trace.Set(v); err != nil {
+			return nil, fmt.Errorf("--trace: %v", err)
+		}
+	}
+	f.serve = args.Last("serve")
+	f.grid = gridFlags{url: args.Last("grid"), capabilities: args.Last("grid-capabilities"), timeout: args.Last("grid-timeout")}
+	f.grid.fill(env, cfg)
+	return f, testReporters(f, args)
+}
+
+// testReporters are agent-device's --reporter default|junit:PATH and
+// --report-junit PATH as run's reporters.
+func testReporters(f *runFlags, args *cmdline.Args) error {
+	for _, r := range args.All("reporter") {
+		switch {
+		case r == "default":
+			f.reporters = append(f.reporters, "console")
+		case strings.HasPrefix(r, "junit:") && len(r) > len("junit:"):
+			f.reporters = append(f.reporters, "junit="+strings.TrimPrefix(r, "junit:"))
+		default:
+			return fmt.Errorf("--reporter %q: adtest test takes default or junit:<path> (custom ES module reporters are agent-device's; use adtest run --reporter for adtest's json, github and html reports)", r)
+		}
+	}
+	if p := args.Last("report-junit"); p != "" {
+		if len(f.reporters) == 0 {
+			f.reporters = append(f.reporters, "console")
+		}
+		f.reporters = append(f.reporters, "junit="+p)
+	}
+	return nil
+}
+
+// planTest plans the run; with --json, what planning refuses is said as
+// agent-device's JSON error on stdout.
+func planTest(env *Env, f *runFlags, asJSON bool) (*runPlan, int) {
+	var perr strings.Builder
+	stderr := env.Stderr
+	if asJSON {
+		env.Stderr = &perr
+	}
+	plan, code := planRun(env, f)
+	env.Stderr = stderr
+	if plan == nil && asJSON {
+		writeJSONLine(env.Stdout, map[string]any{"success": false, "error": map[string]any{"code": "INVALID_ARGS", "message": strings.TrimSpace(perr.String())}})
+	}
+	return plan, code
 }
 
 // executeJSON runs the plan with its reporters (their terminal output on
