@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/adtest/adtest/cmd/internal/agentdevice"
 	"path/filepath"
 	"strings"
 	"time"
@@ -30,7 +31,7 @@ func (g *gridFlags) register(fs *flag.FlagSet) {
 
 // fill takes what the command line left unset from the environment, then
 // from the configuration c (nil: none).
-func (g *gridFlags) fill(env *Env, c *adConfig) {
+func (g *gridFlags) fill(env *Env, c *agentdevice.Config) {
 	from := func(v *string, envName, key string) {
 		if *v != "" {
 			return
@@ -40,7 +41,7 @@ func (g *gridFlags) fill(env *Env, c *adConfig) {
 			return
 		}
 		if c != nil {
-			*v = c.str(key)
+			*v = c.Str(key)
 		}
 	}
 	from(&g.url, "ADTEST_GRID", "grid")

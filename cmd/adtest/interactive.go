@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/adtest/adtest/cmd/internal/agentdevice"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -122,7 +123,7 @@ func parseSessionFlags(name string, args []string, cwd string) (*sessionFlags, e
 		return nil, fmt.Errorf("invalid --record-as variable %q: use [A-Z_][A-Z0-9_]* not starting with AD_", f.recordAs)
 	}
 	if name == "open" {
-		if err := checkOpenTargets(f.argv); err != nil {
+		if err := agentdevice.CheckOpenTargets(f.argv); err != nil {
 			return nil, err
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/adtest/adtest/cmd/internal/agentdevice"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -22,30 +23,6 @@ import (
 // session of the warm daemon, so that a failed replay leaves its session
 // open and `replay FILE --from N --plan-digest SHA` continues it. Its exit
 // codes are agent-device's: 0 on success, 1 on any error.
-
-var replayFlags = []cmdline.Flag{
-	{Name: "session", Kind: cmdline.Value},
-	{Name: "platform", Kind: cmdline.Value},
-	{Name: "target", Kind: cmdline.Value},
-	{Name: "device", Kind: cmdline.Value},
-	{Name: "env", Short: "e", Kind: cmdline.Value},
-	{Name: "from", Kind: cmdline.Value},
-	{Name: "plan-digest", Kind: cmdline.Value},
-	{Name: "keep-session", Kind: cmdline.Bool},
-	{Name: "save-script", Kind: cmdline.OptPath},
-	{Name: "force", Kind: cmdline.Bool},
-	{Name: "update", Short: "u", Kind: cmdline.Bool},
-	{Name: "timeout", Kind: cmdline.Value},
-	{Name: "maestro", Kind: cmdline.Bool},
-	{Name: "json", Kind: cmdline.Bool},
-	{Name: "debug", Kind: cmdline.Bool},
-	{Name: "verbose", Kind: cmdline.Bool},
-	{Name: "trace", Kind: cmdline.Value},
-	{Name: "grid", Kind: cmdline.Value},
-	{Name: "grid-capabilities", Kind: cmdline.Value},
-	{Name: "grid-timeout", Kind: cmdline.Value},
-	{Name: "help", Short: "h", Kind: cmdline.Bool},
-}
 
 func replayUsage(w io.Writer) {
 	fmt.Fprint(w, `usage: adtest replay FILE.ad [flags]
@@ -89,7 +66,7 @@ func runReplay(ctx context.Context, env *Env) int {
 // replay is `adtest replay` before its exit code is mapped to
 // agent-device's.
 func replay(ctx context.Context, env *Env) int {
-	args, err := parseADArgs("replay", env.Args, replayFlags)
+	args, err := agentdevice.ParseArgs("replay", env.Args, agentdevice.ReplayFlags)
 	asJSON := args != nil && args.Has("json")
 	if err != nil {
 		return replayFail(env, asJSON, replayInvalid("%v", err))
@@ -157,15 +134,15 @@ func replayRequest(env *Env, args *cmdline.Args) (*daemon.Request, *runner.Error
 	if ei != nil {
 		return nil, ei
 	}
-	cfg, err := loadAgentDeviceConfig(env, args)
+	cfg, err := agentdevice.Load(adEnv(env), args)
 	if err != nil {
 		return nil, replayInvalid("%v", err)
 	}
-	platform := cfg.str("platform")
+	platform := cfg.Str("platform")
 	if platform == "" {
 		platform = scriptPlatform(script)
 	}
-	target := cfg.str("target")
+	target := cfg.Str("target")
 	if target == "" {
 		target = script.Metadata.Target
 	}
@@ -174,9 +151,9 @@ func replayRequest(env *Env, args *cmdline.Args) (*daemon.Request, *runner.Error
 	if ei != nil {
 		return nil, ei
 	}
-	timeoutMs, ok := cfg.integer("timeoutMs")
+	timeoutMs, ok := cfg.Int("timeoutMs")
 	if ok && timeoutMs < 1 {
-		return nil, replayInvalid("--timeout must be a positive number of milliseconds, got %d (from %s)", timeoutMs, cfg.from["timeoutMs"])
+		return nil, replayInvalid("--timeout must be a positive number of milliseconds, got %d (from %s)", timeoutMs, cfg.From("timeoutMs"))
 	}
 	switch platform {
 	case "", "web", "android":
@@ -191,7 +168,7 @@ func replayRequest(env *Env, args *cmdline.Args) (*daemon.Request, *runner.Error
 	if env.Environ != nil {
 		proc = lang.ProcessVars(env.Environ())
 	}
-	session := cfg.str("session")
+	session := cfg.Str("session")
 	if session == "" {
 		session = "default"
 	}
@@ -199,7 +176,7 @@ func replayRequest(env *Env, args *cmdline.Args) (*daemon.Request, *runner.Error
 	if ei != nil {
 		return nil, ei
 	}
-	return &daemon.Request{Op: daemon.OpReplay, Session: session, Platform: platform, Device: cfg.str("device"),
+	return &daemon.Request{Op: daemon.OpReplay, Session: session, Platform: platform, Device: cfg.Str("device"),
 		TimeoutMs: timeoutMs, Cwd: env.Cwd, Replay: &daemon.ReplayRequest{
 			Source: string(src), File: path, From: from, PlanDigest: digest,
 			Vars: cli, ProcessVars: proc, KeepSession: args.Has("keep-session"),
@@ -210,7 +187,7 @@ func replayRequest(env *Env, args *cmdline.Args) (*daemon.Request, *runner.Error
 // readReplayScript reads and parses replay's script input (~ expanded,
 // relative to cwd): Maestro YAML and JSON payloads are refused.
 func readReplayScript(env *Env, input string) (path string, src []byte, script *lang.Script, ei *runner.ErrorInfo) {
-	path = abs(env.Cwd, expandHome(env, input))
+	path = abs(env.Cwd, agentdevice.ExpandHome(env.Getenv, input))
 	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
 		return "", nil, nil, replayInvalid("Maestro YAML requires explicit --maestro routing: replay <path> --maestro")
 	}
@@ -267,15 +244,6 @@ func scriptPlatform(s *lang.Script) string {
 		}
 	}
 	return s.Metadata.Platform
-}
-
-func expandHome(env *Env, p string) string {
-	if p == "~" || strings.HasPrefix(p, "~/") {
-		if home := getenv(env, "HOME"); home != "" {
-			return filepath.Join(home, strings.TrimPrefix(p, "~"))
-		}
-	}
-	return p
 }
 
 // replayFail prints an error as agent-device does and returns 1 (the

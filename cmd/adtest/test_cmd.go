@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/adtest/adtest/cmd/internal/agentdevice"
 	"io"
 	"path/filepath"
 	"strings"
@@ -20,40 +21,6 @@ import (
 // --report-junit out.xml` runs unchanged with adtest in its place. Exit
 // codes are agent-device's: 1 when a test failed or the suite could not
 // start, else 0.
-
-var testFlags = []cmdline.Flag{
-	{Name: "platform", Kind: cmdline.Value},
-	{Name: "device", Kind: cmdline.Value},
-	{Name: "session", Kind: cmdline.Value},
-	{Name: "env", Short: "e", Kind: cmdline.Value},
-	{Name: "retries", Kind: cmdline.Value},
-	{Name: "timeout", Kind: cmdline.Value},
-	{Name: "fail-fast", Kind: cmdline.Bool},
-	{Name: "artifacts-dir", Kind: cmdline.Value},
-	{Name: "reporter", Kind: cmdline.Value},
-	{Name: "report-junit", Kind: cmdline.Value},
-	{Name: "record-video", Kind: cmdline.Bool},
-	{Name: "shard-all", Kind: cmdline.Value},
-	{Name: "shard-split", Kind: cmdline.Value},
-	{Name: "json", Kind: cmdline.Bool},
-	{Name: "verbose", Kind: cmdline.Bool},
-	{Name: "debug", Kind: cmdline.Bool},
-	{Name: "maestro", Kind: cmdline.Bool},
-	// Replay-only flags, refused with a message.
-	{Name: "keep-session", Kind: cmdline.Bool},
-	{Name: "from", Kind: cmdline.Value},
-	{Name: "plan-digest", Kind: cmdline.Value},
-	{Name: "save-script", Kind: cmdline.OptPath},
-	{Name: "force", Kind: cmdline.Bool},
-	// adtest's own additions.
-	{Name: "serve-example", Kind: cmdline.Bool},
-	{Name: "serve", Kind: cmdline.Value},
-	{Name: "trace", Kind: cmdline.Value},
-	{Name: "grid", Kind: cmdline.Value},
-	{Name: "grid-capabilities", Kind: cmdline.Value},
-	{Name: "grid-timeout", Kind: cmdline.Value},
-	{Name: "help", Short: "h", Kind: cmdline.Bool},
-}
 
 func testUsage(w io.Writer) {
 	fmt.Fprint(w, `usage: adtest test PATH... [flags]   (files, directories searched for *.ad, globs)
@@ -108,7 +75,7 @@ func runTest(ctx context.Context, env *Env) int {
 // testCommand is `adtest test` before its exit code is mapped to
 // agent-device's.
 func testCommand(ctx context.Context, env *Env) int {
-	args, err := parseADArgs("test", env.Args, testFlags)
+	args, err := agentdevice.ParseArgs("test", env.Args, agentdevice.TestFlags)
 	if err != nil {
 		return testInvalid(env, "%v", err)
 	}
@@ -119,7 +86,7 @@ func testCommand(ctx context.Context, env *Env) int {
 	if err := refuseTestArgs(args); err != nil {
 		return testInvalid(env, "%v", err)
 	}
-	cfg, err := loadAgentDeviceConfig(env, args)
+	cfg, err := agentdevice.Load(adEnv(env), args)
 	if err != nil {
 		return testInvalid(env, "%v", err)
 	}
@@ -127,8 +94,8 @@ func testCommand(ctx context.Context, env *Env) int {
 	if err != nil {
 		return testInvalid(env, "%v", err)
 	}
-	shardAll, okAll := cfg.integer("shardAll")
-	shardSplit, okSplit := cfg.integer("shardSplit")
+	shardAll, okAll := cfg.Int("shardAll")
+	shardSplit, okSplit := cfg.Int("shardSplit")
 	if okAll && okSplit {
 		return testInvalid(env, "use only one of --shard-all and --shard-split")
 	}
@@ -145,9 +112,9 @@ func testCommand(ctx context.Context, env *Env) int {
 	}
 	n := shardAll + shardSplit
 	if n < 1 {
-		from := cfg.from["shardAll"]
+		from := cfg.From("shardAll")
 		if okSplit {
-			from = cfg.from["shardSplit"]
+			from = cfg.From("shardSplit")
 		}
 		return testInvalid(env, "shard count must be at least 1, got %d (from %s)", n, from)
 	}
@@ -175,28 +142,28 @@ func refuseTestArgs(args *cmdline.Args) error {
 
 // testRunFlags are run's flags for a test command line and the merged
 // agent-device configuration.
-func testRunFlags(env *Env, args *cmdline.Args, cfg *adConfig) (*runFlags, error) {
+func testRunFlags(env *Env, args *cmdline.Args, cfg *agentdevice.Config) (*runFlags, error) {
 	f := &runFlags{paths: args.Pos, artifactsDir: ".agent-device/test-artifacts", workers: 1, repeatEach: 1,
 		stepTimeout: int(suite.DefaultStepTimeout.Milliseconds()), androidSnapshot: "helper"}
 	f.vars = listFlag(args.All("env"))
-	f.platform = cfg.str("platform")
-	f.failFast = cfg.boolean("failFast")
-	if d := cfg.str("device"); d != "" {
+	f.platform = cfg.Str("platform")
+	f.failFast = cfg.Bool("failFast")
+	if d := cfg.Str("device"); d != "" {
 		f.devices = strings.Split(d, ",")
 	}
-	if v, ok := cfg.integer("retries"); ok {
+	if v, ok := cfg.Int("retries"); ok {
 		if v < 0 || v > 3 {
-			return nil, fmt.Errorf("retries must be an integer from 0 to 3, got %d (from %s)", v, cfg.from["retries"])
+			return nil, fmt.Errorf("retries must be an integer from 0 to 3, got %d (from %s)", v, cfg.From("retries"))
 		}
 		f.retries.v = &v
 	}
-	if v, ok := cfg.integer("timeoutMs"); ok {
+	if v, ok := cfg.Int("timeoutMs"); ok {
 		if v < 1 {
-			return nil, fmt.Errorf("timeout must be a positive number of milliseconds, got %d (from %s)", v, cfg.from["timeoutMs"])
+			return nil, fmt.Errorf("timeout must be a positive number of milliseconds, got %d (from %s)", v, cfg.From("timeoutMs"))
 		}
 		f.timeout.v = &v
 	}
-	if d := cfg.str("artifactsDir"); d != "" {
+	if d := cfg.Str("artifactsDir"); d != "" {
 		f.artifactsDir = d
 	}
 	f.serveExample = args.Has("serve-example")
