@@ -192,7 +192,7 @@ func runRun(ctx context.Context, env *Env) int {
 		return ExitOK
 	}
 	if f.lastFailed && len(plan.tests) == 0 {
-		fmt.Fprintf(env.Stdout, "--last-failed: no test failed in the last run (%s); nothing to run\n", scriptpath.Display(env.Cwd, lastRunPath(env.Cwd, plan.shard)))
+		fmt.Fprintf(env.Stdout, "--last-failed: no test failed in the last run (%s); nothing to run\n", scriptpath.Display(env.Cwd, suite.LastRunPath(env.Cwd, plan.shard)))
 		return ExitOK
 	}
 	return plan.execute(ctx, env)
@@ -266,7 +266,7 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 func (p *runPlan) readInputs(env *Env) (fromLastRun, nothing bool, err error) {
 	f := p.f
 	if f.testList != "" {
-		listed, err := readTestList(env.FS, env.Cwd, f.testList)
+		listed, err := suite.ReadTestList(env.FS, env.Cwd, f.testList)
 		if err != nil {
 			return false, false, err
 		}
@@ -280,7 +280,7 @@ func (p *runPlan) readInputs(env *Env) (fromLastRun, nothing bool, err error) {
 		if f.shard == "" {
 			shard = suite.ShardSpec{}
 		}
-		lr, shown, err := readLastRun(env.FS, env.Cwd, shard)
+		lr, shown, err := suite.ReadLastRun(env.FS, env.Cwd, shard)
 		if err != nil {
 			return false, false, err
 		}
@@ -450,7 +450,7 @@ func (p *runPlan) shardTests(env *Env, tests []*suite.Test, fromLastRun bool) ([
 		return tests, nil
 	}
 	// After sharding: a shard reruns its own failures.
-	tests, _, err := keepLastFailed(env.FS, env.Cwd, p.shard, tests)
+	tests, _, err := suite.KeepLastFailed(env.FS, env.Cwd, p.shard, tests)
 	return tests, err
 }
 
@@ -530,7 +530,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 	}
 
 	failedReport := false
-	if err := writeLastRun(env.FS, lastRunPath(env.Cwd, p.shard), newLastRun(res, p.runID)); err != nil {
+	if err := writeLastRun(env.FS, suite.LastRunPath(env.Cwd, p.shard), suite.NewLastRun(res, p.runID)); err != nil {
 		fmt.Fprintf(env.Stderr, "adtest run: last run: %v\n", err)
 	}
 	// The run's own result.json, for --shard-weights and merge-reports.
