@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/internal/plural"
@@ -115,7 +113,7 @@ func runCheck(ctx context.Context, env *Env) int {
 		}
 		fmt.Fprint(env.Stdout, lang.FormatDiagnostics(ds, shown))
 		if github {
-			writeWorkflowCommands(env.Stdout, ds, shown)
+			reporters.WriteCheckGitHub(env.Stdout, ds, shown)
 		}
 	}
 	if nErr > 0 || nWarn > 0 || len(problems) > 0 {
@@ -126,25 +124,4 @@ func runCheck(ctx context.Context, env *Env) int {
 		return ExitUsage
 	}
 	return ExitOK
-}
-
-// writeWorkflowCommands prints GitHub Actions ::error / ::warning commands.
-func writeWorkflowCommands(w io.Writer, ds []lang.Diagnostic, file string) {
-	for _, d := range ds {
-		msg := d.Message
-		if d.Hint != "" {
-			msg += "\nhint: " + d.Hint
-		}
-		fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=adtest check (%s)::%s\n",
-			d.Severity, escapeWorkflowProperty(file), d.Pos.Line, max(d.Pos.Column, 1),
-			escapeWorkflowProperty(d.Rule), escapeWorkflowData(msg))
-	}
-}
-
-func escapeWorkflowData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-func escapeWorkflowProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }

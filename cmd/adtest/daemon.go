@@ -59,7 +59,7 @@ func daemonStatus(ctx context.Context, env *Env, args []string) int {
 			}
 			return ExitOK
 		}
-		ei := clientError(ctx, c, err)
+		ei := daemon.ClientError(ctx, c, err)
 		printError(env, "daemon status", ei, asJSON)
 		return ei.Exit()
 	}
@@ -73,7 +73,7 @@ func daemonStatus(ctx context.Context, env *Env, args []string) int {
 		writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": d})
 		return ExitOK
 	}
-	writeStatus(env.Stdout, resp.Data["daemon"])
+	daemon.WriteStatus(env.Stdout, resp.Data["daemon"])
 	return ExitOK
 }
 
@@ -102,7 +102,7 @@ func daemonStop(ctx context.Context, env *Env, args []string) int {
 		}
 	}
 	if err != nil {
-		ei := clientError(ctx, c, err)
+		ei := daemon.ClientError(ctx, c, err)
 		printError(env, "daemon stop", ei, asJSON)
 		return ei.Exit()
 	}
@@ -156,30 +156,6 @@ func onlyJSONFlag(env *Env, name string, args []string) (asJSON bool, code int) 
 		return false, ExitUsage
 	}
 	return a.Has("json"), -1
-}
-
-func writeStatus(w io.Writer, v any) {
-	m, _ := v.(map[string]any)
-	fmt.Fprintf(w, "adtest daemon: running, pid %v, version %v, protocol %v\n", m["pid"], m["version"], m["protocol"])
-	fmt.Fprintf(w, "  socket:       %v\n", m["socket"])
-	if l, ok := m["listen"].(string); ok && l != "" {
-		fmt.Fprintf(w, "  listen:       %s (token required)\n", l)
-	}
-	fmt.Fprintf(w, "  started:      %v\n", m["startedAt"])
-	fmt.Fprintf(w, "  idle timeout: %v\n", m["idleTimeout"])
-	if rss, ok := m["rssBytes"].(float64); ok && rss > 0 {
-		fmt.Fprintf(w, "  rss:          %.1f MiB\n", rss/(1<<20))
-	}
-	fmt.Fprintf(w, "  requests:     %v\n", m["requests"])
-	sessions, _ := m["sessions"].([]any)
-	fmt.Fprintf(w, "  sessions:     %d\n", len(sessions))
-	for _, s := range sessions {
-		sm, _ := s.(map[string]any)
-		fmt.Fprintf(w, "    %v (%v)\n", sm["name"], sm["platform"])
-	}
-	if lost, ok := m["lost"].([]any); ok && len(lost) > 0 {
-		fmt.Fprintf(w, "  lost:         %v\n", lost)
-	}
 }
 
 // runDaemonServe runs the daemon in the foreground (the first interactive
@@ -337,7 +313,7 @@ func sessionList(ctx context.Context, env *Env, c *daemon.Client, f *sessionFlag
 		return ExitOK
 	}
 	if err != nil {
-		ei := clientError(ctx, c, err)
+		ei := daemon.ClientError(ctx, c, err)
 		printError(env, "session list", ei, f.json)
 		return ei.Exit()
 	}
@@ -349,20 +325,7 @@ func sessionList(ctx context.Context, env *Env, c *daemon.Client, f *sessionFlag
 		writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": resp.Data})
 		return ExitOK
 	}
-	list, _ := resp.Data["sessions"].([]any)
-	if len(list) == 0 {
-		fmt.Fprintln(env.Stdout, "no sessions")
-		return ExitOK
-	}
-	fmt.Fprintf(env.Stdout, "%-16s %-8s %-24s %-8s %s\n", "NAME", "PLATFORM", "CREATED", "COMMANDS", "RECORDING")
-	for _, s := range list {
-		m, _ := s.(map[string]any)
-		rec := "-"
-		if r, _ := m["recording"].(bool); r {
-			rec = fmt.Sprint(m["scriptPath"])
-		}
-		fmt.Fprintf(env.Stdout, "%-16v %-8v %-24v %-8v %s\n", m["name"], m["platform"], m["createdAt"], m["commands"], rec)
-	}
+	daemon.WriteSessions(env.Stdout, resp.Data["sessions"])
 	return ExitOK
 }
 

@@ -278,7 +278,7 @@ func respond(ctx context.Context, env *Env, c *daemon.Client, req *daemon.Reques
 	defer cancel()
 	resp, err := c.Do(ctx, req)
 	if err != nil {
-		ei := clientError(ctx, c, err)
+		ei := daemon.ClientError(ctx, c, err)
 		printError(env, name, ei, asJSON)
 		return ei.Exit()
 	}
@@ -319,24 +319,6 @@ func writeJSONLine(w io.Writer, v any) {
 		b, _ = json.Marshal(map[string]any{"ok": false, "error": map[string]any{"code": runner.CodeUnknown, "message": err.Error()}})
 	}
 	fmt.Fprintf(w, "%s\n", b)
-}
-
-// clientError turns a failure to reach the daemon into the error shape.
-func clientError(ctx context.Context, c *daemon.Client, err error) *runner.ErrorInfo {
-	var ve *daemon.VersionError
-	switch {
-	case errors.As(err, &ve):
-		return ve.Resp.Error
-	case ctx.Err() != nil:
-		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonCancelled, Message: "Interrupted before the daemon answered",
-			Hint: "The daemon cancels the command; it may have acted already: run `adtest snapshot` to see the screen before the next command."}
-	}
-	ei := &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonDaemonUnavailable, Message: err.Error(),
-		Hint: "Run `adtest daemon status`; the daemon's log is " + daemon.LogPath(c.Dir) + "."}
-	if c.Remote() {
-		ei.Hint = "Check that the remote daemon at " + c.Addr + " runs and that ADTEST_DAEMON_TOKEN is its token."
-	}
-	return ei
 }
 
 func printError(env *Env, name string, e *runner.ErrorInfo, asJSON bool) {

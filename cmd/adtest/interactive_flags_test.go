@@ -88,7 +88,7 @@ func TestInteractiveCommandsFromTable(t *testing.T) {
 func TestClientErrorInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	e := clientError(ctx, &daemon.Client{Dir: t.TempDir()}, ctx.Err())
+	e := daemon.ClientError(ctx, &daemon.Client{Dir: t.TempDir()}, ctx.Err())
 	if e.Reason != "cancelled" || e.Hint == "" {
 		t.Fatalf("got %+v, want reason cancelled with a hint", e)
 	}

@@ -92,7 +92,7 @@ func replay(ctx context.Context, env *Env) int {
 	resp, err := c.Do(cctx, req)
 	if err != nil {
 		// Interrupted (Ctrl-C, SIGTERM): 130, as adtest test exits.
-		return replayFail(env, asJSON, clientError(cctx, c, err))
+		return replayFail(env, asJSON, daemon.ClientError(cctx, c, err))
 	}
 	if !asJSON {
 		printTraceKept(env, req.Replay.TraceDir)

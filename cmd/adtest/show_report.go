@@ -53,7 +53,7 @@ func runShowReport(ctx context.Context, env *Env) int {
 		return ExitUsage
 	}
 	srv := &http.Server{
-		Handler:           reportHandler(env.FS.Sub(root), ln.Addr().(*net.TCPAddr).Port),
+		Handler:           html.Handler(env.FS.Sub(root), ln.Addr().(*net.TCPAddr).Port),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	served := make(chan error, 1)
