@@ -2,11 +2,7 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"github.com/adtest/adtest/cmd/internal/agentdevice"
-	"path/filepath"
-	"strings"
-	"time"
 
 	"github.com/adtest/adtest/drivers/web"
 )
@@ -50,31 +46,9 @@ func (g *gridFlags) fill(env *Env, c *agentdevice.Config) {
 }
 
 // options are the web driver's Grid options (nil without a Grid): the
-// capabilities read from @FILE, the timeout parsed.
+// capabilities read from @FILE (relative to cwd), the timeout parsed.
 func (g *gridFlags) options(env *Env) (*web.GridOptions, error) {
-	if g.url == "" {
-		if g.capabilities != "" || g.timeout != "" {
-			return nil, fmt.Errorf("--grid-capabilities and --grid-timeout go with --grid (or ADTEST_GRID)")
-		}
-		return nil, nil
-	}
-	o := &web.GridOptions{URL: g.url, Capabilities: g.capabilities}
-	if name, ok := strings.CutPrefix(g.capabilities, "@"); ok {
-		b, err := env.FS.ReadFile(abs(env.Cwd, name))
-		if err != nil {
-			return nil, fmt.Errorf("--grid-capabilities @%s: %v", filepath.ToSlash(name), err)
-		}
-		o.Capabilities = string(b)
-	}
-	if _, err := web.GridCapabilities(o.Capabilities, false); err != nil {
-		return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "infrastructure failure: "))
-	}
-	if g.timeout != "" {
-		d, err := time.ParseDuration(g.timeout)
-		if err != nil || d <= 0 {
-			return nil, fmt.Errorf("--grid-timeout %q: want a duration such as 5m or 90s", g.timeout)
-		}
-		o.Timeout = d
-	}
-	return o, nil
+	return web.ParseGridOptions(g.url, g.capabilities, g.timeout, func(name string) ([]byte, error) {
+		return env.FS.ReadFile(abs(env.Cwd, name))
+	})
 }

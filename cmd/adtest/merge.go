@@ -72,13 +72,13 @@ func runMergeReports(ctx context.Context, env *Env) int {
 		if refuse && s.Name != "console" && s.Name != "github" {
 			continue
 		}
-		err := writeFinalReport(env, s, merged, color && s.Name == "console")
+		err := reporters.WriteFinal(reportOutput(env), s, merged, color && s.Name == "console")
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest merge-reports: reporter %s: %v\n", s.Name, err)
 			failedReport = true
 			continue
 		}
-		printReportPath(env, reportPathWriter(env, list), s, false)
+		reporters.WriteReportPath(reportPathWriter(env, list), env.Cwd, s, false)
 	}
 	if len(missing) > 0 {
 		fmt.Fprintf(env.Stderr, "adtest merge-reports: incomplete shard set: %s %s missing; the merged reports lack %s tests\n",

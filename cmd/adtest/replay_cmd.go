@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"github.com/adtest/adtest/cmd/internal/agentdevice"
-	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -24,36 +23,6 @@ import (
 // open and `replay FILE --from N --plan-digest SHA` continues it. Its exit
 // codes are agent-device's: 0 on success, 1 on any error.
 
-func replayUsage(w io.Writer) {
-	fmt.Fprint(w, `usage: adtest replay FILE.ad [flags]
-
-Runs a script in a session of adtest's warm daemon, as agent-device replay
-does: the first open starts the session, a final close ends it; a failed
-replay leaves the session open and prints the plan digest to resume with.
-
-flags:
-  --session NAME        the session (default "default")
-  --platform P          web or android (else the script's open/context)
-  --device SERIAL       the Android device of a new session
-  -e KEY=VALUE          a script variable (repeatable; AD_VAR_KEY from the environment too)
-  --from N --plan-digest SHA
-                        resume at step N of the session a failed replay left open
-  --keep-session        leave the session open (a final close is not run)
-  --timeout MS          bound of the whole replay (default 90000)
-  --json                one object: {"success":true,"data":...} or {"success":false,"error":...}
-  -u, --update          accepted and ignored (agent-device 0.20+: a divergence lists suggestions)
-  --trace MODE          retain-on-failure (recorded, kept when the replay failed), on or off (the default:
-                        a replay has no retry, so on-first-retry records nothing): a trace of every step
-                        under .adtest/traces/ (adtest show-trace DIR opens it)
-
-  --grid URL            the daemon this starts takes its browser from the Selenium Grid 4 at URL
-                        (with --grid-capabilities JSON|@FILE, --grid-timeout D; else ADTEST_GRID):
-                        a daemon already running keeps its own (adtest daemon stop first)
-
-exit codes: 0 replayed, 1 any error (agent-device's codes), 130 interrupted
-`)
-}
-
 // replayInvalid is an INVALID_ARGS error raised before anything runs.
 func replayInvalid(format string, a ...any) *runner.ErrorInfo {
 	return &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs, Message: fmt.Sprintf(format, a...)}
@@ -72,7 +41,7 @@ func replay(ctx context.Context, env *Env) int {
 		return replayFail(env, asJSON, replayInvalid("%v", err))
 	}
 	if args.Has("help") {
-		replayUsage(env.Stdout)
+		fmt.Fprint(env.Stdout, agentdevice.ReplayUsage)
 		return ExitOK
 	}
 	req, ei := replayRequest(env, args)

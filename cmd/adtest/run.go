@@ -188,7 +188,7 @@ func runRun(ctx context.Context, env *Env) int {
 		return code
 	}
 	if f.list {
-		writeList(env.Stdout, plan.tests, plan.shard)
+		reporters.WriteList(env.Stdout, plan.tests, plan.shard)
 		return ExitOK
 	}
 	if f.lastFailed && len(plan.tests) == 0 {
@@ -546,7 +546,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 			failedReport = true
 			continue
 		}
-		printReportPath(env, reportPathWriter(env, p.specs), s, true)
+		reporters.WriteReportPath(reportPathWriter(env, p.specs), env.Cwd, s, true)
 	}
 	return exitCode(res, f.failOnFlaky, failedReport)
 }
@@ -626,37 +626,7 @@ func (p *runPlan) writeReport(env *Env, s reporters.Spec, res *runner.Result, st
 	if stream != nil {
 		return stream.Summary(res)
 	}
-	return writeFinalReport(env, s, res, false)
-}
-
-// writeFinalReport writes the final result with the reporter table's row for
-// s: to its path (a file, or a directory for html), else to stdout; color
-// applies to stdout. A reporter that only writes under an environment
-// variable (github) writes nothing without it.
-func writeFinalReport(env *Env, s reporters.Spec, res *runner.Result, color bool) error {
-	rep, ok := reporters.Lookup(s.Name)
-	if !ok {
-		return reporters.Render(s.Name, env.Stdout, res, color) // the unknown-reporter error
-	}
-	if rep.OnlyWhen != "" && (env.Getenv == nil || env.Getenv(rep.OnlyWhen) != "true") {
-		return nil
-	}
-	if rep.Dir != nil {
-		dir := s.Path
-		if dir == "" {
-			dir = rep.DefaultPath
-		}
-		// The artifacts the result names are read relative to cwd.
-		return rep.Dir(abs(env.Cwd, dir), res, func(name string) ([]byte, error) {
-			return env.FS.ReadFile(abs(env.Cwd, filepath.FromSlash(name)))
-		})
-	}
-	if s.Path == "" {
-		return reporters.Render(s.Name, env.Stdout, res, color)
-	}
-	return atomicfile.Write(abs(env.Cwd, s.Path), atomicfile.Options{MkdirAll: true}, func(w io.Writer) error {
-		return reporters.Render(s.Name, w, res, false)
-	})
+	return reporters.WriteFinal(reportOutput(env), s, res, false)
 }
 
 // exitCode is the run's exit code (runner.Result.Exit), or 1 when it passed

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/adtest/adtest/cmd/internal/agentdevice"
-	"io"
 	"path/filepath"
 	"strings"
 
@@ -21,41 +20,6 @@ import (
 // --report-junit out.xml` runs unchanged with adtest in its place. Exit
 // codes are agent-device's: 1 when a test failed or the suite could not
 // start, else 0.
-
-func testUsage(w io.Writer) {
-	fmt.Fprint(w, `usage: adtest test PATH... [flags]   (files, directories searched for *.ad, globs)
-
-agent-device's test command on adtest's runner: tests run in discovery order,
-each attempt in a fresh session.
-
-flags:
-  --platform P            run only files declaring platform P
-  -e KEY=VALUE            a script variable (repeatable; AD_VAR_KEY from the environment too)
-  --retries N             retry a failed test up to N times (0-3; else context retries=)
-  --timeout MS            deadline of each attempt (else context timeout=)
-  --fail-fast             stop after the first failed test; the rest are notRun
-  --artifacts-dir DIR     artifacts root (default .agent-device/test-artifacts)
-  --reporter R            default or junit:PATH (repeatable; a list replaces the default)
-  --report-junit PATH     write a JUnit report (same as --reporter junit:PATH)
-  --shard-split N         deal the tests round-robin over N parallel shards
-  --shard-all N           run every test on each of N parallel shards
-                          (scripts see AD_SHARD_INDEX, zero-based)
-  --json                  print {"success":true,"data":<result>} after the reporters
-  --serve-example         serve the bundled example app as AD_BASE_URL (adtest)
-  --serve DIR             serve DIR as AD_BASE_URL (adtest)
-  --trace MODE            off, on, retain-on-failure or on-first-retry (default): a trace
-                          of every step under <attempt>/trace/ (adtest)
-  --grid URL              each worker's browser from the Selenium Grid 4 at URL (else ADTEST_GRID; adtest)
-  --grid-capabilities J   capabilities of its sessions, JSON or @FILE (adtest)
-  --grid-timeout D        how long a session may wait for a free slot (default 5m; adtest)
-  --record-video          refused: adtest's drivers do not record video
-
-Configuration: agent-device.json, ~/.agent-device/config.json and AGENT_DEVICE_*
-are read as agent-device reads them (flags win).
-
-exit codes: 0 all passed (flaky counts as passed), 1 a test failed or the suite could not run
-`)
-}
 
 // testInvalid refuses the command line: agent-device's error line, or
 // with --json its {"success":false,"error":...} object on stdout.
@@ -80,7 +44,7 @@ func testCommand(ctx context.Context, env *Env) int {
 		return testInvalid(env, "%v", err)
 	}
 	if args.Has("help") {
-		testUsage(env.Stdout)
+		fmt.Fprint(env.Stdout, agentdevice.TestUsage)
 		return ExitOK
 	}
 	if err := refuseTestArgs(args); err != nil {
@@ -265,7 +229,7 @@ func (p *runPlan) executeShards(ctx context.Context, env *Env, n int, all, asJSO
 	}
 	defer func() { env.Stdout = out }()
 	for _, s := range p.specs {
-		if err := writeFinalReport(env, s, res, p.color && s.Path == ""); err != nil {
+		if err := reporters.WriteFinal(reportOutput(env), s, res, p.color && s.Path == ""); err != nil {
 			fmt.Fprintf(env.Stderr, "adtest test: reporter %s: %v\n", s.Name, err)
 			failed = true
 		}

@@ -137,3 +137,66 @@ func looksLikeAppID(s string) bool {
 	}
 	return true
 }
+
+// TestUsage is `adtest test -h`.
+const TestUsage = `usage: adtest test PATH... [flags]   (files, directories searched for *.ad, globs)
+
+agent-device's test command on adtest's runner: tests run in discovery order,
+each attempt in a fresh session.
+
+flags:
+  --platform P            run only files declaring platform P
+  -e KEY=VALUE            a script variable (repeatable; AD_VAR_KEY from the environment too)
+  --retries N             retry a failed test up to N times (0-3; else context retries=)
+  --timeout MS            deadline of each attempt (else context timeout=)
+  --fail-fast             stop after the first failed test; the rest are notRun
+  --artifacts-dir DIR     artifacts root (default .agent-device/test-artifacts)
+  --reporter R            default or junit:PATH (repeatable; a list replaces the default)
+  --report-junit PATH     write a JUnit report (same as --reporter junit:PATH)
+  --shard-split N         deal the tests round-robin over N parallel shards
+  --shard-all N           run every test on each of N parallel shards
+                          (scripts see AD_SHARD_INDEX, zero-based)
+  --json                  print {"success":true,"data":<result>} after the reporters
+  --serve-example         serve the bundled example app as AD_BASE_URL (adtest)
+  --serve DIR             serve DIR as AD_BASE_URL (adtest)
+  --trace MODE            off, on, retain-on-failure or on-first-retry (default): a trace
+                          of every step under <attempt>/trace/ (adtest)
+  --grid URL              each worker's browser from the Selenium Grid 4 at URL (else ADTEST_GRID; adtest)
+  --grid-capabilities J   capabilities of its sessions, JSON or @FILE (adtest)
+  --grid-timeout D        how long a session may wait for a free slot (default 5m; adtest)
+  --record-video          refused: adtest's drivers do not record video
+
+Configuration: agent-device.json, ~/.agent-device/config.json and AGENT_DEVICE_*
+are read as agent-device reads them (flags win).
+
+exit codes: 0 all passed (flaky counts as passed), 1 a test failed or the suite could not run
+`
+
+// ReplayUsage is `adtest replay -h`.
+const ReplayUsage = `usage: adtest replay FILE.ad [flags]
+
+Runs a script in a session of adtest's warm daemon, as agent-device replay
+does: the first open starts the session, a final close ends it; a failed
+replay leaves the session open and prints the plan digest to resume with.
+
+flags:
+  --session NAME        the session (default "default")
+  --platform P          web or android (else the script's open/context)
+  --device SERIAL       the Android device of a new session
+  -e KEY=VALUE          a script variable (repeatable; AD_VAR_KEY from the environment too)
+  --from N --plan-digest SHA
+                        resume at step N of the session a failed replay left open
+  --keep-session        leave the session open (a final close is not run)
+  --timeout MS          bound of the whole replay (default 90000)
+  --json                one object: {"success":true,"data":...} or {"success":false,"error":...}
+  -u, --update          accepted and ignored (agent-device 0.20+: a divergence lists suggestions)
+  --trace MODE          retain-on-failure (recorded, kept when the replay failed), on or off (the default:
+                        a replay has no retry, so on-first-retry records nothing): a trace of every step
+                        under .adtest/traces/ (adtest show-trace DIR opens it)
+
+  --grid URL            the daemon this starts takes its browser from the Selenium Grid 4 at URL
+                        (with --grid-capabilities JSON|@FILE, --grid-timeout D; else ADTEST_GRID):
+                        a daemon already running keeps its own (adtest daemon stop first)
+
+exit codes: 0 replayed, 1 any error (agent-device's codes), 130 interrupted
+`
