@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/adtest/adtest/cmd/internal/agentdevice"
 	"io"
 	"path/filepath"
 	"strings"
@@ -280,7 +281,7 @@ func runSession(ctx context.Context, env *Env) int {
 		return ExitOK
 	}
 	sub, args := env.Args[0], env.Args[1:]
-	f, err := parseSessionFlags("session "+sub, args, env.Cwd)
+	f, err := agentdevice.ParseSessionLine("session "+sub, args, env.Cwd)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "adtest session %s: %v\n", sub, err)
 		return ExitUsage
@@ -298,14 +299,14 @@ func runSession(ctx context.Context, env *Env) int {
 }
 
 // sessionList is `adtest session list [--json]`.
-func sessionList(ctx context.Context, env *Env, c *daemon.Client, f *sessionFlags) int {
-	if len(f.argv) > 0 {
-		fmt.Fprintf(env.Stderr, "adtest session list: unexpected argument %q\n", f.argv[0])
+func sessionList(ctx context.Context, env *Env, c *daemon.Client, f *agentdevice.SessionLine) int {
+	if len(f.Argv) > 0 {
+		fmt.Fprintf(env.Stderr, "adtest session list: unexpected argument %q\n", f.Argv[0])
 		return ExitUsage
 	}
 	resp, err := c.Do(ctx, &daemon.Request{Op: daemon.OpSessions})
 	if err != nil && errors.Is(err, daemon.ErrUnavailable) && !c.Remote() {
-		if f.json {
+		if f.JSON {
 			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"sessions": []any{}}})
 		} else {
 			fmt.Fprintln(env.Stdout, "no sessions (the daemon is not running)")
@@ -314,14 +315,14 @@ func sessionList(ctx context.Context, env *Env, c *daemon.Client, f *sessionFlag
 	}
 	if err != nil {
 		ei := daemon.ClientError(ctx, c, err)
-		printError(env, "session list", ei, f.json)
+		printError(env, "session list", ei, f.JSON)
 		return ei.Exit()
 	}
 	if resp.Error != nil {
-		printError(env, "session list", resp.Error, f.json)
+		printError(env, "session list", resp.Error, f.JSON)
 		return resp.Error.Exit()
 	}
-	if f.json {
+	if f.JSON {
 		writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": resp.Data})
 		return ExitOK
 	}
@@ -330,9 +331,9 @@ func sessionList(ctx context.Context, env *Env, c *daemon.Client, f *sessionFlag
 }
 
 // sessionSaveScript is `adtest session save-script [PATH] [--force]`.
-func sessionSaveScript(ctx context.Context, env *Env, c *daemon.Client, f *sessionFlags) int {
+func sessionSaveScript(ctx context.Context, env *Env, c *daemon.Client, f *agentdevice.SessionLine) int {
 	var path string
-	for _, a := range f.argv {
+	for _, a := range f.Argv {
 		switch {
 		case strings.HasPrefix(a, "-"):
 			fmt.Fprintf(env.Stderr, "adtest session save-script: unknown flag %q\n", a)
@@ -348,7 +349,7 @@ func sessionSaveScript(ctx context.Context, env *Env, c *daemon.Client, f *sessi
 		fmt.Fprintln(env.Stderr, "adtest session save-script: refused with a remote daemon (the file would be written on the daemon's host)")
 		return ExitUsage
 	}
-	return respond(ctx, env, c, &daemon.Request{Op: daemon.OpSaveScript, Session: f.session, ScriptPath: path, Force: f.force}, "session save-script", f.json)
+	return respond(ctx, env, c, &daemon.Request{Op: daemon.OpSaveScript, Session: f.Session, ScriptPath: path, Force: f.Force}, "session save-script", f.JSON)
 }
 
 func sessionUsage(w io.Writer) {
