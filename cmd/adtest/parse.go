@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/internal/scriptpath"
@@ -69,7 +68,7 @@ func runParse(ctx context.Context, env *Env) int {
 		}
 		out = append(out, c)
 		if !asJSON {
-			summaries = append(summaries, parseSummary(name, src, c))
+			summaries = append(summaries, lang.CompatSummary(name, src, c))
 		}
 	}
 	if asJSON {
@@ -96,30 +95,4 @@ func runParse(ctx context.Context, env *Env) int {
 		return ExitUsage
 	}
 	return ExitOK
-}
-
-// parseSummary is the one-line human summary of a file: its first error as
-// file:line:col: message, or its action count and header.
-func parseSummary(name string, src []byte, c *lang.Compat) string {
-	if !c.OK() {
-		_, err := lang.Parse(name, src)
-		if e, ok := lang.AsError(err); ok {
-			return e.Error()
-		}
-	}
-	var meta []string
-	if c.Metadata.Platform != "" {
-		meta = append(meta, "platform "+c.Metadata.Platform)
-	}
-	if c.Metadata.Target != "" {
-		meta = append(meta, "target "+c.Metadata.Target)
-	}
-	if n := len(c.Metadata.Env); n > 0 {
-		meta = append(meta, fmt.Sprintf("%d env", n))
-	}
-	s := fmt.Sprintf("%s: ok, %d actions", c.File, len(c.Actions))
-	if len(meta) > 0 {
-		s += " (" + strings.Join(meta, ", ") + ")"
-	}
-	return s
 }

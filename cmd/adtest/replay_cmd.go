@@ -13,7 +13,6 @@ import (
 	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/internal/scriptpath"
-	"github.com/adtest/adtest/internal/shellquote"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )
@@ -68,7 +67,7 @@ func replay(ctx context.Context, env *Env) int {
 	}
 	if resp.Error != nil {
 		if !asJSON {
-			defer printResume(env, req, resp.Error)
+			defer daemon.WriteResume(env.Stderr, env.Cwd, req, resp.Error)
 		}
 		return replayFail(env, asJSON, resp.Error)
 	}
@@ -227,30 +226,6 @@ func replayFail(env *Env, asJSON bool, e *runner.ErrorInfo) int {
 		fmt.Fprintf(env.Stderr, "Hint: %s\n", e.Hint)
 	}
 	return ExitFailed
-}
-
-// printResume prints the command that continues a failed replay (text
-// mode): the divergence's resume point and the plan digest.
-func printResume(env *Env, req *daemon.Request, e *runner.ErrorInfo) {
-	div := e.Divergence()
-	if div == nil || div.Resume == nil {
-		return
-	}
-	resume := div.Resume
-	if resume.AlternateFrom != 0 {
-		fmt.Fprintf(env.Stderr, "Plan digest: %s\nResume: fix the app state, then %s (or --from %d to skip the failed step)\n",
-			resume.PlanDigest, resumeCommand(env, req, resume.From, resume.PlanDigest), resume.AlternateFrom)
-		return
-	}
-	fmt.Fprintf(env.Stderr, "Plan digest: %s\nResume: fix the app state, then %s\n",
-		resume.PlanDigest, resumeCommand(env, req, resume.From, resume.PlanDigest))
-}
-
-// resumeCommand is the replay command that resumes from step from, quoted
-// for a shell.
-func resumeCommand(env *Env, req *daemon.Request, from int, digest string) string {
-	return shellquote.Join("adtest", "replay", scriptpath.Display(env.Cwd, req.Replay.File), "--session", req.Session,
-		"--from", strconv.Itoa(from), "--plan-digest", digest)
 }
 
 // gridEnv hands --grid, --grid-capabilities and --grid-timeout to the
