@@ -188,7 +188,11 @@ func runRun(ctx context.Context, env *Env) int {
 		return code
 	}
 	if f.list {
-		reporters.WriteList(env.Stdout, plan.tests, plan.shard)
+		list := make([]reporters.Listed, len(plan.tests))
+		for i, t := range plan.tests {
+			list[i] = reporters.Listed{File: t.File, SkipReason: t.SkipReason}
+		}
+		reporters.WriteList(env.Stdout, list, plan.shard.String())
 		return ExitOK
 	}
 	if f.lastFailed && len(plan.tests) == 0 {
