@@ -40,14 +40,14 @@ func WriteFinal(o Output, s Spec, res *runner.Result, color bool) error {
 			dir = rep.DefaultPath
 		}
 		// The artifacts the result names are read relative to cwd.
-		return rep.Dir(abs(o.Cwd, dir), res, func(name string) ([]byte, error) {
-			return o.ReadFile(abs(o.Cwd, filepath.FromSlash(name)))
+		return rep.Dir(scriptpath.Abs(o.Cwd, dir), res, func(name string) ([]byte, error) {
+			return o.ReadFile(scriptpath.Abs(o.Cwd, filepath.FromSlash(name)))
 		})
 	}
 	if s.Path == "" {
 		return Render(s.Name, o.Stdout, res, color)
 	}
-	return atomicfile.Write(abs(o.Cwd, s.Path), atomicfile.Options{MkdirAll: true}, func(w io.Writer) error {
+	return atomicfile.Write(scriptpath.Abs(o.Cwd, s.Path), atomicfile.Options{MkdirAll: true}, func(w io.Writer) error {
 		return Render(s.Name, w, res, false)
 	})
 }
@@ -64,7 +64,7 @@ func WriteReportPath(w io.Writer, cwd string, s Spec, dirsOnly bool) {
 	}
 	if rep.Dir == nil {
 		if s.Path != "" {
-			fmt.Fprintf(w, "%s report: %s\n", s.Name, scriptpath.Display(cwd, abs(cwd, s.Path)))
+			fmt.Fprintf(w, "%s report: %s\n", s.Name, scriptpath.Display(cwd, scriptpath.Abs(cwd, s.Path)))
 		}
 		return
 	}
@@ -72,18 +72,10 @@ func WriteReportPath(w io.Writer, cwd string, s Spec, dirsOnly bool) {
 	if dir == "" {
 		dir = rep.DefaultPath
 	}
-	shown := scriptpath.Display(cwd, abs(cwd, dir))
+	shown := scriptpath.Display(cwd, scriptpath.Abs(cwd, dir))
 	serve := "adtest show-report"
 	if filepath.Clean(dir) != filepath.Clean(rep.DefaultPath) {
 		serve += " " + shellquote.Word(shown)
 	}
 	fmt.Fprintf(w, "%s report: %s (%s serves it)\n", s.Name, path.Join(shown, "index.html"), serve)
-}
-
-// abs is p relative to cwd.
-func abs(cwd, p string) string {
-	if filepath.IsAbs(p) || cwd == "" {
-		return p
-	}
-	return filepath.Join(cwd, p)
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/adtest/adtest/cmd/internal/agentdevice"
+	"github.com/adtest/adtest/internal/scriptpath"
 	"io"
 	"path/filepath"
 	"strings"
@@ -207,7 +208,7 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 	if d == "" {
 		d = daemonDir(env)
 	} else {
-		d = abs(env.Cwd, d)
+		d = scriptpath.Abs(env.Cwd, d)
 	}
 	cfg := serveConfig(env, d)
 	cfg.Listen, cfg.AllowRemote, cfg.IdleTimeout = *listen, *remote, idleTimeout
@@ -339,7 +340,7 @@ func sessionSaveScript(ctx context.Context, env *Env, c *daemon.Client, f *agent
 			fmt.Fprintf(env.Stderr, "adtest session save-script: unknown flag %q\n", a)
 			return ExitUsage
 		case path == "":
-			path = abs(env.Cwd, a)
+			path = scriptpath.Abs(env.Cwd, a)
 		default:
 			fmt.Fprintf(env.Stderr, "adtest session save-script: unexpected argument %q\n", a)
 			return ExitUsage

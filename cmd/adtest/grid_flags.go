@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"github.com/adtest/adtest/cmd/internal/agentdevice"
+	"github.com/adtest/adtest/internal/scriptpath"
 
 	"github.com/adtest/adtest/drivers/web"
 )
@@ -49,6 +50,6 @@ func (g *gridFlags) fill(env *Env, c *agentdevice.Config) {
 // capabilities read from @FILE (relative to cwd), the timeout parsed.
 func (g *gridFlags) options(env *Env) (*web.GridOptions, error) {
 	return web.ParseGridOptions(g.url, g.capabilities, g.timeout, func(name string) ([]byte, error) {
-		return env.FS.ReadFile(abs(env.Cwd, name))
+		return env.FS.ReadFile(scriptpath.Abs(env.Cwd, name))
 	})
 }

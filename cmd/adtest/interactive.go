@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/adtest/adtest/cmd/internal/agentdevice"
+	"github.com/adtest/adtest/internal/scriptpath"
 	"io"
 	"strings"
 	"time"
@@ -67,7 +68,7 @@ func getenv(env *Env, k string) string {
 
 func daemonDir(env *Env) string {
 	if d := getenv(env, "ADTEST_DAEMON_DIR"); d != "" {
-		return abs(env.Cwd, d)
+		return scriptpath.Abs(env.Cwd, d)
 	}
 	return daemon.DefaultDir(env.Getenv)
 }

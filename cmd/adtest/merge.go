@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/adtest/adtest/internal/scriptpath"
 	"io"
 	"path/filepath"
 	"strings"
@@ -117,7 +118,7 @@ func mergeSpecs(specs []string, out string) ([]reporters.Spec, error) {
 func readResults(env *Env, files []string) ([]*runner.Result, error) {
 	var results []*runner.Result
 	for _, name := range files {
-		fh, err := env.FS.Open(abs(env.Cwd, name))
+		fh, err := env.FS.Open(scriptpath.Abs(env.Cwd, name))
 		if err != nil {
 			return nil, err
 		}

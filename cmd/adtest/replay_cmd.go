@@ -155,7 +155,7 @@ func replayRequest(env *Env, args *cmdline.Args) (*daemon.Request, *runner.Error
 // readReplayScript reads and parses replay's script input (~ expanded,
 // relative to cwd): Maestro YAML and JSON payloads are refused.
 func readReplayScript(env *Env, input string) (path string, src []byte, script *lang.Script, ei *runner.ErrorInfo) {
-	path = abs(env.Cwd, agentdevice.ExpandHome(env.Getenv, input))
+	path = scriptpath.Abs(env.Cwd, agentdevice.ExpandHome(env.Getenv, input))
 	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
 		return "", nil, nil, replayInvalid("Maestro YAML requires explicit --maestro routing: replay <path> --maestro")
 	}
@@ -235,7 +235,7 @@ func gridEnv(env *Env, args *cmdline.Args) *Env {
 	for _, f := range [][2]string{{"grid", "ADTEST_GRID"}, {"grid-capabilities", "ADTEST_GRID_CAPABILITIES"}, {"grid-timeout", "ADTEST_GRID_TIMEOUT"}} {
 		if v := args.Last(f[0]); v != "" {
 			if f[0] == "grid-capabilities" && strings.HasPrefix(v, "@") {
-				v = "@" + abs(env.Cwd, v[1:]) // the daemon runs elsewhere
+				v = "@" + scriptpath.Abs(env.Cwd, v[1:]) // the daemon runs elsewhere
 			}
 			extra = append(extra, f[1]+"="+v)
 		}

@@ -259,7 +259,7 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	}
 	p.color = env.Color && !f.noColor && (env.Getenv == nil || env.Getenv("NO_COLOR") == "")
 	p.runID = suite.NewRunID(env.Now())
-	p.runDir = filepath.Join(abs(env.Cwd, f.artifactsDir), p.runID)
+	p.runDir = filepath.Join(scriptpath.Abs(env.Cwd, f.artifactsDir), p.runID)
 	p.providers = providerFunc(env, f)
 	return p, ExitOK
 }
@@ -328,7 +328,7 @@ func (p *runPlan) checkFlags(env *Env) error {
 		return errors.New("use only one of --serve, --web-server, --serve-example")
 	}
 	if f.serve != "" {
-		if st, err := env.FS.Stat(abs(env.Cwd, f.serve)); err != nil || !st.IsDir() {
+		if st, err := env.FS.Stat(scriptpath.Abs(env.Cwd, f.serve)); err != nil || !st.IsDir() {
 			return fmt.Errorf("--serve %s: not a directory", f.serve)
 		}
 	}
@@ -438,7 +438,7 @@ func (p *runPlan) shardTests(env *Env, tests []*suite.Test, fromLastRun bool) ([
 	switch {
 	case fromLastRun:
 	case f.shardWeights != "":
-		b, err := env.FS.ReadFile(abs(env.Cwd, f.shardWeights))
+		b, err := env.FS.ReadFile(scriptpath.Abs(env.Cwd, f.shardWeights))
 		if err != nil {
 			return nil, fmt.Errorf("--shard-weights: %v", err)
 		}
@@ -508,7 +508,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 		}
 		w := env.Stdout
 		if s.Path != "" {
-			file, err := env.FS.Create(abs(env.Cwd, s.Path))
+			file, err := env.FS.Create(scriptpath.Abs(env.Cwd, s.Path))
 			if err != nil {
 				fmt.Fprintf(env.Stderr, "adtest run: reporter %s: %v\n", s.Name, err)
 				return ExitUsage
@@ -563,7 +563,7 @@ func (p *runPlan) startServer(ctx context.Context, env *Env) (baseURL string, st
 	var err error
 	switch {
 	case f.serve != "":
-		server, err = suite.ServeFS(env.FS.Sub(abs(env.Cwd, f.serve)))
+		server, err = suite.ServeFS(env.FS.Sub(scriptpath.Abs(env.Cwd, f.serve)))
 	case f.serveExample:
 		server, err = serveExample()
 	case f.webServer != "":

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/adtest/adtest/internal/scriptpath"
 	"io"
 	"net"
 	"net/http"
@@ -41,7 +42,7 @@ func runShowReport(ctx context.Context, env *Env) int {
 	if len(args) == 1 {
 		dir = args[0]
 	}
-	root := abs(env.Cwd, dir)
+	root := scriptpath.Abs(env.Cwd, dir)
 	if st, err := env.FS.Stat(filepath.Join(root, "index.html")); err != nil || st.IsDir() {
 		fmt.Fprintf(env.Stderr, "adtest show-report: no report in %s (no index.html)\n", dir)
 		fmt.Fprintln(env.Stderr, "hint: write one with `adtest run --reporter html[=DIR] ...` or `adtest merge-reports --reporter html[=DIR] ...`")

@@ -72,7 +72,7 @@ func replayTraceFlag(env *Env, args *cmdline.Args, script string) (mode runner.T
 		now = env.Now
 	}
 	name := suite.Slug(strings.TrimSuffix(filepath.Base(script), ".ad")) + "-" + now().UTC().Format("20060102-150405.000")
-	return mode, filepath.Join(abs(env.Cwd, ".adtest"), "traces", name), nil
+	return mode, filepath.Join(scriptpath.Abs(env.Cwd, ".adtest"), "traces", name), nil
 }
 
 // printTraceKept names a replay's trace when the daemon kept it.

@@ -30,14 +30,6 @@ func MarshalLastRun(lr LastRun) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// absPath is p relative to cwd.
-func absPath(cwd, p string) string {
-	if filepath.IsAbs(p) || cwd == "" {
-		return p
-	}
-	return filepath.Join(cwd, p)
-}
-
 // LastRun is .adtest/last-run.json: what `--last-failed` reruns. Every run
 // writes it; a shard writes its own (last-run-shard-I-of-N.json), so that
 // `--shard I/N --last-failed` reruns that shard's failures.
@@ -120,7 +112,7 @@ func ReadLastRun(fsys ReadFS, cwd string, shard ShardSpec) (*LastRun, string, er
 // line, or after a space) are ignored. An entry that names nothing is an
 // error at FILE:LINE.
 func ReadTestList(fsys ReadFS, cwd, file string) ([]string, error) {
-	b, err := fsys.ReadFile(absPath(cwd, file))
+	b, err := fsys.ReadFile(scriptpath.Abs(cwd, file))
 	if err != nil {
 		return nil, fmt.Errorf("--test-list: %v", err)
 	}
@@ -136,7 +128,7 @@ func ReadTestList(fsys ReadFS, cwd, file string) ([]string, error) {
 			continue
 		}
 		if !strings.ContainsAny(line, "*?[") {
-			if _, err := fsys.Stat(absPath(cwd, line)); err != nil {
+			if _, err := fsys.Stat(scriptpath.Abs(cwd, line)); err != nil {
 				return nil, fmt.Errorf("%s:%d: test input not found: %s", file, n, line)
 			}
 		}

@@ -168,14 +168,6 @@ func ExpandHome(getenv func(string) string, p string) string {
 	return p
 }
 
-// abs is p relative to cwd.
-func abs(cwd, p string) string {
-	if filepath.IsAbs(p) || cwd == "" {
-		return p
-	}
-	return filepath.Join(cwd, p)
-}
-
 // Load merges the files, the environment and, when args is not nil, the
 // flags of a drop-in command line.
 func Load(env Env, args *cmdline.Args) (*Config, error) {
@@ -187,7 +179,7 @@ func Load(env Env, args *cmdline.Args) (*Config, error) {
 	}
 	var sources []source
 	if explicit := env.getenv("AGENT_DEVICE_CONFIG"); explicit != "" {
-		sources = []source{{path: abs(env.Cwd, ExpandHome(env.Getenv, explicit)), required: true}}
+		sources = []source{{path: scriptpath.Abs(env.Cwd, ExpandHome(env.Getenv, explicit)), required: true}}
 	} else {
 		home := env.getenv("AGENT_DEVICE_HOME")
 		if home == "" && env.getenv("HOME") != "" {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/cmd/internal/cmdline"
+	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/lang"
 )
 
@@ -94,7 +95,7 @@ func ParseSessionLine(name string, args []string, cwd string) (*SessionLine, err
 		return nil, fmt.Errorf("--platform %q: interactive sessions run on web or android", f.Platform)
 	}
 	if p := a.Last("save-script"); p != "" {
-		f.ScriptPath = abs(cwd, p)
+		f.ScriptPath = scriptpath.Abs(cwd, p)
 	}
 	if a.Has("trace") {
 		f.TraceDir = openTraceDir(cwd, f.Session, a.Last("trace"))
@@ -179,8 +180,8 @@ func upper(s string) string {
 // a failed replay's trace).
 func openTraceDir(cwd, session, v string) string {
 	if v != "on" {
-		return abs(cwd, v)
+		return scriptpath.Abs(cwd, v)
 	}
 	safe := regexp.MustCompile(`[^A-Za-z0-9._-]`).ReplaceAllString(session, "_")
-	return abs(cwd, filepath.Join(".adtest", "traces", safe+"-"+time.Now().UTC().Format("20060102-150405.000")))
+	return scriptpath.Abs(cwd, filepath.Join(".adtest", "traces", safe+"-"+time.Now().UTC().Format("20060102-150405.000")))
 }
