@@ -5,24 +5,32 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/android"
 	"github.com/adtest/adtest/drivers/android/adb"
 	"github.com/adtest/adtest/runner/suite"
 )
 
+// helpOnly is the flags of a command that has none but -h.
+var helpOnly = cmdline.Set{Flags: []cmdline.Flag{{Name: "help", Short: "h", Kind: cmdline.Bool}}}
+
 // runAndroid is `adtest android setup`: fetch and verify the on-device
 // helper into the per-user cache.
 func runAndroid(ctx context.Context, env *Env) int {
-	if len(env.Args) != 1 || env.Args[0] != "setup" {
+	a, err := helpOnly.Parse(env.Args)
+	if err != nil || a.Has("help") || len(a.Pos) != 1 || a.Pos[0] != "setup" {
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "adtest android: %v\n", err)
+		}
 		fmt.Fprintln(env.Stderr, "usage: adtest android setup   (fetch and verify agent-device's snapshot helper APK into the user cache)")
-		if len(env.Args) == 1 && (env.Args[0] == "-h" || env.Args[0] == "--help") {
+		if err == nil && a.Has("help") {
 			return ExitOK
 		}
 		return ExitUsage
 	}
 	dir := android.HelperDir(env.Getenv)
-	err := android.Setup(ctx, dir, func(format string, a ...any) { fmt.Fprintf(env.Stderr, format+"\n", a...) })
+	err = android.Setup(ctx, dir, func(format string, a ...any) { fmt.Fprintf(env.Stderr, format+"\n", a...) })
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "adtest android setup: %v\n", err)
 		return ExitInfra

@@ -3,9 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"strings"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/internal/plural"
 	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/lang"
@@ -36,63 +35,33 @@ type checkArgs struct {
 	paths    []string
 }
 
+// checkFlags are check's flags.
+var checkFlags = cmdline.Set{Flags: []cmdline.Flag{
+	{Name: "strict", Kind: cmdline.Bool},
+	{Name: "compat", Kind: cmdline.Bool},
+	{Name: "platform", Kind: cmdline.Value},
+	{Name: "env", Short: "e", Kind: cmdline.Value},
+	{Name: "help", Short: "h", Kind: cmdline.Bool},
+}}
+
 func parseCheckArgs(args []string) (*checkArgs, error) {
-	ca := &checkArgs{}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		value := func(name string) (string, error) {
-			if v, ok := strings.CutPrefix(a, name+"="); ok {
-				return v, nil
-			}
-			if i+1 >= len(args) {
-				return "", fmt.Errorf("%s needs a value", name)
-			}
-			i++
-			return args[i], nil
-		}
-		switch {
-		case a == "--":
-			ca.paths = append(ca.paths, args[i+1:]...)
-			return ca, nil
-		case a == "--strict":
-			ca.strict = true
-		case a == "--compat":
-			ca.compat = true
-		case a == "-e" || a == "--env" || strings.HasPrefix(a, "-e=") || strings.HasPrefix(a, "--env="):
-			name := "-e"
-			if strings.HasPrefix(a, "--env") {
-				name = "--env"
-			}
-			v, err := value(name)
-			if err != nil {
-				return nil, err
-			}
-			ca.vars = append(ca.vars, v)
-		case a == "--platform" || strings.HasPrefix(a, "--platform="):
-			v, err := value("--platform")
-			if err != nil {
-				return nil, err
-			}
-			ca.platform = v
-		case a == "-h" || a == "--help":
-			return nil, errCheckHelp
-		case strings.HasPrefix(a, "-") && a != "-":
-			return nil, fmt.Errorf("unknown flag %s%s", a, suggestFlag(a, []string{"--strict", "--compat", "--platform", "-e", "--env", "--help"}))
-		default:
-			ca.paths = append(ca.paths, a)
-		}
+	a, err := checkFlags.Parse(args)
+	if err != nil {
+		return nil, err
 	}
-	if len(ca.paths) == 0 {
+	if a.Has("help") {
+		return nil, cmdline.ErrHelp
+	}
+	if len(a.Pos) == 0 {
 		return nil, fmt.Errorf("check requires at least one path, directory or glob")
 	}
-	return ca, nil
+	return &checkArgs{strict: a.Has("strict"), compat: a.Has("compat"), platform: a.Last("platform"),
+		vars: a.All("env"), paths: a.Pos}, nil
 }
-
-var errCheckHelp = fmt.Errorf("help requested")
 
 func runCheck(ctx context.Context, env *Env) int {
 	ca, err := parseCheckArgs(env.Args)
-	if err == errCheckHelp {
+	if err == cmdline.ErrHelp {
 		fmt.Fprint(env.Stdout, checkUsage)
 		return ExitOK
 	}
@@ -144,7 +113,7 @@ func runCheck(ctx context.Context, env *Env) int {
 		}
 		fmt.Fprint(env.Stdout, lang.FormatDiagnostics(ds, shown))
 		if github {
-			writeWorkflowCommands(env.Stdout, ds, shown)
+			reporters.WriteCheckGitHub(env.Stdout, ds, shown)
 		}
 	}
 	if nErr > 0 || nWarn > 0 || len(problems) > 0 {
@@ -155,25 +124,4 @@ func runCheck(ctx context.Context, env *Env) int {
 		return ExitUsage
 	}
 	return ExitOK
-}
-
-// writeWorkflowCommands prints GitHub Actions ::error / ::warning commands.
-func writeWorkflowCommands(w io.Writer, ds []lang.Diagnostic, file string) {
-	for _, d := range ds {
-		msg := d.Message
-		if d.Hint != "" {
-			msg += "\nhint: " + d.Hint
-		}
-		fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=adtest check (%s)::%s\n",
-			d.Severity, escapeWorkflowProperty(file), d.Pos.Line, max(d.Pos.Column, 1),
-			escapeWorkflowProperty(d.Rule), escapeWorkflowData(msg))
-	}
-}
-
-func escapeWorkflowData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-func escapeWorkflowProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }

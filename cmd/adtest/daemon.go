@@ -5,11 +5,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/adtest/adtest/cmd/internal/agentdevice"
+	"github.com/adtest/adtest/internal/scriptpath"
 	"io"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/web"
@@ -30,87 +33,98 @@ func runDaemon(ctx context.Context, env *Env) int {
 	sub, args := env.Args[0], env.Args[1:]
 	switch sub {
 	case "status":
-		asJSON, code := onlyJSONFlag(env, "daemon status", args)
-		if code >= 0 {
-			return code
-		}
-		c := daemonClient(env)
-		resp, err := c.Do(ctx, &daemon.Request{Op: daemon.OpStatus})
-		if err != nil {
-			if errors.Is(err, daemon.ErrUnavailable) && !c.Remote() {
-				if asJSON {
-					writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"running": false, "dir": c.Dir}})
-				} else {
-					fmt.Fprintf(env.Stdout, "adtest daemon: not running (directory %s)\n", c.Dir)
-				}
-				return ExitOK
-			}
-			ei := clientError(ctx, c, err)
-			printError(env, "daemon status", ei, asJSON)
-			return ei.Exit()
-		}
-		if resp.Error != nil {
-			printError(env, "daemon status", resp.Error, asJSON)
-			return resp.Error.Exit()
-		}
-		if asJSON {
-			d := resp.Data
-			d["running"] = true
-			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": d})
-			return ExitOK
-		}
-		writeStatus(env.Stdout, resp.Data["daemon"])
-		return ExitOK
+		return daemonStatus(ctx, env, args)
 	case "stop":
-		asJSON, code := onlyJSONFlag(env, "daemon stop", args)
-		if code >= 0 {
-			return code
-		}
-		c := daemonClient(env)
-		resp, err := c.Do(ctx, &daemon.Request{Op: daemon.OpStop})
-		if err != nil && errors.Is(err, daemon.ErrUnavailable) && !c.Remote() {
-			if asJSON {
-				writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"running": false}})
-			} else {
-				fmt.Fprintln(env.Stdout, "adtest daemon: not running")
-			}
-			return ExitOK
-		}
-		var ve *daemon.VersionError
-		if errors.As(err, &ve) && !c.Remote() {
-			// A daemon of another protocol: stop it by its pid.
-			if _, terr := daemon.Terminate(c.Dir); terr == nil {
-				err, resp = nil, &daemon.Response{OK: true}
-			}
-		}
-		if err != nil {
-			ei := clientError(ctx, c, err)
-			printError(env, "daemon stop", ei, asJSON)
-			return ei.Exit()
-		}
-		if resp.Error != nil {
-			printError(env, "daemon stop", resp.Error, asJSON)
-			return resp.Error.Exit()
-		}
-		if !c.Remote() {
-			// Stopped means gone: sessions, browsers and the process itself.
-			if !daemon.WaitStopped(ctx, c.Dir, 30*time.Second) {
-				fmt.Fprintln(env.Stderr, "adtest daemon stop: the daemon did not exit within 30s")
-				return ExitInfra
-			}
-		}
-		if asJSON {
-			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"stopped": true}})
-		} else {
-			fmt.Fprintln(env.Stdout, "adtest daemon: stopped")
-		}
-		return ExitOK
+		return daemonStop(ctx, env, args)
 	case "serve":
 		return runDaemonServe(ctx, env, args)
 	}
 	fmt.Fprintf(env.Stderr, "adtest daemon: unknown sub-command %q\n", sub)
 	daemonUsage(env.Stderr)
 	return ExitUsage
+}
+
+// daemonStatus is `adtest daemon status [--json]`.
+func daemonStatus(ctx context.Context, env *Env, args []string) int {
+	asJSON, code := onlyJSONFlag(env, "daemon status", args)
+	if code >= 0 {
+		return code
+	}
+	c := daemonClient(env)
+	resp, err := c.Do(ctx, &daemon.Request{Op: daemon.OpStatus})
+	if err != nil {
+		if errors.Is(err, daemon.ErrUnavailable) && !c.Remote() {
+			if asJSON {
+				writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"running": false, "dir": c.Dir}})
+			} else {
+				fmt.Fprintf(env.Stdout, "adtest daemon: not running (directory %s)\n", c.Dir)
+			}
+			return ExitOK
+		}
+		ei := daemon.ClientError(ctx, c, err)
+		printError(env, "daemon status", ei, asJSON)
+		return ei.Exit()
+	}
+	if resp.Error != nil {
+		printError(env, "daemon status", resp.Error, asJSON)
+		return resp.Error.Exit()
+	}
+	if asJSON {
+		d := resp.Data
+		d["running"] = true
+		writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": d})
+		return ExitOK
+	}
+	daemon.WriteStatus(env.Stdout, resp.Data["daemon"])
+	return ExitOK
+}
+
+// daemonStop is `adtest daemon stop [--json]`: stopped means gone (its
+// sessions, browsers and the process itself).
+func daemonStop(ctx context.Context, env *Env, args []string) int {
+	asJSON, code := onlyJSONFlag(env, "daemon stop", args)
+	if code >= 0 {
+		return code
+	}
+	c := daemonClient(env)
+	resp, err := c.Do(ctx, &daemon.Request{Op: daemon.OpStop})
+	if err != nil && errors.Is(err, daemon.ErrUnavailable) && !c.Remote() {
+		if asJSON {
+			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"running": false}})
+		} else {
+			fmt.Fprintln(env.Stdout, "adtest daemon: not running")
+		}
+		return ExitOK
+	}
+	var ve *daemon.VersionError
+	if errors.As(err, &ve) && !c.Remote() {
+		// A daemon of another protocol: stop it by its pid.
+		if _, terr := daemon.Terminate(c.Dir); terr == nil {
+			err, resp = nil, &daemon.Response{OK: true}
+		}
+	}
+	if err != nil {
+		ei := daemon.ClientError(ctx, c, err)
+		printError(env, "daemon stop", ei, asJSON)
+		return ei.Exit()
+	}
+	if resp.Error != nil {
+		printError(env, "daemon stop", resp.Error, asJSON)
+		return resp.Error.Exit()
+	}
+	if !c.Remote() {
+		// Stopped means gone: sessions, browsers and the process itself.
+		if !daemon.WaitStopped(ctx, c.Dir, 30*time.Second) {
+			fmt.Fprintln(env.Stderr, "adtest daemon stop: the daemon did not exit within 30s")
+			return ExitInfra
+		}
+	}
+	if asJSON {
+		writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"stopped": true}})
+	} else {
+		fmt.Fprintln(env.Stdout, "adtest daemon: stopped")
+	}
+	return ExitOK
 }
 
 func daemonUsage(w io.Writer) {
@@ -131,39 +145,19 @@ func daemonUsage(w io.Writer) {
 	fmt.Fprintln(w, "  --adb-server HOST:PORT  the adb server of Android sessions (else ADB_SERVER_SOCKET, else a local one)")
 }
 
-func onlyJSONFlag(env *Env, name string, args []string) (asJSON bool, code int) {
-	for _, a := range args {
-		if a != "--json" {
-			fmt.Fprintf(env.Stderr, "adtest %s: unknown argument %q\n", name, a)
-			return false, ExitUsage
-		}
-		asJSON = true
-	}
-	return asJSON, -1
-}
+// jsonOnly is the flags of daemon status and stop.
+var jsonOnly = cmdline.Set{Flags: []cmdline.Flag{{Name: "json", Kind: cmdline.Bool}}}
 
-func writeStatus(w io.Writer, v any) {
-	m, _ := v.(map[string]any)
-	fmt.Fprintf(w, "adtest daemon: running, pid %v, version %v, protocol %v\n", m["pid"], m["version"], m["protocol"])
-	fmt.Fprintf(w, "  socket:       %v\n", m["socket"])
-	if l, ok := m["listen"].(string); ok && l != "" {
-		fmt.Fprintf(w, "  listen:       %s (token required)\n", l)
+func onlyJSONFlag(env *Env, name string, args []string) (asJSON bool, code int) {
+	a, err := jsonOnly.Parse(args)
+	if err == nil && len(a.Pos) > 0 {
+		err = fmt.Errorf("unknown argument %q", a.Pos[0])
 	}
-	fmt.Fprintf(w, "  started:      %v\n", m["startedAt"])
-	fmt.Fprintf(w, "  idle timeout: %v\n", m["idleTimeout"])
-	if rss, ok := m["rssBytes"].(float64); ok && rss > 0 {
-		fmt.Fprintf(w, "  rss:          %.1f MiB\n", rss/(1<<20))
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest %s: %v\n", name, err)
+		return false, ExitUsage
 	}
-	fmt.Fprintf(w, "  requests:     %v\n", m["requests"])
-	sessions, _ := m["sessions"].([]any)
-	fmt.Fprintf(w, "  sessions:     %d\n", len(sessions))
-	for _, s := range sessions {
-		sm, _ := s.(map[string]any)
-		fmt.Fprintf(w, "    %v (%v)\n", sm["name"], sm["platform"])
-	}
-	if lost, ok := m["lost"].([]any); ok && len(lost) > 0 {
-		fmt.Fprintf(w, "  lost:         %v\n", lost)
-	}
+	return a.Has("json"), -1
 }
 
 // runDaemonServe runs the daemon in the foreground (the first interactive
@@ -180,15 +174,15 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 	var grid gridFlags
 	grid.register(fs)
 	adbServer := fs.String("adb-server", "", "")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		if errors.Is(err, flag.ErrHelp) {
+	if rest, err := readFlags(fs, args); err != nil || len(rest) > 0 {
+		if errors.Is(err, cmdline.ErrHelp) {
 			daemonUsage(env.Stdout)
 			return ExitOK
 		}
 		if err == nil {
-			err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+			err = fmt.Errorf("unexpected argument %q", rest[0])
 		}
-		fmt.Fprintf(env.Stderr, "adtest daemon serve: %v\n", flagError(fs, err))
+		fmt.Fprintf(env.Stderr, "adtest daemon serve: %v\n", err)
 		daemonUsage(env.Stderr)
 		return ExitUsage
 	}
@@ -214,27 +208,11 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 	if d == "" {
 		d = daemonDir(env)
 	} else {
-		d = abs(env.Cwd, d)
+		d = scriptpath.Abs(env.Cwd, d)
 	}
-	cfg := daemon.Config{
-		Dir: d, Listen: *listen, AllowRemote: *remote, IdleTimeout: idleTimeout, Version: version(),
-		Providers:   daemonProviders(env, *browser, *cdpURL, *adbServer, gridOpts),
-		Session:     runner.SessionConfig{},
-		Recorders:   newRecording,
-		WriteScript: writeScript,
-		ScriptDir:   scriptDir(env),
-		Reaper:      web.Reaper{},
-		Logf: func(format string, a ...any) {
-			fmt.Fprintf(env.Stderr, "%s adtest daemon: %s\n", env.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
-		},
-		Ready: func(sock, tcp string) {
-			msg := "adtest daemon: listening on " + sock
-			if tcp != "" {
-				msg += " and " + tcp + " (token in " + daemon.TokenPath(d) + ")"
-			}
-			fmt.Fprintln(env.Stderr, msg)
-		},
-	}
+	cfg := serveConfig(env, d)
+	cfg.Listen, cfg.AllowRemote, cfg.IdleTimeout = *listen, *remote, idleTimeout
+	cfg.Providers = daemonProviders(env, *browser, *cdpURL, *adbServer, gridOpts)
 	cfg.ADBServer, cfg.ADBServerFrom = daemonADBServer(env, *adbServer)
 	err = daemon.Serve(ctx, cfg)
 	if errors.Is(err, daemon.ErrAlreadyRunning) {
@@ -250,6 +228,29 @@ func runDaemonServe(ctx context.Context, env *Env, args []string) int {
 		return ExitInfra
 	}
 	return ExitOK
+}
+
+// serveConfig is the daemon's configuration in dir without its flags:
+// recordings, the browser reaper, its log and its ready line on stderr.
+func serveConfig(env *Env, dir string) daemon.Config {
+	return daemon.Config{
+		Dir: dir, Version: version(),
+		Session:     runner.SessionConfig{},
+		Recorders:   newRecording,
+		WriteScript: writeScript,
+		ScriptDir:   scriptDir(env),
+		Reaper:      web.Reaper{},
+		Logf: func(format string, a ...any) {
+			fmt.Fprintf(env.Stderr, "%s adtest daemon: %s\n", env.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
+		},
+		Ready: func(sock, tcp string) {
+			msg := "adtest daemon: listening on " + sock
+			if tcp != "" {
+				msg += " and " + tcp + " (token in " + daemon.TokenPath(dir) + ")"
+			}
+			fmt.Fprintln(env.Stderr, msg)
+		},
+	}
 }
 
 // scriptDir is where a recording without a path goes: sessions/ in the
@@ -281,7 +282,7 @@ func runSession(ctx context.Context, env *Env) int {
 		return ExitOK
 	}
 	sub, args := env.Args[0], env.Args[1:]
-	f, err := parseSessionFlags("session "+sub, args, env.Cwd)
+	f, err := agentdevice.ParseSessionLine("session "+sub, args, env.Cwd)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "adtest session %s: %v\n", sub, err)
 		return ExitUsage
@@ -289,73 +290,67 @@ func runSession(ctx context.Context, env *Env) int {
 	c := daemonClient(env)
 	switch sub {
 	case "list":
-		if len(f.argv) > 0 {
-			fmt.Fprintf(env.Stderr, "adtest session list: unexpected argument %q\n", f.argv[0])
-			return ExitUsage
-		}
-		resp, err := c.Do(ctx, &daemon.Request{Op: daemon.OpSessions})
-		if err != nil && errors.Is(err, daemon.ErrUnavailable) && !c.Remote() {
-			if f.json {
-				writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"sessions": []any{}}})
-			} else {
-				fmt.Fprintln(env.Stdout, "no sessions (the daemon is not running)")
-			}
-			return ExitOK
-		}
-		if err != nil {
-			ei := clientError(ctx, c, err)
-			printError(env, "session list", ei, f.json)
-			return ei.Exit()
-		}
-		if resp.Error != nil {
-			printError(env, "session list", resp.Error, f.json)
-			return resp.Error.Exit()
-		}
-		if f.json {
-			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": resp.Data})
-			return ExitOK
-		}
-		list, _ := resp.Data["sessions"].([]any)
-		if len(list) == 0 {
-			fmt.Fprintln(env.Stdout, "no sessions")
-			return ExitOK
-		}
-		fmt.Fprintf(env.Stdout, "%-16s %-8s %-24s %-8s %s\n", "NAME", "PLATFORM", "CREATED", "COMMANDS", "RECORDING")
-		for _, s := range list {
-			m, _ := s.(map[string]any)
-			rec := "-"
-			if r, _ := m["recording"].(bool); r {
-				rec = fmt.Sprint(m["scriptPath"])
-			}
-			fmt.Fprintf(env.Stdout, "%-16v %-8v %-24v %-8v %s\n", m["name"], m["platform"], m["createdAt"], m["commands"], rec)
-		}
-		return ExitOK
+		return sessionList(ctx, env, c, f)
 	case "save-script":
-		var path string
-		var force bool
-		for _, a := range f.argv {
-			switch {
-			case a == "--force":
-				force = true
-			case strings.HasPrefix(a, "-"):
-				fmt.Fprintf(env.Stderr, "adtest session save-script: unknown flag %q\n", a)
-				return ExitUsage
-			case path == "":
-				path = abs(env.Cwd, a)
-			default:
-				fmt.Fprintf(env.Stderr, "adtest session save-script: unexpected argument %q\n", a)
-				return ExitUsage
-			}
-		}
-		if c.Remote() {
-			fmt.Fprintln(env.Stderr, "adtest session save-script: refused with a remote daemon (the file would be written on the daemon's host)")
-			return ExitUsage
-		}
-		return respond(ctx, env, c, &daemon.Request{Op: daemon.OpSaveScript, Session: f.session, ScriptPath: path, Force: force}, "session save-script", f.json)
+		return sessionSaveScript(ctx, env, c, f)
 	}
 	fmt.Fprintf(env.Stderr, "adtest session: unknown sub-command %q\n", sub)
 	sessionUsage(env.Stderr)
 	return ExitUsage
+}
+
+// sessionList is `adtest session list [--json]`.
+func sessionList(ctx context.Context, env *Env, c *daemon.Client, f *agentdevice.SessionLine) int {
+	if len(f.Argv) > 0 {
+		fmt.Fprintf(env.Stderr, "adtest session list: unexpected argument %q\n", f.Argv[0])
+		return ExitUsage
+	}
+	resp, err := c.Do(ctx, &daemon.Request{Op: daemon.OpSessions})
+	if err != nil && errors.Is(err, daemon.ErrUnavailable) && !c.Remote() {
+		if f.JSON {
+			writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": map[string]any{"sessions": []any{}}})
+		} else {
+			fmt.Fprintln(env.Stdout, "no sessions (the daemon is not running)")
+		}
+		return ExitOK
+	}
+	if err != nil {
+		ei := daemon.ClientError(ctx, c, err)
+		printError(env, "session list", ei, f.JSON)
+		return ei.Exit()
+	}
+	if resp.Error != nil {
+		printError(env, "session list", resp.Error, f.JSON)
+		return resp.Error.Exit()
+	}
+	if f.JSON {
+		writeJSONLine(env.Stdout, map[string]any{"ok": true, "data": resp.Data})
+		return ExitOK
+	}
+	daemon.WriteSessions(env.Stdout, resp.Data["sessions"])
+	return ExitOK
+}
+
+// sessionSaveScript is `adtest session save-script [PATH] [--force]`.
+func sessionSaveScript(ctx context.Context, env *Env, c *daemon.Client, f *agentdevice.SessionLine) int {
+	var path string
+	for _, a := range f.Argv {
+		switch {
+		case strings.HasPrefix(a, "-"):
+			fmt.Fprintf(env.Stderr, "adtest session save-script: unknown flag %q\n", a)
+			return ExitUsage
+		case path == "":
+			path = scriptpath.Abs(env.Cwd, a)
+		default:
+			fmt.Fprintf(env.Stderr, "adtest session save-script: unexpected argument %q\n", a)
+			return ExitUsage
+		}
+	}
+	if c.Remote() {
+		fmt.Fprintln(env.Stderr, "adtest session save-script: refused with a remote daemon (the file would be written on the daemon's host)")
+		return ExitUsage
+	}
+	return respond(ctx, env, c, &daemon.Request{Op: daemon.OpSaveScript, Session: f.Session, ScriptPath: path, Force: f.Force}, "session save-script", f.JSON)
 }
 
 func sessionUsage(w io.Writer) {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/internal/unidiff"
 	"github.com/adtest/adtest/lang"
@@ -20,6 +21,24 @@ const fmtStdinName = "<standard input>"
 
 type fmtOptions struct {
 	write, list, diff, check bool
+}
+
+// fmtStdin formats standard input to standard output.
+func fmtStdin(ctx context.Context, env *Env, o fmtOptions) int {
+	if o.write {
+		fmt.Fprintln(env.Stderr, "adtest fmt: cannot use -w with standard input")
+		return ExitUsage
+	}
+	src, err := readStdinScript(ctx, env.Stdin)
+	if ctx.Err() != nil {
+		return ExitInterrupted
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest fmt: reading standard input: %v\n", err)
+		return ExitUsage
+	}
+	changed, ok := fmtOne(env, o, fmtStdinName, "", src, 0)
+	return fmtExit(o, changed, !ok)
 }
 
 // runFmt is `adtest fmt [-w|-l|-d|--check] [PATH...]`: gofmt for .ad scripts.
@@ -40,13 +59,14 @@ func runFmt(ctx context.Context, env *Env) int {
 		fmt.Fprintln(w, "without PATH, formats standard input to standard output.")
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(env.Args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+	paths, err := readFlags(fl, env.Args)
+	if err != nil {
+		if errors.Is(err, cmdline.ErrHelp) {
 			fl.SetOutput(env.Stderr)
 			fl.Usage()
 			return ExitOK
 		}
-		fmt.Fprintf(env.Stderr, "adtest fmt: %v\nrun 'adtest fmt -h' for the flags\n", flagError(fl, err))
+		fmt.Fprintf(env.Stderr, "adtest fmt: %v\nrun 'adtest fmt -h' for the flags\n", err)
 		return ExitUsage
 	}
 	if o.write && o.diff {
@@ -54,22 +74,8 @@ func runFmt(ctx context.Context, env *Env) int {
 		return ExitUsage
 	}
 
-	paths := fl.Args()
 	if len(paths) == 0 {
-		if o.write {
-			fmt.Fprintln(env.Stderr, "adtest fmt: cannot use -w with standard input")
-			return ExitUsage
-		}
-		src, err := readStdinScript(ctx, env.Stdin)
-		if ctx.Err() != nil {
-			return ExitInterrupted
-		}
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "adtest fmt: reading standard input: %v\n", err)
-			return ExitUsage
-		}
-		changed, ok := fmtOne(env, o, fmtStdinName, "", src, 0)
-		return fmtExit(o, changed, !ok)
+		return fmtStdin(ctx, env, o)
 	}
 
 	files, problems := scriptpath.Expand(env.Cwd, paths, true)

@@ -2,10 +2,8 @@ package main
 
 import (
 	"flag"
-	"fmt"
-	"path/filepath"
-	"strings"
-	"time"
+	"github.com/adtest/adtest/cmd/internal/agentdevice"
+	"github.com/adtest/adtest/internal/scriptpath"
 
 	"github.com/adtest/adtest/drivers/web"
 )
@@ -30,7 +28,7 @@ func (g *gridFlags) register(fs *flag.FlagSet) {
 
 // fill takes what the command line left unset from the environment, then
 // from the configuration c (nil: none).
-func (g *gridFlags) fill(env *Env, c *adConfig) {
+func (g *gridFlags) fill(env *Env, c *agentdevice.Config) {
 	from := func(v *string, envName, key string) {
 		if *v != "" {
 			return
@@ -40,7 +38,7 @@ func (g *gridFlags) fill(env *Env, c *adConfig) {
 			return
 		}
 		if c != nil {
-			*v = c.str(key)
+			*v = c.Str(key)
 		}
 	}
 	from(&g.url, "ADTEST_GRID", "grid")
@@ -49,31 +47,9 @@ func (g *gridFlags) fill(env *Env, c *adConfig) {
 }
 
 // options are the web driver's Grid options (nil without a Grid): the
-// capabilities read from @FILE, the timeout parsed.
+// capabilities read from @FILE (relative to cwd), the timeout parsed.
 func (g *gridFlags) options(env *Env) (*web.GridOptions, error) {
-	if g.url == "" {
-		if g.capabilities != "" || g.timeout != "" {
-			return nil, fmt.Errorf("--grid-capabilities and --grid-timeout go with --grid (or ADTEST_GRID)")
-		}
-		return nil, nil
-	}
-	o := &web.GridOptions{URL: g.url, Capabilities: g.capabilities}
-	if name, ok := strings.CutPrefix(g.capabilities, "@"); ok {
-		b, err := env.FS.ReadFile(abs(env.Cwd, name))
-		if err != nil {
-			return nil, fmt.Errorf("--grid-capabilities @%s: %v", filepath.ToSlash(name), err)
-		}
-		o.Capabilities = string(b)
-	}
-	if _, err := web.GridCapabilities(o.Capabilities, false); err != nil {
-		return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "infrastructure failure: "))
-	}
-	if g.timeout != "" {
-		d, err := time.ParseDuration(g.timeout)
-		if err != nil || d <= 0 {
-			return nil, fmt.Errorf("--grid-timeout %q: want a duration such as 5m or 90s", g.timeout)
-		}
-		o.Timeout = d
-	}
-	return o, nil
+	return web.ParseGridOptions(g.url, g.capabilities, g.timeout, func(name string) ([]byte, error) {
+		return env.FS.ReadFile(scriptpath.Abs(env.Cwd, name))
+	})
 }

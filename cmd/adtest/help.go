@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/lang"
 )
+
+// markdownOnly is the flags of help commands.
+var markdownOnly = cmdline.Set{AnyDashes: true, Flags: []cmdline.Flag{{Name: "markdown", Kind: cmdline.Bool}}}
 
 // runHelp implements `adtest help`, `adtest help COMMAND` and
 // `adtest help commands [--markdown]`, all rendered from the command table.
@@ -22,18 +26,15 @@ func runHelp(ctx context.Context, env *Env) int {
 		return ExitOK
 	}
 	if args[0] == "commands" {
-		markdown := false
-		for _, a := range args[1:] {
-			switch a {
-			case "--markdown", "-markdown":
-				markdown = true
-			default:
-				fmt.Fprintf(env.Stderr, "adtest help commands: unknown argument %q\nusage: adtest help commands [--markdown]\n", a)
-				return ExitUsage
-			}
+		a, err := markdownOnly.Parse(args[1:])
+		if err == nil && len(a.Pos) > 0 {
+			err = fmt.Errorf("unknown argument %q", a.Pos[0])
 		}
-		var err error
-		if markdown {
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "adtest help commands: %v\nusage: adtest help commands [--markdown]\n", err)
+			return ExitUsage
+		}
+		if a.Bool("markdown") {
 			err = lang.WriteCommandsMarkdown(env.Stdout)
 		} else {
 			err = lang.WriteCommandsText(env.Stdout)

@@ -23,7 +23,7 @@ func TestHelpCommand(t *testing.T) {
 		{"command list", []string{"help", "commands"}, 0, "  wait                 preserve        sleep, or poll until", ""},
 		{"markdown", []string{"help", "commands", "--markdown"}, 0, "| [`click`](#click) | may-invalidate | yes | ios, android, macos, linux, web | tap or click a target |\n", ""},
 		{"typo", []string{"help", "scrol"}, 2, "", "adtest help: unknown command \"scrol\" (did you mean \"scroll\"?)\nRun \"adtest help commands\" for the list of script commands.\n"},
-		{"bad commands flag", []string{"help", "commands", "--html"}, 2, "", "adtest help commands: unknown argument \"--html\"\nusage: adtest help commands [--markdown]\n"},
+		{"bad commands flag", []string{"help", "commands", "--html"}, 2, "", "adtest help commands: unknown flag --html\nusage: adtest help commands [--markdown]\n"},
 	}
 	for _, tt := range tests {
 		code, out, errOut := runMain(t, "", tt.args...)

@@ -3,14 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/adtest/adtest/cmd/internal/agentdevice"
+	"github.com/adtest/adtest/internal/scriptpath"
 	"io"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
@@ -33,194 +33,6 @@ func interactiveCommands() map[string]command {
 		}
 	}
 	return out
-}
-
-// sessionFlags are the flags adtest itself reads from an interactive command
-// line; everything else is the command's own script arguments.
-type sessionFlags struct {
-	session    string
-	json       bool
-	help       bool
-	platform   string
-	device     string
-	saveScript bool
-	scriptPath string
-	force      bool
-	recordAs   string
-	diff       bool
-	// traceDir is open --trace: the trace's directory (absolute).
-	traceDir string
-	argv     []string
-}
-
-var recordAsRe = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
-
-// parseSessionFlags separates adtest's flags from the command's arguments.
-// `--` ends adtest's flags: the rest is passed on verbatim.
-func parseSessionFlags(name string, args []string, cwd string) (*sessionFlags, error) {
-	f := &sessionFlags{session: "default"}
-	value := func(i *int, flag string) (string, error) {
-		a := args[*i]
-		if k, v, ok := strings.Cut(a, "="); ok && k == flag {
-			return v, nil
-		}
-		if *i+1 >= len(args) {
-			return "", fmt.Errorf("%s needs a value", flag)
-		}
-		*i++
-		return args[*i], nil
-	}
-	is := func(a, flag string) bool { return a == flag || strings.HasPrefix(a, flag+"=") }
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		var err error
-		switch {
-		case a == "--":
-			f.argv = append(f.argv, args[i+1:]...)
-			i = len(args)
-		case a == "-h" || a == "--help":
-			f.help = true
-		case is(a, "--session"):
-			f.session, err = value(&i, "--session")
-		case a == "--json":
-			f.json = true
-		case name == "open" && is(a, "--platform"):
-			f.platform, err = value(&i, "--platform")
-			if err == nil && f.platform != "web" && f.platform != "android" {
-				err = fmt.Errorf("--platform %q: interactive sessions run on web or android", f.platform)
-			}
-		case name == "open" && is(a, "--device"):
-			f.device, err = value(&i, "--device")
-		case (name == "open" || name == "close") && is(a, "--save-script"):
-			f.saveScript = true
-			if _, v, ok := strings.Cut(a, "="); ok {
-				if v == "" {
-					err = errors.New("--save-script= needs a path (or write --save-script alone for the default path)")
-				}
-				f.scriptPath = abs(cwd, v)
-			} else if i+1 < len(args) && unambiguousPath(args[i+1]) {
-				// agent-device reads a path after a space when it cannot be
-				// the app: ./x, ../x, /x, ~/x or x.ad.
-				i++
-				f.scriptPath = abs(cwd, args[i])
-			}
-		case name == "open" && is(a, "--trace"):
-			var v string
-			if v, err = value(&i, "--trace"); err == nil {
-				f.traceDir = openTraceDir(cwd, f.session, v)
-			}
-		case (name == "open" || name == "close") && a == "--force":
-			f.force = true
-		case name == "snapshot" && a == "--diff":
-			f.diff = true
-		case name == "fill" && is(a, "--record-as"):
-			f.recordAs, err = value(&i, "--record-as")
-			if err == nil && (!recordAsRe.MatchString(f.recordAs) || strings.HasPrefix(f.recordAs, "AD_")) {
-				err = fmt.Errorf("invalid --record-as variable %q: use [A-Z_][A-Z0-9_]* not starting with AD_", f.recordAs)
-			}
-		case strings.HasPrefix(a, "--") && !scriptFlag(name, a):
-			// A misspelt flag must not become typed text or act on
-			// another session: text that starts with -- goes after `--`.
-			err = fmt.Errorf("unknown flag %s%s; text that starts with -- goes after a `--` argument (adtest %s ... -- %s)",
-				a, suggestFlag(a, sessionFlagNames(name)), name, a)
-		default:
-			f.argv = append(f.argv, a)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if name == "open" {
-		if err := checkOpenTargets(f.argv); err != nil {
-			return nil, err
-		}
-	}
-	if name == "close" && f.saveScript && f.scriptPath == "" {
-		return nil, errors.New("close --save-script needs =PATH (the recording's path was set by open)")
-	}
-	return f, nil
-}
-
-// sessionFlagNames are the flags an interactive command line may carry:
-// adtest's own for the command, then the script flags of its table row.
-func sessionFlagNames(name string) []string {
-	names := []string{"--session", "--json", "--help"}
-	switch name {
-	case "open":
-		names = append(names, "--platform", "--device", "--save-script", "--force", "--trace")
-	case "close":
-		names = append(names, "--save-script", "--force")
-	case "snapshot":
-		names = append(names, "--diff")
-	case "fill":
-		names = append(names, "--record-as")
-	}
-	if c, ok := lang.LookupCommand(name); ok {
-		for _, f := range c.Flags {
-			names = append(names, f.Names...)
-		}
-	}
-	return names
-}
-
-// scriptFlag reports a flag of the command's script line (`click --count`,
-// `snapshot --raw`): it is passed on to the session as typed.
-func scriptFlag(name, a string) bool {
-	c, ok := lang.LookupCommand(name)
-	if !ok {
-		return false
-	}
-	_, ok = c.Flag(a)
-	return ok
-}
-
-func interactiveUsage(w io.Writer, name string) {
-	c, _ := lang.LookupCommand(name)
-	extra := ""
-	switch name {
-	case "open":
-		extra = " [--platform web|android] [--device SERIAL] [--save-script[=PATH]] [--force] [--trace DIR|on]"
-	case "close":
-		extra = " [--save-script=PATH] [--force]"
-	case "fill":
-		extra = " [--record-as NAME]"
-	case "snapshot":
-		extra = " [--diff]"
-	}
-	usage := c.Usage
-	if name == "open" {
-		// adtest's --platform picks the driver; the script's runtime hints do not apply.
-		usage = "open TARGET [--relaunch]"
-	}
-	fmt.Fprintf(w, "usage: adtest %s%s [--session NAME] [--json]\n\n", usage, extra)
-	fmt.Fprintf(w, "%s, on a live session held by adtest's warm daemon (started by the first command).\n", upper(c.Summary))
-	fmt.Fprintln(w, "\n  --session NAME   the session (default \"default\")")
-	fmt.Fprintln(w, "  --json           one JSON object: {\"ok\":true,\"data\":{...}} or {\"ok\":false,\"error\":{code,reason,message,hint}}")
-	switch name {
-	case "open":
-		fmt.Fprintln(w, "  --platform P     web (default) or android, for a new session")
-		fmt.Fprintln(w, "  --device SERIAL  the device of a new Android session")
-		fmt.Fprintln(w, "  --save-script[=PATH]  record the session; close writes the .ad script (refuses an existing file)")
-		fmt.Fprintln(w, "  --force          replace an existing script file")
-		fmt.Fprintln(w, "  --trace DIR|on   trace the new session's steps into DIR (on: .adtest/traces/<session>-<time>); close writes it")
-	case "close":
-		fmt.Fprintln(w, "  --save-script=PATH  write the recording to PATH instead")
-		fmt.Fprintln(w, "  --force          replace an existing script file")
-	case "fill":
-		fmt.Fprintln(w, "  --record-as NAME the recording writes ${NAME} instead of the text (replay: -e NAME=...)")
-	case "snapshot":
-		fmt.Fprintln(w, "  --diff           only what changed since the last capture; its refs are pinned (diff snapshot)")
-	}
-	fmt.Fprintln(w, "  --               the rest is passed as typed: text that starts with -- goes after it")
-	fmt.Fprintln(w, "\nAn unknown --flag is an error (with the nearest flag), never text for the session.")
-	fmt.Fprintf(w, "\nThe script form and its flags: adtest help %s\n", name)
-}
-
-func upper(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // daemonClient is the client of the daemon this process talks to: the local
@@ -256,15 +68,15 @@ func getenv(env *Env, k string) string {
 
 func daemonDir(env *Env) string {
 	if d := getenv(env, "ADTEST_DAEMON_DIR"); d != "" {
-		return abs(env.Cwd, d)
+		return scriptpath.Abs(env.Cwd, d)
 	}
 	return daemon.DefaultDir(env.Getenv)
 }
 
 // runInteractive runs one session command through the daemon.
 func runInteractive(ctx context.Context, env *Env, name string) int {
-	f, err := parseSessionFlags(name, env.Args, env.Cwd)
-	if err != nil && wantsJSON(env.Args) {
+	f, err := agentdevice.ParseSessionLine(name, env.Args, env.Cwd)
+	if err != nil && cmdline.Mentions(env.Args, "json") {
 		printError(env, name, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs,
 			Message: err.Error(), Hint: fmt.Sprintf("Run `adtest %s -h` for its flags.", name)}, true)
 		return ExitUsage
@@ -274,31 +86,31 @@ func runInteractive(ctx context.Context, env *Env, name string) int {
 		fmt.Fprintf(env.Stderr, "run 'adtest %s -h' for usage\n", name)
 		return ExitUsage
 	}
-	if f.help {
-		interactiveUsage(env.Stdout, name)
+	if f.Help {
+		agentdevice.SessionUsage(env.Stdout, name)
 		return ExitOK
 	}
 	c := daemonClient(env)
-	if c.Remote() && f.traceDir != "" {
+	if c.Remote() && f.TraceDir != "" {
 		fmt.Fprintf(env.Stderr, "adtest %s: --trace is refused with a remote daemon (ADTEST_DAEMON_ADDR): the trace would be written on the daemon's host\n", name)
 		return ExitUsage
 	}
-	if c.Remote() && f.saveScript {
+	if c.Remote() && f.SaveScript {
 		fmt.Fprintf(env.Stderr, "adtest %s: --save-script is refused with a remote daemon (ADTEST_DAEMON_ADDR): the file would be written on the daemon's host\n", name)
 		return ExitUsage
 	}
-	command, argv := name, f.argv
-	if f.diff {
+	command, argv := name, f.Argv
+	if f.Diff {
 		// snapshot --diff is the table's `diff snapshot` (a partial publication).
 		command, argv = "diff", []string{"snapshot"}
 	}
-	req := &daemon.Request{Op: daemon.OpCommand, Session: f.session, Command: command, Argv: argv,
-		Platform: f.platform, Device: f.device, SaveScript: f.saveScript && name == "open", ScriptPath: f.scriptPath,
-		Force: f.force, RecordAs: f.recordAs, JSON: f.json, Cwd: env.Cwd, TraceDir: f.traceDir}
+	req := &daemon.Request{Op: daemon.OpCommand, Session: f.Session, Command: command, Argv: argv,
+		Platform: f.Platform, Device: f.Device, SaveScript: f.SaveScript && name == "open", ScriptPath: f.ScriptPath,
+		Force: f.Force, RecordAs: f.RecordAs, JSON: f.JSON, Cwd: env.Cwd, TraceDir: f.TraceDir}
 	if name == "open" {
 		req.ADBServer, _ = adbServerFromEnv(env)
 	}
-	return respond(ctx, env, c, req, name, f.json)
+	return respond(ctx, env, c, req, name, f.JSON)
 }
 
 // respond sends req and prints the answer: the daemon's text, or one JSON
@@ -308,7 +120,7 @@ func respond(ctx context.Context, env *Env, c *daemon.Client, req *daemon.Reques
 	defer cancel()
 	resp, err := c.Do(ctx, req)
 	if err != nil {
-		ei := clientError(ctx, c, err)
+		ei := daemon.ClientError(ctx, c, err)
 		printError(env, name, ei, asJSON)
 		return ei.Exit()
 	}
@@ -351,24 +163,6 @@ func writeJSONLine(w io.Writer, v any) {
 	fmt.Fprintf(w, "%s\n", b)
 }
 
-// clientError turns a failure to reach the daemon into the error shape.
-func clientError(ctx context.Context, c *daemon.Client, err error) *runner.ErrorInfo {
-	var ve *daemon.VersionError
-	switch {
-	case errors.As(err, &ve):
-		return ve.Resp.Error
-	case ctx.Err() != nil:
-		return &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonCancelled, Message: "Interrupted before the daemon answered",
-			Hint: "The daemon cancels the command; it may have acted already: run `adtest snapshot` to see the screen before the next command."}
-	}
-	ei := &runner.ErrorInfo{Code: runner.CodeCommandFailed, Reason: drivers.ReasonDaemonUnavailable, Message: err.Error(),
-		Hint: "Run `adtest daemon status`; the daemon's log is " + daemon.LogPath(c.Dir) + "."}
-	if c.Remote() {
-		ei.Hint = "Check that the remote daemon at " + c.Addr + " runs and that ADTEST_DAEMON_TOKEN is its token."
-	}
-	return ei
-}
-
 func printError(env *Env, name string, e *runner.ErrorInfo, asJSON bool) {
 	if asJSON {
 		writeJSONLine(env.Stdout, map[string]any{"ok": false, "error": e})
@@ -381,15 +175,4 @@ func printError(env *Env, name string, e *runner.ErrorInfo, asJSON bool) {
 	if e.Hint != "" {
 		fmt.Fprintf(env.Stderr, "  hint: %s\n", e.Hint)
 	}
-}
-
-// openTraceDir is the directory of open --trace v: v itself, or for "on"
-// a new one under .adtest/traces named after the session and the time (as
-// a failed replay's trace).
-func openTraceDir(cwd, session, v string) string {
-	if v != "on" {
-		return abs(cwd, v)
-	}
-	safe := regexp.MustCompile(`[^A-Za-z0-9._-]`).ReplaceAllString(session, "_")
-	return abs(cwd, filepath.Join(".adtest", "traces", safe+"-"+time.Now().UTC().Format("20060102-150405.000")))
 }

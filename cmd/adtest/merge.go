@@ -5,10 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/adtest/adtest/internal/scriptpath"
 	"io"
 	"path/filepath"
 	"strings"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/internal/plural"
 	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner"
@@ -30,52 +32,29 @@ func runMergeReports(ctx context.Context, env *Env) int {
 	fs.Var(&specs, "reporter", "`NAME[=PATH]` (repeatable): console, json, junit=PATH, github, html[=DIR]")
 	noColor := fs.Bool("no-color", false, "no colors in console output")
 	failOnFlaky := fs.Bool("fail-on-flaky", false, "exit 1 when a merged test is flaky")
-	files, err := parseInterleaved(fs, env.Args)
-	if errors.Is(err, flag.ErrHelp) {
+	files, err := readFlags(fs, env.Args)
+	if errors.Is(err, cmdline.ErrHelp) {
 		fmt.Fprintln(env.Stdout, "usage: adtest merge-reports [--out DIR] [--reporter NAME[=PATH]]... [--allow-missing-shards] RESULT.json...")
 		return ExitOK
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "adtest merge-reports: %v\n", flagError(fs, err))
+		fmt.Fprintf(env.Stderr, "adtest merge-reports: %v\n", err)
 		return ExitUsage
 	}
 	if len(files) == 0 {
 		fmt.Fprintln(env.Stderr, "adtest merge-reports: give the JSON results of the shards: adtest merge-reports --out DIR RESULT.json...")
 		return ExitUsage
 	}
-	var list []reporters.Spec
-	for _, s := range specs {
-		sp, err := reporters.ParseSpec(s)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "adtest merge-reports: %v\n", err)
-			return ExitUsage
-		}
-		list = append(list, sp)
-	}
-	if len(list) == 0 {
-		list = []reporters.Spec{{Name: "console"}}
-		if *out != "" {
-			list = append(list,
-				reporters.Spec{Name: "json", Path: filepath.Join(*out, "result.json")},
-				reporters.Spec{Name: "junit", Path: filepath.Join(*out, "junit.xml")})
-		}
-	}
+	list, err := mergeSpecs(specs, *out)
 	var results []*runner.Result
-	var missing []string
-	for _, name := range files {
-		fh, err := env.FS.Open(abs(env.Cwd, name))
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "adtest merge-reports: %v\n", err)
-			return ExitUsage
-		}
-		r, err := reporters.ReadJSON(fh)
-		fh.Close()
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "adtest merge-reports: %s: %v\n", name, err)
-			return ExitUsage
-		}
-		results = append(results, r)
+	if err == nil {
+		results, err = readResults(env, files)
 	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest merge-reports: %v\n", err)
+		return ExitUsage
+	}
+	var missing []string
 	merged, err := suite.Merge(results)
 	if err == nil {
 		missing, err = suite.MissingShards(results)
@@ -94,13 +73,13 @@ func runMergeReports(ctx context.Context, env *Env) int {
 		if refuse && s.Name != "console" && s.Name != "github" {
 			continue
 		}
-		err := writeFinalReport(env, s, merged, color && s.Name == "console")
+		err := reporters.WriteFinal(reportOutput(env), s, merged, color && s.Name == "console")
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "adtest merge-reports: reporter %s: %v\n", s.Name, err)
 			failedReport = true
 			continue
 		}
-		printReportPath(env, reportPathWriter(env, list), s, false)
+		reporters.WriteReportPath(reportPathWriter(env, list), env.Cwd, s, false)
 	}
 	if len(missing) > 0 {
 		fmt.Fprintf(env.Stderr, "adtest merge-reports: incomplete shard set: %s %s missing; the merged reports lack %s tests\n",
@@ -111,4 +90,44 @@ func runMergeReports(ctx context.Context, env *Env) int {
 		}
 	}
 	return exitCode(merged, *failOnFlaky, failedReport)
+}
+
+// mergeSpecs are merge-reports' outputs: the --reporter flags, else the
+// console and, with --out DIR, DIR/result.json and DIR/junit.xml.
+func mergeSpecs(specs []string, out string) ([]reporters.Spec, error) {
+	var list []reporters.Spec
+	for _, s := range specs {
+		sp, err := reporters.ParseSpec(s)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, sp)
+	}
+	if len(list) == 0 {
+		list = []reporters.Spec{{Name: "console"}}
+		if out != "" {
+			list = append(list,
+				reporters.Spec{Name: "json", Path: filepath.Join(out, "result.json")},
+				reporters.Spec{Name: "junit", Path: filepath.Join(out, "junit.xml")})
+		}
+	}
+	return list, nil
+}
+
+// readResults reads the shards' JSON results.
+func readResults(env *Env, files []string) ([]*runner.Result, error) {
+	var results []*runner.Result
+	for _, name := range files {
+		fh, err := env.FS.Open(scriptpath.Abs(env.Cwd, name))
+		if err != nil {
+			return nil, err
+		}
+		r, err := reporters.ReadJSON(fh)
+		fh.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		results = append(results, r)
+	}
+	return results, nil
 }

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"strings"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/lang"
 )
@@ -19,24 +19,24 @@ compat JSON of each file (an array when there are several); otherwise print a
 one-line summary per file. Exit status 0 when every file parses, 2 otherwise.
 `
 
+// parseFlags are parse's flags (the flag package's forms: -json too).
+var parseFlags = cmdline.Set{AnyDashes: true, Flags: []cmdline.Flag{
+	{Name: "json", Kind: cmdline.Bool},
+	{Name: "help", Short: "h", Kind: cmdline.Bool},
+}}
+
 // runParse implements `adtest parse [--json] PATH...`.
 func runParse(ctx context.Context, env *Env) int {
-	asJSON := false
-	var paths []string
-	for _, a := range env.Args {
-		switch {
-		case a == "--json" || a == "-json":
-			asJSON = true
-		case a == "-h" || a == "--help":
-			fmt.Fprint(env.Stdout, parseUsage)
-			return ExitOK
-		case strings.HasPrefix(a, "-") && a != "-":
-			fmt.Fprintf(env.Stderr, "adtest parse: unknown flag %s%s\n%s", a, suggestFlag(a, []string{"--json", "--help"}), parseUsage)
-			return ExitUsage
-		default:
-			paths = append(paths, a)
-		}
+	a, err := parseFlags.Parse(env.Args)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "adtest parse: %v\n%s", err, parseUsage)
+		return ExitUsage
 	}
+	if a.Has("help") {
+		fmt.Fprint(env.Stdout, parseUsage)
+		return ExitOK
+	}
+	asJSON, paths := a.Bool("json"), a.Pos
 	if len(paths) == 0 {
 		fmt.Fprint(env.Stderr, parseUsage)
 		return ExitUsage
@@ -68,7 +68,7 @@ func runParse(ctx context.Context, env *Env) int {
 		}
 		out = append(out, c)
 		if !asJSON {
-			summaries = append(summaries, parseSummary(name, src, c))
+			summaries = append(summaries, lang.CompatSummary(name, src, c))
 		}
 	}
 	if asJSON {
@@ -95,30 +95,4 @@ func runParse(ctx context.Context, env *Env) int {
 		return ExitUsage
 	}
 	return ExitOK
-}
-
-// parseSummary is the one-line human summary of a file: its first error as
-// file:line:col: message, or its action count and header.
-func parseSummary(name string, src []byte, c *lang.Compat) string {
-	if !c.OK() {
-		_, err := lang.Parse(name, src)
-		if e, ok := lang.AsError(err); ok {
-			return e.Error()
-		}
-	}
-	var meta []string
-	if c.Metadata.Platform != "" {
-		meta = append(meta, "platform "+c.Metadata.Platform)
-	}
-	if c.Metadata.Target != "" {
-		meta = append(meta, "target "+c.Metadata.Target)
-	}
-	if n := len(c.Metadata.Env); n > 0 {
-		meta = append(meta, fmt.Sprintf("%d env", n))
-	}
-	s := fmt.Sprintf("%s: ok, %d actions", c.File, len(c.Actions))
-	if len(meta) > 0 {
-		s += " (" + strings.Join(meta, ", ") + ")"
-	}
-	return s
 }

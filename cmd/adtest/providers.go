@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/adtest/adtest/internal/scriptpath"
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/android"
@@ -37,7 +38,7 @@ type providerOptions struct {
 // provider, for runs and for the daemon alike.
 func openProvider(ctx context.Context, env *Env, o providerOptions, platform string) (drivers.Provider, error) {
 	if o.fakeDevice != "" {
-		return fake.LoadProvider(abs(env.Cwd, o.fakeDevice))
+		return fake.LoadProvider(scriptpath.Abs(env.Cwd, o.fakeDevice))
 	}
 	switch platform {
 	case drivers.PlatformWeb:

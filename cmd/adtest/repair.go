@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/runner/repair"
 	"github.com/adtest/adtest/runner/suite"
 )
@@ -34,20 +36,15 @@ func (r *repairFlags) config() *suite.RepairConfig {
 
 // runRepair is `adtest repair PATH...`: run with --repair on the named files.
 func runRepair(ctx context.Context, env *Env) int {
-	for _, a := range env.Args {
-		if a == "--" {
-			break
-		}
-		if a == "-h" || a == "--help" || a == "-help" {
-			var f runFlags
-			fmt.Fprintln(env.Stdout, "usage: adtest repair [flags] PATH...   (adtest run --repair: files, directories, globs)")
-			fmt.Fprintln(env.Stdout, "\nRuns the scripts; a step that diverged for a target reason (a selector that misses, an")
-			fmt.Fprintln(env.Stdout, "ambiguous match, a stale target, target-v1 evidence that no longer matches) is retried with")
-			fmt.Fprintln(env.Stdout, "the matcher's candidates on the live session, and a repair verified by a re-run from the")
-			fmt.Fprintln(env.Stdout, "start is written as repairs/<file>.patch (--apply: into the script). The test stays failed.")
-			writeRunFlags(env.Stdout, runFlagSet(&f, env.Stderr))
-			return ExitOK
-		}
+	var f runFlags
+	if _, err := readFlags(runFlagSet(&f, env.Stderr), env.Args, hiddenFlagNames()...); errors.Is(err, cmdline.ErrHelp) {
+		fmt.Fprintln(env.Stdout, "usage: adtest repair [flags] PATH...   (adtest run --repair: files, directories, globs)")
+		fmt.Fprintln(env.Stdout, "\nRuns the scripts; a step that diverged for a target reason (a selector that misses, an")
+		fmt.Fprintln(env.Stdout, "ambiguous match, a stale target, target-v1 evidence that no longer matches) is retried with")
+		fmt.Fprintln(env.Stdout, "the matcher's candidates on the live session, and a repair verified by a re-run from the")
+		fmt.Fprintln(env.Stdout, "start is written as repairs/<file>.patch (--apply: into the script). The test stays failed.")
+		writeRunFlags(env.Stdout, runFlagSet(&f, env.Stderr))
+		return ExitOK
 	}
 	env.Args = append([]string{"--repair"}, env.Args...)
 	return runRun(ctx, env)

@@ -3,16 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
+	"github.com/adtest/adtest/cmd/internal/agentdevice"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/daemon"
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/internal/scriptpath"
-	"github.com/adtest/adtest/internal/shellquote"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 )
@@ -22,80 +22,32 @@ import (
 // open and `replay FILE --from N --plan-digest SHA` continues it. Its exit
 // codes are agent-device's: 0 on success, 1 on any error.
 
-var replayFlags = []adFlag{
-	{name: "session", kind: adValue},
-	{name: "platform", kind: adValue},
-	{name: "target", kind: adValue},
-	{name: "device", kind: adValue},
-	{name: "env", short: "e", kind: adValue},
-	{name: "from", kind: adValue},
-	{name: "plan-digest", kind: adValue},
-	{name: "keep-session", kind: adBool},
-	{name: "save-script", kind: adOptValue},
-	{name: "force", kind: adBool},
-	{name: "update", short: "u", kind: adBool},
-	{name: "timeout", kind: adValue},
-	{name: "maestro", kind: adBool},
-	{name: "json", kind: adBool},
-	{name: "debug", kind: adBool},
-	{name: "verbose", kind: adBool},
-	{name: "trace", kind: adValue},
-	{name: "grid", kind: adValue},
-	{name: "grid-capabilities", kind: adValue},
-	{name: "grid-timeout", kind: adValue},
-	{name: "help", short: "h", kind: adBool},
-}
-
-func replayUsage(w io.Writer) {
-	fmt.Fprint(w, `usage: adtest replay FILE.ad [flags]
-
-Runs a script in a session of adtest's warm daemon, as agent-device replay
-does: the first open starts the session, a final close ends it; a failed
-replay leaves the session open and prints the plan digest to resume with.
-
-flags:
-  --session NAME        the session (default "default")
-  --platform P          web or android (else the script's open/context)
-  --device SERIAL       the Android device of a new session
-  -e KEY=VALUE          a script variable (repeatable; AD_VAR_KEY from the environment too)
-  --from N --plan-digest SHA
-                        resume at step N of the session a failed replay left open
-  --keep-session        leave the session open (a final close is not run)
-  --timeout MS          bound of the whole replay (default 90000)
-  --json                one object: {"success":true,"data":...} or {"success":false,"error":...}
-  -u, --update          accepted and ignored (agent-device 0.20+: a divergence lists suggestions)
-  --trace MODE          retain-on-failure (recorded, kept when the replay failed), on or off (the default:
-                        a replay has no retry, so on-first-retry records nothing): a trace of every step
-                        under .adtest/traces/ (adtest show-trace DIR opens it)
-
-  --grid URL            the daemon this starts takes its browser from the Selenium Grid 4 at URL
-                        (with --grid-capabilities JSON|@FILE, --grid-timeout D; else ADTEST_GRID):
-                        a daemon already running keeps its own (adtest daemon stop first)
-
-exit codes: 0 replayed, 1 any error (agent-device's codes), 130 interrupted
-`)
-}
-
 // replayInvalid is an INVALID_ARGS error raised before anything runs.
 func replayInvalid(format string, a ...any) *runner.ErrorInfo {
 	return &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs, Message: fmt.Sprintf(format, a...)}
 }
 
 func runReplay(ctx context.Context, env *Env) int {
-	args, err := parseADArgs("replay", env.Args, replayFlags)
-	asJSON := args != nil && args.has("json")
+	return dropInExit(ctx, replay(ctx, env))
+}
+
+// replay is `adtest replay` before its exit code is mapped to
+// agent-device's.
+func replay(ctx context.Context, env *Env) int {
+	args, err := agentdevice.ParseArgs("replay", env.Args, agentdevice.ReplayFlags)
+	asJSON := args != nil && args.Has("json")
 	if err != nil {
 		return replayFail(env, asJSON, replayInvalid("%v", err))
 	}
-	if args.has("help") {
-		replayUsage(env.Stdout)
+	if args.Has("help") {
+		fmt.Fprint(env.Stdout, agentdevice.ReplayUsage)
 		return ExitOK
 	}
 	req, ei := replayRequest(env, args)
 	if ei != nil {
 		return replayFail(env, asJSON, ei)
 	}
-	if args.has("update") && !asJSON {
+	if args.Has("update") && !asJSON {
 		fmt.Fprintln(env.Stderr, "adtest replay: note: --update is accepted and ignored (as in agent-device 0.20+): a failed step lists selector suggestions instead of rewriting the file")
 	}
 	c := daemonClient(gridEnv(env, args))
@@ -107,19 +59,15 @@ func runReplay(ctx context.Context, env *Env) int {
 	defer cancel()
 	resp, err := c.Do(cctx, req)
 	if err != nil {
-		code := replayFail(env, asJSON, clientError(cctx, c, err))
-		if ctx.Err() != nil {
-			// Interrupted (Ctrl-C, SIGTERM): 130, as adtest test exits.
-			return agentDeviceExit(ExitInterrupted)
-		}
-		return code
+		// Interrupted (Ctrl-C, SIGTERM): 130, as adtest test exits.
+		return replayFail(env, asJSON, daemon.ClientError(cctx, c, err))
 	}
 	if !asJSON {
 		printTraceKept(env, req.Replay.TraceDir)
 	}
 	if resp.Error != nil {
 		if !asJSON {
-			defer printResume(env, req, resp.Error)
+			defer daemon.WriteResume(env.Stderr, env.Cwd, req, resp.Error)
 		}
 		return replayFail(env, asJSON, resp.Error)
 	}
@@ -140,77 +88,47 @@ const DefaultReplayEnvelope = daemon.DefaultReplayTimeout
 // replayRequest reads and parses the script, settles the effective platform,
 // checks a resume and builds the daemon request: every INVALID_ARGS of
 // spec §4.2-§4.4 is raised here, before any device is touched.
-func replayRequest(env *Env, args *adArgs) (*daemon.Request, *runner.ErrorInfo) {
-	if len(args.pos) != 1 {
+func replayRequest(env *Env, args *cmdline.Args) (*daemon.Request, *runner.ErrorInfo) {
+	if len(args.Pos) != 1 {
 		return nil, replayInvalid("replay accepts exactly one input path: replay <path>")
 	}
-	if args.has("maestro") {
+	if args.Has("maestro") {
 		return nil, replayInvalid("adtest runs native .ad scripts only: --maestro (Maestro YAML) is not supported")
 	}
-	if args.has("save-script") {
+	if args.Has("save-script") {
 		return nil, replayInvalid("replay --save-script (a repair recording) is not supported by adtest: replay without it, then repair interactively with `adtest open TARGET --save-script PATH`")
 	}
-	input := args.pos[0]
-	path := expandHome(env, input)
-	path = abs(env.Cwd, path)
-	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
-		return nil, replayInvalid("Maestro YAML requires explicit --maestro routing: replay <path> --maestro")
-	}
-	src, err := env.FS.ReadFile(path)
-	if err != nil {
-		return nil, replayInvalid("replay script not found: %s", input)
-	}
-	if t := strings.TrimLeft(string(src), " \t\r\n"); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
-		return nil, replayInvalid("replay accepts .ad script files. JSON replay payloads are no longer supported.")
-	}
-	script, errs := lang.ParseAll(scriptpath.Display(env.Cwd, path), src)
-	if len(errs) > 0 {
-		ei := replayInvalid("%s", errs[0].Error())
-		ei.Hint = errs[0].Hint
+	path, src, script, ei := readReplayScript(env, args.Pos[0])
+	if ei != nil {
 		return nil, ei
 	}
-	cfg, err := loadAgentDeviceConfig(env, args)
+	cfg, err := agentdevice.Load(adEnv(env), args)
 	if err != nil {
 		return nil, replayInvalid("%v", err)
 	}
-	platform := cfg.str("platform")
+	platform := cfg.Str("platform")
 	if platform == "" {
 		platform = scriptPlatform(script)
 	}
-	target := cfg.str("target")
+	target := cfg.Str("target")
 	if target == "" {
 		target = script.Metadata.Target
 	}
 	digest := lang.PlanDigest(script, platform, target)
-	from := 0
-	if args.has("from") != args.has("plan-digest") {
-		return nil, replayInvalid("replay --from requires --plan-digest (and --plan-digest requires --from).")
+	from, ei := replayFrom(args, script, digest)
+	if ei != nil {
+		return nil, ei
 	}
-	if args.has("from") {
-		n, err := strconv.Atoi(args.last("from"))
-		if err != nil || n < 1 {
-			return nil, replayInvalid("replay --from must be an integer >= 1, got %q", args.last("from"))
-		}
-		if n > len(script.Actions) {
-			return nil, replayInvalid("replay --from %d is out of range for a %d-step plan.", n, len(script.Actions))
-		}
-		if args.last("plan-digest") != digest {
-			ei := replayInvalid("replay --plan-digest does not match the current plan digest; the script or its effective platform changed since the failure was reported.")
-			ei.Hint = "Run a fresh full replay to get a new digest."
-			return nil, ei
-		}
-		from = n
-	}
-	timeoutMs, ok := cfg.integer("timeoutMs")
+	timeoutMs, ok := cfg.Int("timeoutMs")
 	if ok && timeoutMs < 1 {
-		return nil, replayInvalid("--timeout must be a positive number of milliseconds, got %d (from %s)", timeoutMs, cfg.from["timeoutMs"])
+		return nil, replayInvalid("--timeout must be a positive number of milliseconds, got %d (from %s)", timeoutMs, cfg.From("timeoutMs"))
 	}
 	switch platform {
 	case "", "web", "android":
 	default:
 		return nil, replayInvalid("replay: adtest drives web and android, not %q (set --platform web or android)", platform)
 	}
-	cli, err := lang.ParseCLIVars(args.vals["env"])
+	cli, err := lang.ParseCLIVars(args.All("env"))
 	if err != nil {
 		return nil, replayInvalid("%v", err)
 	}
@@ -218,7 +136,7 @@ func replayRequest(env *Env, args *adArgs) (*daemon.Request, *runner.ErrorInfo) 
 	if env.Environ != nil {
 		proc = lang.ProcessVars(env.Environ())
 	}
-	session := cfg.str("session")
+	session := cfg.Str("session")
 	if session == "" {
 		session = "default"
 	}
@@ -226,12 +144,59 @@ func replayRequest(env *Env, args *adArgs) (*daemon.Request, *runner.ErrorInfo) 
 	if ei != nil {
 		return nil, ei
 	}
-	return &daemon.Request{Op: daemon.OpReplay, Session: session, Platform: platform, Device: cfg.str("device"),
+	return &daemon.Request{Op: daemon.OpReplay, Session: session, Platform: platform, Device: cfg.Str("device"),
 		TimeoutMs: timeoutMs, Cwd: env.Cwd, Replay: &daemon.ReplayRequest{
 			Source: string(src), File: path, From: from, PlanDigest: digest,
-			Vars: cli, ProcessVars: proc, KeepSession: args.has("keep-session"),
+			Vars: cli, ProcessVars: proc, KeepSession: args.Has("keep-session"),
 			Trace: string(trace), TraceDir: traceDir, TraceDefault: trace == "" && traceDir != "",
 		}}, nil
+}
+
+// readReplayScript reads and parses replay's script input (~ expanded,
+// relative to cwd): Maestro YAML and JSON payloads are refused.
+func readReplayScript(env *Env, input string) (path string, src []byte, script *lang.Script, ei *runner.ErrorInfo) {
+	path = scriptpath.Abs(env.Cwd, agentdevice.ExpandHome(env.Getenv, input))
+	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
+		return "", nil, nil, replayInvalid("Maestro YAML requires explicit --maestro routing: replay <path> --maestro")
+	}
+	src, err := env.FS.ReadFile(path)
+	if err != nil {
+		return "", nil, nil, replayInvalid("replay script not found: %s", input)
+	}
+	if t := strings.TrimLeft(string(src), " \t\r\n"); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		return "", nil, nil, replayInvalid("replay accepts .ad script files. JSON replay payloads are no longer supported.")
+	}
+	script, errs := lang.ParseAll(scriptpath.Display(env.Cwd, path), src)
+	if len(errs) > 0 {
+		ei := replayInvalid("%s", errs[0].Error())
+		ei.Hint = errs[0].Hint
+		return "", nil, nil, ei
+	}
+	return path, src, script, nil
+}
+
+// replayFrom is the step a resume starts at (--from N --plan-digest SHA;
+// 0 without): in range, and the digest the script's plan has now.
+func replayFrom(args *cmdline.Args, script *lang.Script, digest string) (int, *runner.ErrorInfo) {
+	if args.Has("from") != args.Has("plan-digest") {
+		return 0, replayInvalid("replay --from requires --plan-digest (and --plan-digest requires --from).")
+	}
+	if !args.Has("from") {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(args.Last("from"))
+	if err != nil || n < 1 {
+		return 0, replayInvalid("replay --from must be an integer >= 1, got %q", args.Last("from"))
+	}
+	if n > len(script.Actions) {
+		return 0, replayInvalid("replay --from %d is out of range for a %d-step plan.", n, len(script.Actions))
+	}
+	if args.Last("plan-digest") != digest {
+		ei := replayInvalid("replay --plan-digest does not match the current plan digest; the script or its effective platform changed since the failure was reported.")
+		ei.Hint = "Run a fresh full replay to get a new digest."
+		return 0, ei
+	}
+	return n, nil
 }
 
 // scriptPlatform is the platform a script selects itself (spec §4.2 step
@@ -249,16 +214,8 @@ func scriptPlatform(s *lang.Script) string {
 	return s.Metadata.Platform
 }
 
-func expandHome(env *Env, p string) string {
-	if p == "~" || strings.HasPrefix(p, "~/") {
-		if home := getenv(env, "HOME"); home != "" {
-			return filepath.Join(home, strings.TrimPrefix(p, "~"))
-		}
-	}
-	return p
-}
-
-// replayFail prints an error as agent-device does and returns 1.
+// replayFail prints an error as agent-device does and returns 1 (the
+// caller maps it with dropInExit).
 func replayFail(env *Env, asJSON bool, e *runner.ErrorInfo) int {
 	if asJSON {
 		writeJSONLine(env.Stdout, map[string]any{"success": false, "error": e})
@@ -271,38 +228,14 @@ func replayFail(env *Env, asJSON bool, e *runner.ErrorInfo) int {
 	return ExitFailed
 }
 
-// printResume prints the command that continues a failed replay (text
-// mode): the divergence's resume point and the plan digest.
-func printResume(env *Env, req *daemon.Request, e *runner.ErrorInfo) {
-	div := e.Divergence()
-	if div == nil || div.Resume == nil {
-		return
-	}
-	resume := div.Resume
-	if resume.AlternateFrom != 0 {
-		fmt.Fprintf(env.Stderr, "Plan digest: %s\nResume: fix the app state, then %s (or --from %d to skip the failed step)\n",
-			resume.PlanDigest, resumeCommand(env, req, resume.From, resume.PlanDigest), resume.AlternateFrom)
-		return
-	}
-	fmt.Fprintf(env.Stderr, "Plan digest: %s\nResume: fix the app state, then %s\n",
-		resume.PlanDigest, resumeCommand(env, req, resume.From, resume.PlanDigest))
-}
-
-// resumeCommand is the replay command that resumes from step from, quoted
-// for a shell.
-func resumeCommand(env *Env, req *daemon.Request, from int, digest string) string {
-	return shellquote.Join("adtest", "replay", scriptpath.Display(env.Cwd, req.Replay.File), "--session", req.Session,
-		"--from", strconv.Itoa(from), "--plan-digest", digest)
-}
-
 // gridEnv hands --grid, --grid-capabilities and --grid-timeout to the
 // daemon a command starts, through its environment (ADTEST_GRID...).
-func gridEnv(env *Env, args *adArgs) *Env {
+func gridEnv(env *Env, args *cmdline.Args) *Env {
 	var extra []string
 	for _, f := range [][2]string{{"grid", "ADTEST_GRID"}, {"grid-capabilities", "ADTEST_GRID_CAPABILITIES"}, {"grid-timeout", "ADTEST_GRID_TIMEOUT"}} {
-		if v := args.last(f[0]); v != "" {
+		if v := args.Last(f[0]); v != "" {
 			if f[0] == "grid-capabilities" && strings.HasPrefix(v, "@") {
-				v = "@" + abs(env.Cwd, v[1:]) // the daemon runs elsewhere
+				v = "@" + scriptpath.Abs(env.Cwd, v[1:]) // the daemon runs elsewhere
 			}
 			extra = append(extra, f[1]+"="+v)
 		}

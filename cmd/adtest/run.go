@@ -7,12 +7,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/web"
 	exampleweb "github.com/adtest/adtest/examples/web"
@@ -77,6 +79,8 @@ type runFlags struct {
 
 // hiddenFlags are test-only and left out of the usage text.
 var hiddenFlags = map[string]bool{"fake-device": true}
+
+func hiddenFlagNames() []string { return slices.Sorted(maps.Keys(hiddenFlags)) }
 
 func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("adtest run", flag.ContinueOnError)
@@ -146,35 +150,31 @@ func writeRunFlags(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "2 usage or parse error, 3 infrastructure unavailable, 130 interrupted")
 }
 
-// parseInterleaved parses flags and paths in any order.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var paths []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return paths, nil
-		}
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			return append(paths, rest...), nil
-		}
-		paths = append(paths, rest[0])
-		args = rest[1:]
+// readFlags reads args with fs's flags through the one command-line reader
+// (cmdline.FlagSet: flags and paths in any order) and binds them to fs: the
+// positionals, cmdline.ErrHelp for -h, or an error naming the flag as
+// written. hidden flags are read but never suggested.
+func readFlags(fs *flag.FlagSet, args []string, hidden ...string) ([]string, error) {
+	a, err := cmdline.FlagSet(fs, hidden...).Parse(args)
+	if err != nil {
+		return nil, err
 	}
+	if err := a.Apply(fs); err != nil {
+		return nil, err
+	}
+	return a.Pos, nil
 }
 
 func runRun(ctx context.Context, env *Env) int {
 	var f runFlags
 	fs := runFlagSet(&f, env.Stderr)
-	paths, err := parseInterleaved(fs, env.Args)
-	if errors.Is(err, flag.ErrHelp) {
+	paths, err := readFlags(fs, env.Args, hiddenFlagNames()...)
+	if errors.Is(err, cmdline.ErrHelp) {
 		runUsage(env.Stdout, fs)
 		return ExitOK
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "adtest run: %v\n", flagError(fs, err))
+		fmt.Fprintf(env.Stderr, "adtest run: %v\n", err)
 		fmt.Fprintln(env.Stderr, "run 'adtest run -h' for the flags")
 		return ExitUsage
 	}
@@ -188,11 +188,15 @@ func runRun(ctx context.Context, env *Env) int {
 		return code
 	}
 	if f.list {
-		writeList(env.Stdout, plan.tests, plan.shard)
+		list := make([]reporters.Listed, len(plan.tests))
+		for i, t := range plan.tests {
+			list[i] = reporters.Listed{File: t.File, SkipReason: t.SkipReason}
+		}
+		reporters.WriteList(env.Stdout, list, plan.shard.String())
 		return ExitOK
 	}
 	if f.lastFailed && len(plan.tests) == 0 {
-		fmt.Fprintf(env.Stdout, "--last-failed: no test failed in the last run (%s); nothing to run\n", scriptpath.Display(env.Cwd, lastRunPath(env.Cwd, plan.shard)))
+		fmt.Fprintf(env.Stdout, "--last-failed: no test failed in the last run (%s); nothing to run\n", scriptpath.Display(env.Cwd, suite.LastRunPath(env.Cwd, plan.shard)))
 		return ExitOK
 	}
 	return plan.execute(ctx, env)
@@ -210,6 +214,7 @@ type runPlan struct {
 	runID     string
 	runDir    string
 	providers suite.ProviderFunc
+	grep      *regexp.Regexp
 }
 
 func usageErr(env *Env, format string, a ...any) (*runPlan, int) {
@@ -217,78 +222,127 @@ func usageErr(env *Env, format string, a ...any) (*runPlan, int) {
 	return nil, ExitUsage
 }
 
+// planRun decides everything before the first test starts, in named steps:
+// the inputs, the flags' checks, the reporters, the shard, the variables,
+// discovery, the drivers' flags, the shard's tests. A usage error is said
+// on stderr with exit code 2; nil with ExitOK is nothing to run.
 func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	p := &runPlan{f: f}
-	if f.testList != "" {
-		listed, err := readTestList(env.FS, env.Cwd, f.testList)
-		if err != nil {
+	fromLastRun, nothing, err := p.readInputs(env)
+	if err != nil {
+		return usageErr(env, "%v", err)
+	}
+	if nothing {
+		return nil, ExitOK
+	}
+	for _, step := range []func(*Env) error{p.checkFlags, p.readSpecs, p.readShard, p.readVars} {
+		if err := step(env); err != nil {
 			return usageErr(env, "%v", err)
+		}
+	}
+	tests, err := p.discover(env)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, reporters.EscapeText(err.Error()))
+		return nil, ExitUsage
+	}
+	if err := p.checkDrivers(env); err != nil {
+		return usageErr(env, "%v", err)
+	}
+	if len(tests) == 0 {
+		return usageErr(env, "no tests matched")
+	}
+	if p.tests, err = p.shardTests(env, tests, fromLastRun); err != nil {
+		return usageErr(env, "%v", err)
+	}
+	if len(f.devices) == 0 && f.workers == 1 {
+		f.devices = androidDevices(env, f, p.tests) // every online device gets a worker
+	}
+	p.color = env.Color && !f.noColor && (env.Getenv == nil || env.Getenv("NO_COLOR") == "")
+	p.runID = suite.NewRunID(env.Now())
+	p.runDir = filepath.Join(scriptpath.Abs(env.Cwd, f.artifactsDir), p.runID)
+	p.providers = providerFunc(env, f)
+	return p, ExitOK
+}
+
+// readInputs adds --test-list's files to the paths, or for --last-failed
+// alone the files the last run (of this shard) left failed: fromLastRun,
+// and nothing when none did (said on stdout).
+func (p *runPlan) readInputs(env *Env) (fromLastRun, nothing bool, err error) {
+	f := p.f
+	if f.testList != "" {
+		listed, err := suite.ReadTestList(env.FS, env.Cwd, f.testList)
+		if err != nil {
+			return false, false, err
 		}
 		f.paths = append(f.paths, listed...)
 	}
-	fromLastRun := false // the inputs are one shard's failures already
 	if len(f.paths) == 0 && f.lastFailed {
-		// --last-failed alone: the files the last run (of this shard) left failed.
 		shard, err := suite.ParseShard(orDefault(f.shard, "1/1"))
 		if err != nil {
-			return usageErr(env, "%v", err)
+			return false, false, err
 		}
 		if f.shard == "" {
 			shard = suite.ShardSpec{}
 		}
-		lr, shown, err := readLastRun(env.FS, env.Cwd, shard)
+		lr, shown, err := suite.ReadLastRun(env.FS, env.Cwd, shard)
 		if err != nil {
-			return usageErr(env, "%v", err)
+			return false, false, err
 		}
 		if len(lr.FailedTests) == 0 {
 			fmt.Fprintf(env.Stdout, "--last-failed: no test failed in the last run (%s); nothing to run\n", shown)
-			return nil, ExitOK
+			return false, true, nil
 		}
 		f.paths = lr.FailedTests
 		fromLastRun = true
 	}
 	if len(f.paths) == 0 {
-		return usageErr(env, "%v", suite.ErrNoInputs)
+		return false, false, suite.ErrNoInputs
 	}
-	if f.workers < 1 {
-		return usageErr(env, "-j/--workers must be at least 1, got %d", f.workers)
-	}
-	if f.maskScreenshots != "" && f.maskScreenshots != "secrets" && f.maskScreenshots != "all" {
-		return usageErr(env, "--mask-screenshots is secrets or all, got %q", f.maskScreenshots)
-	}
-	if f.retries.v != nil && (*f.retries.v < 0 || *f.retries.v > suite.MaxFlagRetries) {
-		return usageErr(env, "--retries must be between 0 and %d, got %d", suite.MaxFlagRetries, *f.retries.v)
-	}
-	if f.timeout.v != nil && *f.timeout.v < 1 {
-		return usageErr(env, "--timeout must be at least 1 ms, got %d", *f.timeout.v)
-	}
-	if f.maxFailures < 0 {
-		return usageErr(env, "--max-failures must not be negative")
-	}
-	if f.stepTimeout < 1 {
-		return usageErr(env, "--step-timeout must be at least 1 ms, got %d", f.stepTimeout)
-	}
-	if f.repeatEach < 1 || f.repeatEach > suite.MaxRepeatEach {
-		return usageErr(env, "--repeat-each must be between 1 and %d, got %d", suite.MaxRepeatEach, f.repeatEach)
-	}
-	if f.reuseWebServer && f.webServer == "" {
-		return usageErr(env, "--reuse-web-server goes with --web-server")
-	}
-	if (f.webServer == "") != (f.webServerURL == "") {
-		return usageErr(env, "--web-server and --web-server-url go together")
-	}
-	if n := btoi(f.serve != "") + btoi(f.webServer != "") + btoi(f.serveExample); n > 1 {
-		return usageErr(env, "use only one of --serve, --web-server, --serve-example")
+	return fromLastRun, false, nil
+}
+
+// checkFlags refuses numbers out of range and flags that do not go
+// together.
+func (p *runPlan) checkFlags(env *Env) error {
+	f := p.f
+	switch {
+	case f.workers < 1:
+		return fmt.Errorf("-j/--workers must be at least 1, got %d", f.workers)
+	case f.maskScreenshots != "" && f.maskScreenshots != "secrets" && f.maskScreenshots != "all":
+		return fmt.Errorf("--mask-screenshots is secrets or all, got %q", f.maskScreenshots)
+	case f.retries.v != nil && (*f.retries.v < 0 || *f.retries.v > suite.MaxFlagRetries):
+		return fmt.Errorf("--retries must be between 0 and %d, got %d", suite.MaxFlagRetries, *f.retries.v)
+	case f.timeout.v != nil && *f.timeout.v < 1:
+		return fmt.Errorf("--timeout must be at least 1 ms, got %d", *f.timeout.v)
+	case f.maxFailures < 0:
+		return errors.New("--max-failures must not be negative")
+	case f.stepTimeout < 1:
+		return fmt.Errorf("--step-timeout must be at least 1 ms, got %d", f.stepTimeout)
+	case f.repeatEach < 1 || f.repeatEach > suite.MaxRepeatEach:
+		return fmt.Errorf("--repeat-each must be between 1 and %d, got %d", suite.MaxRepeatEach, f.repeatEach)
+	case f.reuseWebServer && f.webServer == "":
+		return errors.New("--reuse-web-server goes with --web-server")
+	case (f.webServer == "") != (f.webServerURL == ""):
+		return errors.New("--web-server and --web-server-url go together")
+	case btoi(f.serve != "")+btoi(f.webServer != "")+btoi(f.serveExample) > 1:
+		return errors.New("use only one of --serve, --web-server, --serve-example")
 	}
 	if f.serve != "" {
-		if st, err := env.FS.Stat(abs(env.Cwd, f.serve)); err != nil || !st.IsDir() {
-			return usageErr(env, "--serve %s: not a directory", f.serve)
+		if st, err := env.FS.Stat(scriptpath.Abs(env.Cwd, f.serve)); err != nil || !st.IsDir() {
+			return fmt.Errorf("--serve %s: not a directory", f.serve)
 		}
 	}
-	for _, r := range f.reporters {
+	return nil
+}
+
+// readSpecs reads the --reporter flags (each output once); without any,
+// the console, and in GitHub Actions its workflow commands (::error, a
+// repair's ::notice) as check prints them.
+func (p *runPlan) readSpecs(env *Env) error {
+	for _, r := range p.f.reporters {
 		s, err := reporters.ParseSpec(r)
 		if err != nil {
-			return usageErr(env, "%v", err)
+			return err
 		}
 		if !slices.Contains(p.specs, s) {
 			p.specs = append(p.specs, s)
@@ -296,51 +350,59 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	}
 	if len(p.specs) == 0 {
 		p.specs = []reporters.Spec{{Name: "console"}}
-		// In GitHub Actions the default adds the workflow commands (::error,
-		// a repair's ::notice), as check does.
 		if env.Getenv != nil && env.Getenv("GITHUB_ACTIONS") == "true" {
 			p.specs = append(p.specs, reporters.Spec{Name: "github"})
 		}
 	}
-	if f.shard != "" {
-		s, err := suite.ParseShard(f.shard)
-		if err != nil {
-			return usageErr(env, "%v", err)
-		}
-		p.shard = s
+	return nil
+}
+
+// readShard reads --shard I/N.
+func (p *runPlan) readShard(*Env) error {
+	if p.f.shard == "" {
+		return nil
 	}
-	var grep *regexp.Regexp
-	if f.grep != "" {
-		re, err := regexp.Compile(f.grep)
+	s, err := suite.ParseShard(p.f.shard)
+	p.shard = s
+	return err
+}
+
+// readVars checks --grep and reads the variables of -e and AD_VAR_*.
+func (p *runPlan) readVars(env *Env) error {
+	if p.f.grep != "" {
+		re, err := regexp.Compile(p.f.grep)
 		if err != nil {
-			return usageErr(env, "--grep: %v", err)
+			return fmt.Errorf("--grep: %v", err)
 		}
-		grep = re
+		p.grep = re
 	}
-	cli, err := lang.ParseCLIVars(f.vars)
+	cli, err := lang.ParseCLIVars(p.f.vars)
 	if err != nil {
-		return usageErr(env, "%v", err)
+		return err
 	}
 	p.cliVars = cli
 	if env.Environ != nil {
 		p.procVars = lang.ProcessVars(env.Environ())
 	}
-	external := map[string]string{}
-	for k, v := range p.procVars {
-		external[k] = v
-	}
-	for k, v := range cli {
-		external[k] = v
-	}
+	return nil
+}
 
-	tests, err := suite.Discover(f.paths, suite.DiscoverOptions{
-		Cwd: env.Cwd, Platform: f.platform, Grep: grep,
+// discover finds, parses and checks the tests (suite.Discover); --list
+// starts nothing, so a secret it is not given is no error.
+func (p *runPlan) discover(env *Env) ([]*suite.Test, error) {
+	f := p.f
+	external := maps.Clone(p.procVars)
+	if external == nil {
+		external = map[string]string{}
+	}
+	maps.Copy(external, p.cliVars)
+	return suite.Discover(f.paths, suite.DiscoverOptions{
+		Cwd: env.Cwd, Platform: f.platform, Grep: p.grep,
 		Retries: f.retries.v, TimeoutMs: f.timeout.v,
 		Parse: parseAll, Skip: outputDirs(f.artifactsDir, p.specs),
 		Check: func(s *lang.Script, src []byte) []error {
 			var errs []error
 			for _, d := range lang.Check(s, string(src), lang.CheckOptions{Vars: external, Platform: f.platform}) {
-				// --list starts nothing: a secret it is not given is no error.
 				if d.Severity == lang.SeverityError && !(f.list && d.Rule == "unresolved-variable") {
 					errs = append(errs, errors.New(d.Format(s.File)))
 				}
@@ -348,53 +410,52 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 			return errs
 		},
 	})
-	if err != nil {
-		fmt.Fprintln(env.Stderr, reporters.EscapeText(err.Error()))
-		return nil, ExitUsage
-	}
+}
+
+// checkDrivers reads the Grid's options and refuses driver flags that do
+// not go together.
+func (p *runPlan) checkDrivers(env *Env) error {
+	f := p.f
+	var err error
 	if f.gridOpts, err = f.grid.options(env); err != nil {
-		return usageErr(env, "%v", err)
+		return err
 	}
 	if f.gridOpts != nil && (f.cdpURL != "" || f.browser != "" || f.browserPerWorker) {
-		return usageErr(env, "--grid goes without --cdp-url, --browser and --browser-per-worker: the Grid's nodes run the browsers, one per worker")
+		return errors.New("--grid goes without --cdp-url, --browser and --browser-per-worker: the Grid's nodes run the browsers, one per worker")
 	}
 	if f.androidSnapshot != "helper" && f.androidSnapshot != "dump" {
-		return usageErr(env, "--android-snapshot must be helper or dump, got %q", f.androidSnapshot)
+		return fmt.Errorf("--android-snapshot must be helper or dump, got %q", f.androidSnapshot)
 	}
-	if len(tests) == 0 {
-		return usageErr(env, "no tests matched")
-	}
-	if fromLastRun {
-		// Already this shard's tests: sharding them again would drop some.
-	} else if f.shardWeights != "" {
-		b, err := env.FS.ReadFile(abs(env.Cwd, f.shardWeights))
+	return nil
+}
+
+// shardTests are this shard's tests (balanced by --shard-weights), and
+// with --last-failed only those its last run left failed. Tests read from
+// the last run are this shard's already: sharding them again would drop
+// some.
+func (p *runPlan) shardTests(env *Env, tests []*suite.Test, fromLastRun bool) ([]*suite.Test, error) {
+	f := p.f
+	switch {
+	case fromLastRun:
+	case f.shardWeights != "":
+		b, err := env.FS.ReadFile(scriptpath.Abs(env.Cwd, f.shardWeights))
 		if err != nil {
-			return usageErr(env, "--shard-weights: %v", err)
+			return nil, fmt.Errorf("--shard-weights: %v", err)
 		}
 		prev, err := reporters.ReadJSON(strings.NewReader(string(b)))
 		if err != nil {
-			return usageErr(env, "--shard-weights %s: %v", f.shardWeights, err)
+			return nil, fmt.Errorf("--shard-weights %s: %v", f.shardWeights, err)
 		}
 		tests = suite.Shard(tests, p.shard, suite.WeightsFromResult(prev))
-	} else {
+	default:
 		tests = suite.Shard(tests, p.shard, nil)
 	}
-	if f.lastFailed {
-		// After sharding: a shard reruns its own failures.
-		if tests, _, err = keepLastFailed(env.FS, env.Cwd, p.shard, tests); err != nil {
-			return usageErr(env, "%v", err)
-		}
+	if !f.lastFailed {
+		return tests, nil
 	}
-	p.tests = tests
-	if len(f.devices) == 0 && f.workers == 1 {
-		f.devices = androidDevices(env, f, tests) // every online device gets a worker
-	}
-
-	p.color = env.Color && !f.noColor && (env.Getenv == nil || env.Getenv("NO_COLOR") == "")
-	p.runID = suite.NewRunID(env.Now())
-	p.runDir = filepath.Join(abs(env.Cwd, f.artifactsDir), p.runID)
-	p.providers = providerFunc(env, f)
-	return p, ExitOK
+	// After sharding: a shard reruns its own failures.
+	tests, _, err := suite.KeepLastFailed(env.FS, env.Cwd, p.shard, tests)
+	return tests, err
 }
 
 func parseAll(file string, src []byte) (*lang.Script, error) {
@@ -447,7 +508,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 		}
 		w := env.Stdout
 		if s.Path != "" {
-			file, err := env.FS.Create(abs(env.Cwd, s.Path))
+			file, err := env.FS.Create(scriptpath.Abs(env.Cwd, s.Path))
 			if err != nil {
 				fmt.Fprintf(env.Stderr, "adtest run: reporter %s: %v\n", s.Name, err)
 				return ExitUsage
@@ -473,7 +534,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 	}
 
 	failedReport := false
-	if err := writeLastRun(env.FS, lastRunPath(env.Cwd, p.shard), newLastRun(res, p.runID)); err != nil {
+	if err := writeLastRun(env.FS, suite.LastRunPath(env.Cwd, p.shard), suite.NewLastRun(res, p.runID)); err != nil {
 		fmt.Fprintf(env.Stderr, "adtest run: last run: %v\n", err)
 	}
 	// The run's own result.json, for --shard-weights and merge-reports.
@@ -489,7 +550,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 			failedReport = true
 			continue
 		}
-		printReportPath(env, reportPathWriter(env, p.specs), s, true)
+		reporters.WriteReportPath(reportPathWriter(env, p.specs), env.Cwd, s, true)
 	}
 	return exitCode(res, f.failOnFlaky, failedReport)
 }
@@ -502,7 +563,7 @@ func (p *runPlan) startServer(ctx context.Context, env *Env) (baseURL string, st
 	var err error
 	switch {
 	case f.serve != "":
-		server, err = suite.ServeFS(env.FS.Sub(abs(env.Cwd, f.serve)))
+		server, err = suite.ServeFS(env.FS.Sub(scriptpath.Abs(env.Cwd, f.serve)))
 	case f.serveExample:
 		server, err = serveExample()
 	case f.webServer != "":
@@ -569,37 +630,7 @@ func (p *runPlan) writeReport(env *Env, s reporters.Spec, res *runner.Result, st
 	if stream != nil {
 		return stream.Summary(res)
 	}
-	return writeFinalReport(env, s, res, false)
-}
-
-// writeFinalReport writes the final result with the reporter table's row for
-// s: to its path (a file, or a directory for html), else to stdout; color
-// applies to stdout. A reporter that only writes under an environment
-// variable (github) writes nothing without it.
-func writeFinalReport(env *Env, s reporters.Spec, res *runner.Result, color bool) error {
-	rep, ok := reporters.Lookup(s.Name)
-	if !ok {
-		return reporters.Render(s.Name, env.Stdout, res, color) // the unknown-reporter error
-	}
-	if rep.OnlyWhen != "" && (env.Getenv == nil || env.Getenv(rep.OnlyWhen) != "true") {
-		return nil
-	}
-	if rep.Dir != nil {
-		dir := s.Path
-		if dir == "" {
-			dir = rep.DefaultPath
-		}
-		// The artifacts the result names are read relative to cwd.
-		return rep.Dir(abs(env.Cwd, dir), res, func(name string) ([]byte, error) {
-			return env.FS.ReadFile(abs(env.Cwd, filepath.FromSlash(name)))
-		})
-	}
-	if s.Path == "" {
-		return reporters.Render(s.Name, env.Stdout, res, color)
-	}
-	return atomicfile.Write(abs(env.Cwd, s.Path), atomicfile.Options{MkdirAll: true}, func(w io.Writer) error {
-		return reporters.Render(s.Name, w, res, false)
-	})
+	return reporters.WriteFinal(reportOutput(env), s, res, false)
 }
 
 // exitCode is the run's exit code (runner.Result.Exit), or 1 when it passed

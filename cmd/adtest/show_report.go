@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/adtest/adtest/internal/scriptpath"
 	"io"
 	"net"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/reporters/html"
 )
 
@@ -21,11 +23,8 @@ func runShowReport(ctx context.Context, env *Env) int {
 	fs := flag.NewFlagSet("adtest show-report", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	port := fs.Int("port", 0, "listen on `PORT` (default: a free port)")
-	args, err := parseInterleaved(fs, env.Args)
-	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		err = flagError(fs, err)
-	}
-	if errors.Is(err, flag.ErrHelp) {
+	args, err := readFlags(fs, env.Args)
+	if errors.Is(err, cmdline.ErrHelp) {
 		fmt.Fprintf(env.Stdout, "usage: adtest show-report [--port PORT] [DIR]   (DIR defaults to %s)\n", html.DefaultDir)
 		return ExitOK
 	}
@@ -43,7 +42,7 @@ func runShowReport(ctx context.Context, env *Env) int {
 	if len(args) == 1 {
 		dir = args[0]
 	}
-	root := abs(env.Cwd, dir)
+	root := scriptpath.Abs(env.Cwd, dir)
 	if st, err := env.FS.Stat(filepath.Join(root, "index.html")); err != nil || st.IsDir() {
 		fmt.Fprintf(env.Stderr, "adtest show-report: no report in %s (no index.html)\n", dir)
 		fmt.Fprintln(env.Stderr, "hint: write one with `adtest run --reporter html[=DIR] ...` or `adtest merge-reports --reporter html[=DIR] ...`")
@@ -55,7 +54,7 @@ func runShowReport(ctx context.Context, env *Env) int {
 		return ExitUsage
 	}
 	srv := &http.Server{
-		Handler:           reportHandler(env.FS.Sub(root), ln.Addr().(*net.TCPAddr).Port),
+		Handler:           html.Handler(env.FS.Sub(root), ln.Addr().(*net.TCPAddr).Port),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	served := make(chan error, 1)

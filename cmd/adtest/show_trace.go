@@ -6,10 +6,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/adtest/adtest/internal/scriptpath"
 	"io"
 	"path/filepath"
 	"strconv"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/reporters/html"
 	"github.com/adtest/adtest/runner"
 )
@@ -23,11 +25,8 @@ func runShowTrace(ctx context.Context, env *Env) int {
 	port := fs.Int("port", 0, "listen on `PORT` (default: a free port)")
 	out := fs.String("out", "", "write the report into `DIR` (default: DIR/report of the trace)")
 	noServe := fs.Bool("no-serve", false, "write the report and exit")
-	args, err := parseInterleaved(fs, env.Args)
-	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		err = flagError(fs, err)
-	}
-	if errors.Is(err, flag.ErrHelp) {
+	args, err := readFlags(fs, env.Args)
+	if errors.Is(err, cmdline.ErrHelp) {
 		fmt.Fprintln(env.Stdout, "usage: adtest show-trace [--port PORT] [--out DIR] [--no-serve] DIR   (a trace directory, or an attempt's artifacts directory)")
 		return ExitOK
 	}
@@ -51,7 +50,7 @@ func runShowTrace(ctx context.Context, env *Env) int {
 	if dir == "" {
 		dir = filepath.Join(traceDir, "report")
 	}
-	root := abs(env.Cwd, dir)
+	root := scriptpath.Abs(env.Cwd, dir)
 	if err := html.WriteDir(root, res, html.Options{Title: "adtest trace", ReadFile: env.FS.ReadFile}); err != nil {
 		fmt.Fprintf(env.Stderr, "adtest show-trace: %v\n", err)
 		return ExitInfra
@@ -70,10 +69,10 @@ func runShowTrace(ctx context.Context, env *Env) int {
 // trace.json says. It returns the trace directory too.
 func traceResult(env *Env, dir string) (*runner.Result, string, error) {
 	traceDir, attemptDir := dir, filepath.Dir(dir)
-	if _, err := env.FS.Stat(filepath.Join(abs(env.Cwd, dir), runner.TraceFile)); err != nil {
+	if _, err := env.FS.Stat(filepath.Join(scriptpath.Abs(env.Cwd, dir), runner.TraceFile)); err != nil {
 		traceDir, attemptDir = filepath.Join(dir, runner.TraceDirName), dir
 	}
-	b, err := env.FS.ReadFile(filepath.Join(abs(env.Cwd, traceDir), runner.TraceFile))
+	b, err := env.FS.ReadFile(filepath.Join(scriptpath.Abs(env.Cwd, traceDir), runner.TraceFile))
 	if err != nil {
 		return nil, "", fmt.Errorf("no trace in %s (no %s, nor %s)", dir, filepath.Join(dir, runner.TraceFile), filepath.Join(dir, runner.TraceDirName, runner.TraceFile))
 	}
@@ -82,7 +81,7 @@ func traceResult(env *Env, dir string) (*runner.Result, string, error) {
 		return nil, "", fmt.Errorf("%s: %v", filepath.Join(traceDir, runner.TraceFile), err)
 	}
 	var ar runner.AttemptResult
-	if b, err := env.FS.ReadFile(filepath.Join(abs(env.Cwd, attemptDir), "result.json")); err != nil || json.Unmarshal(b, &ar) != nil {
+	if b, err := env.FS.ReadFile(filepath.Join(scriptpath.Abs(env.Cwd, attemptDir), "result.json")); err != nil || json.Unmarshal(b, &ar) != nil {
 		ar = runner.AttemptResult{Status: runner.StatusPassed, StartedAt: td.StartedAt}
 		for _, st := range td.Steps {
 			ar.Steps = append(ar.Steps, runner.StepResult{Step: st.Step, Line: st.Line, Command: st.Command, Action: st.Action, Status: st.Status, DurationMs: st.DurationMs})
@@ -94,7 +93,7 @@ func traceResult(env *Env, dir string) (*runner.Result, string, error) {
 	}
 	// Paths as this command sees them (the result's are relative to where
 	// the run was started).
-	ar.ArtifactsDir, ar.Trace = abs(env.Cwd, attemptDir), abs(env.Cwd, traceDir)
+	ar.ArtifactsDir, ar.Trace = scriptpath.Abs(env.Cwd, attemptDir), scriptpath.Abs(env.Cwd, traceDir)
 	ar.Screenshot = ""
 	if _, err := env.FS.Stat(filepath.Join(ar.ArtifactsDir, "failure.png")); err == nil {
 		ar.Screenshot = filepath.Join(ar.ArtifactsDir, "failure.png")

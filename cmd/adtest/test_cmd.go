@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"io"
+	"github.com/adtest/adtest/cmd/internal/agentdevice"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 
-	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/reporters"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/suite"
@@ -22,79 +21,10 @@ import (
 // codes are agent-device's: 1 when a test failed or the suite could not
 // start, else 0.
 
-var testFlags = []adFlag{
-	{name: "platform", kind: adValue},
-	{name: "device", kind: adValue},
-	{name: "session", kind: adValue},
-	{name: "env", short: "e", kind: adValue},
-	{name: "retries", kind: adValue},
-	{name: "timeout", kind: adValue},
-	{name: "fail-fast", kind: adBool},
-	{name: "artifacts-dir", kind: adValue},
-	{name: "reporter", kind: adValue},
-	{name: "report-junit", kind: adValue},
-	{name: "record-video", kind: adBool},
-	{name: "shard-all", kind: adValue},
-	{name: "shard-split", kind: adValue},
-	{name: "json", kind: adBool},
-	{name: "verbose", kind: adBool},
-	{name: "debug", kind: adBool},
-	{name: "maestro", kind: adBool},
-	// Replay-only flags, refused with a message.
-	{name: "keep-session", kind: adBool},
-	{name: "from", kind: adValue},
-	{name: "plan-digest", kind: adValue},
-	{name: "save-script", kind: adOptValue},
-	{name: "force", kind: adBool},
-	// adtest's own additions.
-	{name: "serve-example", kind: adBool},
-	{name: "serve", kind: adValue},
-	{name: "trace", kind: adValue},
-	{name: "grid", kind: adValue},
-	{name: "grid-capabilities", kind: adValue},
-	{name: "grid-timeout", kind: adValue},
-	{name: "help", short: "h", kind: adBool},
-}
-
-func testUsage(w io.Writer) {
-	fmt.Fprint(w, `usage: adtest test PATH... [flags]   (files, directories searched for *.ad, globs)
-
-agent-device's test command on adtest's runner: tests run in discovery order,
-each attempt in a fresh session.
-
-flags:
-  --platform P            run only files declaring platform P
-  -e KEY=VALUE            a script variable (repeatable; AD_VAR_KEY from the environment too)
-  --retries N             retry a failed test up to N times (0-3; else context retries=)
-  --timeout MS            deadline of each attempt (else context timeout=)
-  --fail-fast             stop after the first failed test; the rest are notRun
-  --artifacts-dir DIR     artifacts root (default .agent-device/test-artifacts)
-  --reporter R            default or junit:PATH (repeatable; a list replaces the default)
-  --report-junit PATH     write a JUnit report (same as --reporter junit:PATH)
-  --shard-split N         deal the tests round-robin over N parallel shards
-  --shard-all N           run every test on each of N parallel shards
-                          (scripts see AD_SHARD_INDEX, zero-based)
-  --json                  print {"success":true,"data":<result>} after the reporters
-  --serve-example         serve the bundled example app as AD_BASE_URL (adtest)
-  --serve DIR             serve DIR as AD_BASE_URL (adtest)
-  --trace MODE            off, on, retain-on-failure or on-first-retry (default): a trace
-                          of every step under <attempt>/trace/ (adtest)
-  --grid URL              each worker's browser from the Selenium Grid 4 at URL (else ADTEST_GRID; adtest)
-  --grid-capabilities J   capabilities of its sessions, JSON or @FILE (adtest)
-  --grid-timeout D        how long a session may wait for a free slot (default 5m; adtest)
-  --record-video          refused: adtest's drivers do not record video
-
-Configuration: agent-device.json, ~/.agent-device/config.json and AGENT_DEVICE_*
-are read as agent-device reads them (flags win).
-
-exit codes: 0 all passed (flaky counts as passed), 1 a test failed or the suite could not run
-`)
-}
-
 // testInvalid refuses the command line: agent-device's error line, or
 // with --json its {"success":false,"error":...} object on stdout.
 func testInvalid(env *Env, format string, a ...any) int {
-	if testWantsJSON(env.Args) {
+	if cmdline.Mentions(env.Args, "json") {
 		writeJSONLine(env.Stdout, map[string]any{"success": false, "error": map[string]any{"code": "INVALID_ARGS", "message": fmt.Sprintf(format, a...)}})
 		return ExitFailed
 	}
@@ -102,141 +32,153 @@ func testInvalid(env *Env, format string, a ...any) int {
 	return ExitFailed
 }
 
-// testWantsJSON reports a --json among args (before a "--"), even when the
-// rest of the line does not parse.
-func testWantsJSON(args []string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		if a == "--json" || a == "--json=true" {
-			return true
-		}
-	}
-	return false
+func runTest(ctx context.Context, env *Env) int {
+	return dropInExit(ctx, testCommand(ctx, env))
 }
 
-func runTest(ctx context.Context, env *Env) int {
-	args, err := parseADArgs("test", env.Args, testFlags)
+// testCommand is `adtest test` before its exit code is mapped to
+// agent-device's.
+func testCommand(ctx context.Context, env *Env) int {
+	args, err := agentdevice.ParseArgs("test", env.Args, agentdevice.TestFlags)
 	if err != nil {
 		return testInvalid(env, "%v", err)
 	}
-	if args.has("help") {
-		testUsage(env.Stdout)
+	if args.Has("help") {
+		fmt.Fprint(env.Stdout, agentdevice.TestUsage)
 		return ExitOK
 	}
-	for _, name := range []string{"keep-session", "from", "plan-digest", "save-script", "force"} {
-		if args.has(name) {
-			return testInvalid(env, "--%s is replay-only: test runs every file from its first step in a fresh session (use adtest replay FILE --%s)", name, name)
-		}
+	if err := refuseTestArgs(args); err != nil {
+		return testInvalid(env, "%v", err)
 	}
-	if args.has("maestro") {
-		return testInvalid(env, "adtest runs native .ad scripts only: --maestro (Maestro YAML) is not supported")
-	}
-	if args.has("record-video") {
-		return testInvalid(env, "--record-video: adtest's web and android drivers cannot record video; drop the flag (a failed attempt keeps its screenshot, snapshot and timing in the artifacts dir)")
-	}
-	if len(args.pos) == 0 {
-		return testInvalid(env, "test requires at least one path or glob")
-	}
-	cfg, err := loadAgentDeviceConfig(env, args)
+	cfg, err := agentdevice.Load(adEnv(env), args)
 	if err != nil {
 		return testInvalid(env, "%v", err)
 	}
-	f := runFlags{paths: args.pos, artifactsDir: ".agent-device/test-artifacts", workers: 1, repeatEach: 1,
+	f, err := testRunFlags(env, args, cfg)
+	if err != nil {
+		return testInvalid(env, "%v", err)
+	}
+	shardAll, okAll := cfg.Int("shardAll")
+	shardSplit, okSplit := cfg.Int("shardSplit")
+	if okAll && okSplit {
+		return testInvalid(env, "use only one of --shard-all and --shard-split")
+	}
+	asJSON := args.Has("json")
+	plan, code := planTest(env, f, asJSON)
+	if plan == nil {
+		return code
+	}
+	if !okAll && !okSplit {
+		if asJSON {
+			return plan.executeJSON(ctx, env)
+		}
+		return plan.execute(ctx, env)
+	}
+	n := shardAll + shardSplit
+	if n < 1 {
+		from := cfg.From("shardAll")
+		if okSplit {
+			from = cfg.From("shardSplit")
+		}
+		return testInvalid(env, "shard count must be at least 1, got %d (from %s)", n, from)
+	}
+	return plan.executeShards(ctx, env, n, okAll, asJSON)
+}
+
+// refuseTestArgs refuses replay's flags, Maestro, video and a line
+// without a path.
+func refuseTestArgs(args *cmdline.Args) error {
+	for _, name := range []string{"keep-session", "from", "plan-digest", "save-script", "force"} {
+		if args.Has(name) {
+			return fmt.Errorf("--%s is replay-only: test runs every file from its first step in a fresh session (use adtest replay FILE --%s)", name, name)
+		}
+	}
+	switch {
+	case args.Has("maestro"):
+		return errors.New("adtest runs native .ad scripts only: --maestro (Maestro YAML) is not supported")
+	case args.Has("record-video"):
+		return errors.New("--record-video: adtest's web and android drivers cannot record video; drop the flag (a failed attempt keeps its screenshot, snapshot and timing in the artifacts dir)")
+	case len(args.Pos) == 0:
+		return errors.New("test requires at least one path or glob")
+	}
+	return nil
+}
+
+// testRunFlags are run's flags for a test command line and the merged
+// agent-device configuration.
+func testRunFlags(env *Env, args *cmdline.Args, cfg *agentdevice.Config) (*runFlags, error) {
+	f := &runFlags{paths: args.Pos, artifactsDir: ".agent-device/test-artifacts", workers: 1, repeatEach: 1,
 		stepTimeout: int(suite.DefaultStepTimeout.Milliseconds()), androidSnapshot: "helper"}
-	f.vars = listFlag(args.vals["env"])
-	f.platform = cfg.str("platform")
-	f.failFast = cfg.boolean("failFast")
-	if d := cfg.str("device"); d != "" {
+	f.vars = listFlag(args.All("env"))
+	f.platform = cfg.Str("platform")
+	f.failFast = cfg.Bool("failFast")
+	if d := cfg.Str("device"); d != "" {
 		f.devices = strings.Split(d, ",")
 	}
-	if v, ok := cfg.integer("retries"); ok {
+	if v, ok := cfg.Int("retries"); ok {
 		if v < 0 || v > 3 {
-			return testInvalid(env, "retries must be an integer from 0 to 3, got %d (from %s)", v, cfg.from["retries"])
+			return nil, fmt.Errorf("retries must be an integer from 0 to 3, got %d (from %s)", v, cfg.From("retries"))
 		}
 		f.retries.v = &v
 	}
-	if v, ok := cfg.integer("timeoutMs"); ok {
+	if v, ok := cfg.Int("timeoutMs"); ok {
 		if v < 1 {
-			return testInvalid(env, "timeout must be a positive number of milliseconds, got %d (from %s)", v, cfg.from["timeoutMs"])
+			return nil, fmt.Errorf("timeout must be a positive number of milliseconds, got %d (from %s)", v, cfg.From("timeoutMs"))
 		}
 		f.timeout.v = &v
 	}
-	if d := cfg.str("artifactsDir"); d != "" {
+	if d := cfg.Str("artifactsDir"); d != "" {
 		f.artifactsDir = d
 	}
-	f.serveExample = args.has("serve-example")
+	f.serveExample = args.Has("serve-example")
 	f.trace.m = defaultTrace
-	if v := args.last("trace"); v != "" {
+	if v := args.Last("trace"); v != "" {
 		if err := f.trace.Set(v); err != nil {
-			return testInvalid(env, "--trace: %v", err)
+			return nil, fmt.Errorf("--trace: %v", err)
 		}
 	}
-	f.serve = args.last("serve")
-	f.grid = gridFlags{url: args.last("grid"), capabilities: args.last("grid-capabilities"), timeout: args.last("grid-timeout")}
+	f.serve = args.Last("serve")
+	f.grid = gridFlags{url: args.Last("grid"), capabilities: args.Last("grid-capabilities"), timeout: args.Last("grid-timeout")}
 	f.grid.fill(env, cfg)
-	for _, r := range args.vals["reporter"] {
+	return f, testReporters(f, args)
+}
+
+// testReporters are agent-device's --reporter default|junit:PATH and
+// --report-junit PATH as run's reporters.
+func testReporters(f *runFlags, args *cmdline.Args) error {
+	for _, r := range args.All("reporter") {
 		switch {
 		case r == "default":
 			f.reporters = append(f.reporters, "console")
 		case strings.HasPrefix(r, "junit:") && len(r) > len("junit:"):
 			f.reporters = append(f.reporters, "junit="+strings.TrimPrefix(r, "junit:"))
 		default:
-			return testInvalid(env, "--reporter %q: adtest test takes default or junit:<path> (custom ES module reporters are agent-device's; use adtest run --reporter for adtest's json, github and html reports)", r)
+			return fmt.Errorf("--reporter %q: adtest test takes default or junit:<path> (custom ES module reporters are agent-device's; use adtest run --reporter for adtest's json, github and html reports)", r)
 		}
 	}
-	if p := args.last("report-junit"); p != "" {
+	if p := args.Last("report-junit"); p != "" {
 		if len(f.reporters) == 0 {
 			f.reporters = append(f.reporters, "console")
 		}
 		f.reporters = append(f.reporters, "junit="+p)
 	}
-	shardAll, okAll := cfg.integer("shardAll")
-	shardSplit, okSplit := cfg.integer("shardSplit")
-	if okAll && okSplit {
-		return testInvalid(env, "use only one of --shard-all and --shard-split")
-	}
-	asJSON := args.has("json")
+	return nil
+}
+
+// planTest plans the run; with --json, what planning refuses is said as
+// agent-device's JSON error on stdout.
+func planTest(env *Env, f *runFlags, asJSON bool) (*runPlan, int) {
 	var perr strings.Builder
 	stderr := env.Stderr
 	if asJSON {
-		// What planning refuses is said as JSON too.
 		env.Stderr = &perr
 	}
-	plan, code := planRun(env, &f)
+	plan, code := planRun(env, f)
 	env.Stderr = stderr
-	if plan == nil {
-		if asJSON {
-			writeJSONLine(env.Stdout, map[string]any{"success": false, "error": map[string]any{"code": "INVALID_ARGS", "message": strings.TrimSpace(perr.String())}})
-		}
-		return agentDeviceExit(code)
+	if plan == nil && asJSON {
+		writeJSONLine(env.Stdout, map[string]any{"success": false, "error": map[string]any{"code": "INVALID_ARGS", "message": strings.TrimSpace(perr.String())}})
 	}
-	if !okAll && !okSplit {
-		if asJSON {
-			return agentDeviceExit(plan.executeJSON(ctx, env))
-		}
-		return agentDeviceExit(plan.execute(ctx, env))
-	}
-	n := shardAll + shardSplit
-	if n < 1 {
-		from := cfg.from["shardAll"]
-		if okSplit {
-			from = cfg.from["shardSplit"]
-		}
-		return testInvalid(env, "shard count must be at least 1, got %d (from %s)", n, from)
-	}
-	return agentDeviceExit(plan.executeShards(ctx, env, n, okAll, asJSON))
-}
-
-// agentDeviceExit maps adtest's exit codes to agent-device's 0/1 (an
-// interrupt stays 130).
-func agentDeviceExit(code int) int {
-	switch code {
-	case ExitOK, ExitInterrupted:
-		return code
-	}
-	return ExitFailed
+	return plan, code
 }
 
 // executeJSON runs the plan with its reporters (their terminal output on
@@ -261,54 +203,24 @@ func readResult(env *Env, p *runPlan) string {
 	return string(b)
 }
 
-// executeShards runs n shards in parallel, one suite run each (one browser
-// or device each), as agent-device's --shard-split / --shard-all: split deals
-// the tests round-robin, all gives every shard every test (named "[k/n]").
-// Scripts see AD_SHARD_INDEX (zero-based) and AD_SHARD_COUNT. The reports
-// are written once, from the merged result.
+// executeShards runs n shards in parallel (suite.RunShards) as
+// agent-device's --shard-split / --shard-all, and writes the reports once,
+// from the merged result.
 func (p *runPlan) executeShards(ctx context.Context, env *Env, n int, all, asJSON bool) int {
 	baseURL, stop, code := p.startServer(ctx, env)
 	if code != ExitOK {
 		return code
 	}
 	defer stop()
-	shared := &sharedProviders{open: p.providers, provs: map[string]drivers.Provider{}}
-	defer shared.closeAll()
-	results := make([]*runner.Result, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
 	markOutputDir(env, filepath.Dir(p.runDir)) // as run does: discovery never walks into it
-	for k := 0; k < n; k++ {
-		spec := suite.ShardSpec{Index: k + 1, Count: n}
-		tests := suite.Shard(p.tests, spec, nil)
-		if all {
-			tests = make([]*suite.Test, len(p.tests))
-			for i, t := range p.tests {
-				c := *t
-				c.File = t.File + " [" + strconv.Itoa(k+1) + "/" + strconv.Itoa(n) + "]"
-				c.Name = t.Name + " [" + strconv.Itoa(k+1) + "/" + strconv.Itoa(n) + "]"
-				tests[i] = &c
-			}
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			cfg := p.suiteConfig(env, spec, nil, baseURL)
-			cfg.Providers = shared.forShard(k)
-			results[k], errs[k] = suite.Run(ctx, cfg, tests)
-		}()
+	mode := suite.ShardSplit
+	if all {
+		mode = suite.ShardAll
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "adtest test: %v\n", err)
-			return ExitInfra
-		}
-	}
-	res, err := suite.Merge(results)
+	res, err := suite.RunShards(ctx, p.suiteConfig(env, suite.ShardSpec{}, nil, baseURL), p.tests, n, mode)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "adtest test: %v\n", err)
-		return ExitFailed
+		return ExitInfra
 	}
 	failed := false
 	out := env.Stdout
@@ -317,7 +229,7 @@ func (p *runPlan) executeShards(ctx context.Context, env *Env, n int, all, asJSO
 	}
 	defer func() { env.Stdout = out }()
 	for _, s := range p.specs {
-		if err := writeFinalReport(env, s, res, p.color && s.Path == ""); err != nil {
+		if err := reporters.WriteFinal(reportOutput(env), s, res, p.color && s.Path == ""); err != nil {
 			fmt.Fprintf(env.Stderr, "adtest test: reporter %s: %v\n", s.Name, err)
 			failed = true
 		}
@@ -327,53 +239,3 @@ func (p *runPlan) executeShards(ctx context.Context, env *Env, n int, all, asJSO
 	}
 	return exitCode(res, false, failed)
 }
-
-// sharedProviders gives every shard the same provider per platform (one
-// browser, a context per session; one adb server): providers started side
-// by side in one process would race over the browser's start. Each shard's
-// sessions get worker numbers of their own, and a shard's Close leaves the
-// provider to the others; closeAll ends them.
-type sharedProviders struct {
-	open  suite.ProviderFunc
-	mu    sync.Mutex
-	provs map[string]drivers.Provider
-}
-
-func (s *sharedProviders) forShard(k int) suite.ProviderFunc {
-	return func(ctx context.Context, platform string) (drivers.Provider, error) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		prov, ok := s.provs[platform]
-		if !ok {
-			var err error
-			if prov, err = s.open(ctx, platform); err != nil {
-				return nil, err
-			}
-			s.provs[platform] = prov
-		}
-		return shardProvider{Provider: prov, offset: k * shardWorkerStride}, nil
-	}
-}
-
-func (s *sharedProviders) closeAll() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, p := range s.provs {
-		p.Close()
-	}
-}
-
-// shardWorkerStride separates the worker numbers of shards.
-const shardWorkerStride = 1000
-
-type shardProvider struct {
-	drivers.Provider
-	offset int
-}
-
-func (p shardProvider) NewSession(ctx context.Context, opts drivers.SessionOptions) (drivers.Driver, error) {
-	opts.Worker += p.offset
-	return p.Provider.NewSession(ctx, opts)
-}
-
-func (shardProvider) Close() error { return nil }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"path/filepath"
 	"strings"
 	"time"
@@ -55,8 +56,8 @@ func recordsFirstAttempts(m runner.TraceMode) bool { return m.Records(1) }
 // replay's trace: .adtest/traces/<file>-<time>. Without --trace, mode is ""
 // and the session's platform chooses (runner.DefaultTraceMode:
 // on-first-retry, which records nothing, as a replay has no retry).
-func replayTraceFlag(env *Env, args *adArgs, script string) (mode runner.TraceMode, dir string, ei *runner.ErrorInfo) {
-	if v := args.last("trace"); v != "" {
+func replayTraceFlag(env *Env, args *cmdline.Args, script string) (mode runner.TraceMode, dir string, ei *runner.ErrorInfo) {
+	if v := args.Last("trace"); v != "" {
 		m, err := runner.ParseTraceMode(v)
 		if err != nil {
 			return "", "", replayInvalid("--trace: %v", err)
@@ -71,7 +72,7 @@ func replayTraceFlag(env *Env, args *adArgs, script string) (mode runner.TraceMo
 		now = env.Now
 	}
 	name := suite.Slug(strings.TrimSuffix(filepath.Base(script), ".ad")) + "-" + now().UTC().Format("20060102-150405.000")
-	return mode, filepath.Join(abs(env.Cwd, ".adtest"), "traces", name), nil
+	return mode, filepath.Join(scriptpath.Abs(env.Cwd, ".adtest"), "traces", name), nil
 }
 
 // printTraceKept names a replay's trace when the daemon kept it.

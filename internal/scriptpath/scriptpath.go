@@ -15,8 +15,8 @@ import (
 	"strings"
 )
 
-// absPath is p resolved against cwd (p itself when absolute or cwd is "").
-func absPath(cwd, p string) string {
+// Abs is p resolved against cwd (p itself when absolute or cwd is "").
+func Abs(cwd, p string) string {
 	if filepath.IsAbs(p) || cwd == "" {
 		return p
 	}
@@ -108,7 +108,7 @@ func Expand(cwd string, args []string, skipHidden bool) (files []File, problems 
 func ExpandSkipping(cwd string, args []string, skipHidden bool, skip []string) (files []File, problems []Problem) {
 	skipSet := map[string]bool{}
 	for _, d := range skip {
-		skipSet[filepath.Clean(absPath(cwd, d))] = true
+		skipSet[filepath.Clean(Abs(cwd, d))] = true
 	}
 	seen := map[string]bool{}
 	add := func(display, path string) {
@@ -132,7 +132,7 @@ func ExpandSkipping(cwd string, args []string, skipHidden bool, skip []string) (
 		}
 	}
 	for _, arg := range args {
-		path := filepath.Clean(absPath(cwd, arg))
+		path := filepath.Clean(Abs(cwd, arg))
 		st, err := os.Stat(path)
 		switch {
 		case err == nil && st.IsDir():

@@ -1,10 +1,14 @@
-package main
+// Package agentdevice is agent-device's command-line surface as adtest's
+// drop-ins (replay, test, the interactive open) read it: its configuration
+// (files, AGENT_DEVICE_* and the flags, config.go), the flags of its replay
+// and test commands and its rule for open's targets (flags.go). It reads
+// the process only through Env.
+package agentdevice
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -13,6 +17,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/lang"
 )
@@ -115,46 +120,78 @@ var flagKeys = map[string]string{
 	"shard-all": "shardAll", "shard-split": "shardSplit", "artifacts-dir": "artifactsDir",
 }
 
-// adConfig is the merged configuration.
-type adConfig struct {
+// Env is what reading the configuration needs of the process.
+type Env struct {
+	Cwd      string
+	Getenv   func(string) string // nil: an empty environment
+	ReadFile func(string) ([]byte, error)
+}
+
+func (e Env) getenv(k string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(k)
+}
+
+// Config is the merged configuration.
+type Config struct {
 	vals map[string]any // string, int or bool
 	from map[string]string
 }
 
-func (c *adConfig) str(k string) string { s, _ := c.vals[k].(string); return s }
-func (c *adConfig) boolean(k string) bool {
+// Str is a string key's value ("" when unset).
+func (c *Config) Str(k string) string { s, _ := c.vals[k].(string); return s }
+
+// Bool is a boolean key's value (false when unset).
+func (c *Config) Bool(k string) bool {
 	b, _ := c.vals[k].(bool)
 	return b
 }
-func (c *adConfig) integer(k string) (int, bool) {
+
+// Int is an integer key's value and whether it is set.
+func (c *Config) Int(k string) (int, bool) {
 	n, ok := c.vals[k].(int)
 	return n, ok
 }
 
-// loadAgentDeviceConfig merges the files, the environment and, when args
-// is not nil, the flags of a drop-in command line.
-func loadAgentDeviceConfig(env *Env, args *adArgs) (*adConfig, error) {
-	c := &adConfig{vals: map[string]any{}, from: map[string]string{}}
+// From names where a key's value came from: a file, a variable or a flag.
+func (c *Config) From(k string) string { return c.from[k] }
+
+// ExpandHome expands a leading ~ of p to $HOME.
+func ExpandHome(getenv func(string) string, p string) string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		if home := (Env{Getenv: getenv}).getenv("HOME"); home != "" {
+			return filepath.Join(home, strings.TrimPrefix(p, "~"))
+		}
+	}
+	return p
+}
+
+// Load merges the files, the environment and, when args is not nil, the
+// flags of a drop-in command line.
+func Load(env Env, args *cmdline.Args) (*Config, error) {
+	c := &Config{vals: map[string]any{}, from: map[string]string{}}
 	type source struct {
 		path     string
 		project  bool
 		required bool
 	}
 	var sources []source
-	if explicit := getenv(env, "AGENT_DEVICE_CONFIG"); explicit != "" {
-		sources = []source{{path: abs(env.Cwd, expandHome(env, explicit)), required: true}}
+	if explicit := env.getenv("AGENT_DEVICE_CONFIG"); explicit != "" {
+		sources = []source{{path: scriptpath.Abs(env.Cwd, ExpandHome(env.Getenv, explicit)), required: true}}
 	} else {
-		home := getenv(env, "AGENT_DEVICE_HOME")
-		if home == "" && getenv(env, "HOME") != "" {
-			home = filepath.Join(getenv(env, "HOME"), ".agent-device")
+		home := env.getenv("AGENT_DEVICE_HOME")
+		if home == "" && env.getenv("HOME") != "" {
+			home = filepath.Join(env.getenv("HOME"), ".agent-device")
 		}
 		if home != "" {
-			sources = append(sources, source{path: filepath.Join(expandHome(env, home), "config.json")})
+			sources = append(sources, source{path: filepath.Join(ExpandHome(env.Getenv, home), "config.json")})
 		}
 		sources = append(sources, source{path: filepath.Join(env.Cwd, "agent-device.json"), project: true})
 	}
 	for _, s := range sources {
-		b, err := env.FS.ReadFile(s.path)
+		b, err := env.ReadFile(s.path)
 		if errors.Is(err, fs.ErrNotExist) && !s.required {
 			continue
 		}
@@ -168,7 +205,7 @@ func loadAgentDeviceConfig(env *Env, args *adArgs) (*adConfig, error) {
 	}
 	for key, k := range usedKeys {
 		name := "AGENT_DEVICE_" + upperSnake(key)
-		v := getenv(env, name)
+		v := env.getenv(name)
 		if v == "" {
 			continue
 		}
@@ -180,10 +217,10 @@ func loadAgentDeviceConfig(env *Env, args *adArgs) (*adConfig, error) {
 	}
 	if args != nil {
 		for flag, key := range flagKeys {
-			if !args.has(flag) {
+			if !args.Has(flag) {
 				continue
 			}
-			v := args.last(flag)
+			v := args.Last(flag)
 			if usedKeys[key].kind == cfgBool {
 				v = "true"
 			}
@@ -197,7 +234,7 @@ func loadAgentDeviceConfig(env *Env, args *adArgs) (*adConfig, error) {
 	return c, nil
 }
 
-func (c *adConfig) mergeFile(shown string, b []byte, project bool) error {
+func (c *Config) mergeFile(shown string, b []byte, project bool) error {
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&raw); err != nil || raw == nil {
@@ -297,33 +334,4 @@ func suggestKey(key string) string {
 		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
 	return ""
-}
-
-// applyAgentDeviceConfig gives `adtest run` the configuration's values for
-// the flags the command line left unset (platform, retries, timeoutMs,
-// failFast, device).
-func applyAgentDeviceConfig(env *Env, f *runFlags, set *flag.FlagSet) error {
-	c, err := loadAgentDeviceConfig(env, nil)
-	if err != nil {
-		return err
-	}
-	given := map[string]bool{}
-	set.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
-	if v := c.str("platform"); v != "" && !given["platform"] {
-		f.platform = v
-	}
-	if v, ok := c.integer("retries"); ok && !given["retries"] {
-		f.retries.v = &v
-	}
-	if v, ok := c.integer("timeoutMs"); ok && !given["timeout"] {
-		f.timeout.v = &v
-	}
-	if c.boolean("failFast") && !given["fail-fast"] {
-		f.failFast = true
-	}
-	if v := c.str("device"); v != "" && !given["device"] {
-		f.devices = strings.Split(v, ",")
-	}
-	f.grid.fill(env, c)
-	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package html
 
 import (
 	"io"
@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// reportHandler serves the report tree fsys (rooted at the report directory)
+// Handler serves the report tree fsys (rooted at the report directory)
 // to a browser on this machine and nothing else:
 //   - a request whose Host is not this server by a loopback name
 //     (127.0.0.1, localhost, [::1] with the port) is refused, so a web page
@@ -19,7 +19,7 @@ import (
 //     artifact may carry one pointing anywhere (data/x -> /etc/passwd);
 //   - only regular files are served (a named pipe would hang the request),
 //     and a directory is never listed: / is index.html.
-func reportHandler(fsys fs.FS, port int) http.Handler {
+func Handler(fsys fs.FS, port int) http.Handler {
 	p := strconv.Itoa(port)
 	allowed := map[string]bool{
 		net.JoinHostPort("127.0.0.1", p): true,

@@ -1,10 +1,9 @@
-package main
+package agentdevice
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 func TestAgentDeviceConfig(t *testing.T) {
@@ -55,12 +54,12 @@ func TestAgentDeviceConfig(t *testing.T) {
 			for k, v := range tt.env {
 				vars[k] = v
 			}
-			env := &Env{Cwd: cwd, FS: osFS{}, Now: time.Now, Getenv: func(k string) string { return vars[k] }}
-			args, err := parseADArgs("test", tt.args, testFlags)
+			env := Env{Cwd: cwd, ReadFile: os.ReadFile, Getenv: func(k string) string { return vars[k] }}
+			args, err := ParseArgs("test", tt.args, TestFlags)
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := loadAgentDeviceConfig(env, args)
+			c, err := Load(env, args)
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("err = %v\nwant %s", err, tt.wantErr)
@@ -70,10 +69,10 @@ func TestAgentDeviceConfig(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, _ := c.integer("retries")
-			to, _ := c.integer("timeoutMs")
-			if r != tt.wantRetries || to != tt.wantTimeout || c.str("platform") != tt.wantPlatform {
-				t.Errorf("retries %d timeoutMs %d platform %q, want %d %d %q", r, to, c.str("platform"), tt.wantRetries, tt.wantTimeout, tt.wantPlatform)
+			r, _ := c.Int("retries")
+			to, _ := c.Int("timeoutMs")
+			if r != tt.wantRetries || to != tt.wantTimeout || c.Str("platform") != tt.wantPlatform {
+				t.Errorf("retries %d timeoutMs %d platform %q, want %d %d %q", r, to, c.Str("platform"), tt.wantRetries, tt.wantTimeout, tt.wantPlatform)
 			}
 		})
 	}
