@@ -127,7 +127,8 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 			cancel()
 			return fail(&Response{Error: ei})
 		}
-		e.trace, cfg.Trace = tr, tr
+		e.trace = tr
+		cfg.Hooks = append(cfg.Hooks, tr)
 	}
 	e.sess = runner.NewSession(drv, cfg)
 	resp := r.run(ctx, e, req, a)

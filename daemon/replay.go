@@ -34,10 +34,10 @@ type ReplayRequest struct {
 	// KeepSession leaves the session open even when the script ends in
 	// close (the terminal close is not run).
 	KeepSession bool `json:"keepSession,omitempty"`
-	// Trace and TraceDir: the replay's trace mode (runner.TraceMode, ""
+	// Trace and TraceDir: the replay's trace mode (trace.Mode, ""
 	// = off) and the directory it is written to (trace.go). TraceDefault
 	// (no --trace) has the session's platform choose the mode
-	// (runner.DefaultTraceMode) instead of Trace.
+	// (trace.DefaultMode) instead of Trace.
 	Trace        string `json:"trace,omitempty"`
 	TraceDir     string `json:"traceDir,omitempty"`
 	TraceDefault bool   `json:"traceDefault,omitempty"`
@@ -125,7 +125,16 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 	e.commands.Add(1)
 	start := time.Now()
 	tr := replayTrace(rr, scope, e.platform)
-	res := e.sess.Replay(ctx, &run, runner.ReplayOptions{Scope: scope, From: rr.From, PlanDigest: rr.PlanDigest, Trace: tr})
+	ro := runner.ReplayOptions{Scope: scope, From: rr.From, PlanDigest: rr.PlanDigest}
+	if tr != nil {
+		// The replay's trace records its steps in place of the session's.
+		ro.Hooks = []runner.StepHook{tr}
+		if e.trace != nil {
+			e.sess.RemoveHook(e.trace)
+			defer e.sess.AddHook(e.trace)
+		}
+	}
+	res := e.sess.Replay(ctx, &run, ro)
 	finishReplayTrace(tr, rr, e.platform, res.Status == runner.StatusPassed)
 	if res.Error != nil {
 		if res.Error.Unavailable() {

@@ -20,6 +20,7 @@ import (
 	"github.com/adtest/adtest/internal/shellquote"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // Recording is the recorder of one armed session (package recorder): the
@@ -86,7 +87,7 @@ type entry struct {
 	commands atomic.Int64
 	closed   bool
 	// trace records the session's steps (open --trace), written at close.
-	trace *runner.Trace
+	trace *trace.Trace
 }
 
 func (e *entry) acquire(ctx context.Context) *runner.ErrorInfo {

@@ -90,6 +90,6 @@ func targetsRef(a *lang.Action) bool {
 
 // withJournal attaches a recording to a session configuration.
 func withJournal(cfg runner.SessionConfig, rec Recording) runner.SessionConfig {
-	cfg.Journal = rec
+	cfg.Hooks = append(cfg.Hooks, runner.JournalHook(rec))
 	return cfg
 }

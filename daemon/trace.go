@@ -8,6 +8,7 @@ import (
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // A replay's trace (ReplayRequest.Trace): recorded into TraceDir when the
@@ -15,13 +16,13 @@ import (
 // only when the replay failed). A trace that cannot be created leaves the
 // replay untraced.
 
-func replayTrace(rr *ReplayRequest, scope *lang.Scope, platform string) *runner.Trace {
+func replayTrace(rr *ReplayRequest, scope *lang.Scope, platform string) *trace.Trace {
 	mode, err := replayTraceMode(rr, platform)
 	if err != nil || rr.TraceDir == "" || !mode.Records(1) {
 		return nil
 	}
-	tr, err := runner.NewTrace(rr.TraceDir, drivers.NewMasker(secretValues(scope)),
-		runner.TraceInfo{File: rr.File, Platform: platform, Attempt: 1})
+	tr, err := trace.New(rr.TraceDir, drivers.NewMasker(secretValues(scope)),
+		trace.Info{File: rr.File, Platform: platform, Attempt: 1})
 	if err != nil {
 		return nil
 	}
@@ -29,8 +30,8 @@ func replayTrace(rr *ReplayRequest, scope *lang.Scope, platform string) *runner.
 }
 
 // openTrace starts the trace of a new interactive session (open --trace).
-func openTrace(req *Request, e *entry) (*runner.Trace, *runner.ErrorInfo) {
-	tr, err := runner.NewTrace(req.TraceDir, drivers.NewMasker(nil), runner.TraceInfo{Name: e.name, Platform: e.platform})
+func openTrace(req *Request, e *entry) (*trace.Trace, *runner.ErrorInfo) {
+	tr, err := trace.New(req.TraceDir, drivers.NewMasker(nil), trace.Info{Name: e.name, Platform: e.platform})
 	if err != nil {
 		return nil, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs,
 			Message: fmt.Sprintf("Cannot create the trace directory: %v", err), Hint: "Give a directory adtest can create with --trace DIR."}
@@ -49,14 +50,14 @@ func (e *entry) closeTrace() (string, error) {
 }
 
 // replayTraceMode is the replay's trace mode on the session's platform.
-func replayTraceMode(rr *ReplayRequest, platform string) (runner.TraceMode, error) {
+func replayTraceMode(rr *ReplayRequest, platform string) (trace.Mode, error) {
 	if rr.TraceDefault {
-		return runner.DefaultTraceMode(platform), nil
+		return trace.DefaultMode(platform), nil
 	}
-	return runner.ParseTraceMode(rr.Trace)
+	return trace.ParseMode(rr.Trace)
 }
 
-func finishReplayTrace(tr *runner.Trace, rr *ReplayRequest, platform string, passed bool) {
+func finishReplayTrace(tr *trace.Trace, rr *ReplayRequest, platform string, passed bool) {
 	if tr == nil {
 		return
 	}

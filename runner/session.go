@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -46,10 +47,9 @@ type SessionConfig struct {
 	Seed int64
 	// PollInterval is the interval of internal polling captures (default 100ms).
 	PollInterval time.Duration
-	// Journal hears every step of Step and Replay (nil = none).
-	Journal Journal
-	// Trace records every step of Step and Replay (nil = none; trace.go).
-	Trace *Trace
+	// Hooks are called around every step of Step and Replay (hook.go): a
+	// recording's journal (JournalHook), a trace (runner/trace).
+	Hooks []StepHook
 }
 
 // DefaultAssertTimeout is AssertTimeout in replays: Playwright Test's
@@ -71,6 +71,11 @@ type Session struct {
 
 	// resolution is how the step in progress resolved its target (journal).
 	resolution *Resolution
+
+	// hooks are called around every step; cur is the step in flight as
+	// they see it.
+	hooks []StepHook
+	cur   HookStep
 
 	// replaying is set while Replay runs: `is` then waits for its state.
 	replaying bool
@@ -103,7 +108,7 @@ func NewSession(d drivers.Driver, cfg SessionConfig) *Session {
 	if cfg.Platform == "" && d != nil {
 		cfg.Platform = d.Platform()
 	}
-	return &Session{drv: d, cfg: cfg, frame: frame.NewLifetime(cfg.Seed)}
+	return &Session{drv: d, cfg: cfg, frame: frame.NewLifetime(cfg.Seed), hooks: slices.Clone(cfg.Hooks)}
 }
 
 // LastSnapshot returns the latest observation (for failure artifacts); nil
@@ -118,15 +123,6 @@ func (s *Session) LastSnapshot() *drivers.Snapshot {
 // RefsGeneration returns the current ref-frame epoch.
 func (s *Session) RefsGeneration() int64 { return s.frame.Generation() }
 
-// SetTrace makes t (nil: none) record the session's steps from now on,
-// in place of SessionConfig.Trace: a repair continuing a failed attempt's
-// session must not write into that attempt's trace.
-func (s *Session) SetTrace(t *Trace) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.cfg.Trace = t
-}
-
 // Close ends the session: the driver is closed (idempotent) and the frame
 // dropped. A script's close before it ended only the app: the driver, and
 // the device lease or browser context it holds, is released here all the
@@ -139,8 +135,6 @@ func (s *Session) Close(ctx context.Context) error {
 		return nil
 	}
 	s.closed, s.released = true, true
-	if t := s.cfg.Trace; t != nil {
-		t.flush()
-	}
+	s.flushHooks()
 	return s.drv.Close(ctx)
 }

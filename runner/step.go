@@ -13,7 +13,7 @@ import (
 // The one path a command takes (Session.Step): interpolate ${VAR}, bind,
 // verify target-v1 evidence, dispatch (guards, the side-effect seam, the
 // driver). Replay is a loop over it; the daemon calls it once per command.
-// A Journal, when configured, hears every step after it finishes.
+// The session's hooks (hook.go) are called around every step.
 
 // StepOptions is what Step needs beyond the action.
 type StepOptions struct {
@@ -56,6 +56,12 @@ type JournalEntry struct {
 	Effect string
 	Output *Output
 	Error  *ErrorInfo
+	// Reported is the error as the replay reports it (REPLAY_DIVERGENCE
+	// around Error), set before the hooks end the step; nil otherwise.
+	Reported *ErrorInfo
+	// Events are the driver's events of the step (drivers.EventSource),
+	// drained after it ran when the session has hooks.
+	Events []drivers.Event
 	// Status is "" while the step runs, then passed, failed or skipped.
 	Status Status
 	// Warning is the output's warning, masked.
@@ -67,8 +73,12 @@ type JournalEntry struct {
 // Event is the record as a step event: starting while it has no status,
 // finished once it has one.
 func (e *JournalEntry) Event() StepEvent {
+	err := e.Error
+	if e.Reported != nil {
+		err = e.Reported
+	}
 	return StepEvent{File: e.File, Step: e.Step, Total: e.Total, Line: e.Line, Command: e.Written.Command,
-		Action: e.Text, Status: e.Status, Duration: e.Duration, Error: e.Error, Time: e.Start}
+		Action: e.Text, Status: e.Status, Duration: e.Duration, Error: err, Time: e.Start, Events: e.Events}
 }
 
 // Result is the record as a step of the JSON result.
@@ -91,34 +101,31 @@ type Resolution struct {
 }
 
 // Step runs one action: interpolation, binding, target-v1 verification and
-// dispatch, under the session's request lock. Errors are the step's own
-// (Replay wraps them into REPLAY_DIVERGENCE).
+// dispatch, under the session's request lock, with the hooks around it.
+// Errors are the step's own (Replay wraps them into REPLAY_DIVERGENCE).
 func (s *Session) Step(ctx context.Context, a *lang.Action, opts StepOptions) (*Output, *ErrorInfo) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := JournalEntry{Step: opts.Step, Total: opts.Total, Line: a.Line(), Written: a}
-	s.step(ctx, &rec, opts, stepMasker(opts.Scope, opts.Secrets))
-	return rec.Output, rec.Error
-}
-
-// step is Step without the lock: it runs rec.Written and completes its
-// record (rec.Text, when set, is the masked text of the action as written).
-func (s *Session) step(ctx context.Context, rec *JournalEntry, opts StepOptions, red *drivers.Masker) {
-	a := rec.Written
 	file := opts.File
 	if file == "" {
 		file = s.cfg.File
 	}
-	rec.File = file
-	start := s.cfg.Clock.Now()
-	if rec.Start.IsZero() {
-		rec.Start = start // else: when the step was announced (Replay)
-	}
+	rec := JournalEntry{Step: opts.Step, Total: opts.Total, Line: a.Line(), File: file, Written: a, Start: s.cfg.Clock.Now()}
+	s.beginStep(ctx, &rec)
+	s.step(ctx, &rec, opts, stepMasker(opts.Scope, opts.Secrets), rec.Start)
+	s.drainEvents(&rec)
+	s.endStep(ctx, &rec)
+	return rec.Output, rec.Error
+}
+
+// step is Step without the lock and the hooks: it runs rec.Written and
+// completes its record, its duration from start (rec.Text, when set, is
+// the masked text of the action as written).
+func (s *Session) step(ctx context.Context, rec *JournalEntry, opts StepOptions, red *drivers.Masker, start time.Time) {
+	a := rec.Written
+	file := rec.File
 	rec.EpochBefore = s.frame.Generation()
 	s.resolution = nil
-	if t := s.cfg.Trace; t != nil {
-		t.begin(ctx, s.drv, s.cfg.Clock, a.Command)
-	}
 	ra, err := interpolate(a, opts.Scope, file)
 	if err != nil {
 		// Unresolved variables are plain INVALID_ARGS, not a divergence.
@@ -158,12 +165,6 @@ func (s *Session) step(ctx context.Context, rec *JournalEntry, opts StepOptions,
 		rec.Warning = red.String(rec.Output.Warning)
 	}
 	rec.Resolution, rec.EpochAfter, rec.Effect = s.resolution, s.frame.Generation(), effectName(shown)
-	if t := s.cfg.Trace; t != nil {
-		t.end(ctx, s.drv, rec)
-	}
-	if j := s.cfg.Journal; j != nil {
-		j.Record(*rec)
-	}
 	s.resolution = nil
 }
 
@@ -192,7 +193,7 @@ func effectName(a *lang.Action) string {
 // resolvedAt records how the current step resolved its target (the journal's
 // Resolution); the last resolution of a step wins.
 func (s *Session) resolvedAt(kind, ref, selector string, tree *drivers.Snapshot, idx int, pt drivers.Point) {
-	if s.cfg.Journal == nil && s.cfg.Trace == nil {
+	if len(s.hooks) == 0 {
 		return
 	}
 	r := &Resolution{Kind: kind, Ref: ref, Selector: selector, Index: idx, Tree: tree, Point: pt}

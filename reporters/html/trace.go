@@ -6,7 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 
-	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // An attempt's trace in the report: trace.json is read through
@@ -21,15 +21,15 @@ var jpegSignature = []byte{0xff, 0xd8, 0xff}
 const maxTraceNodes = 20000
 
 // trace reads the trace of an attempt, or returns nil.
-func (b *builder) trace(dir string) *runner.TraceData {
+func (b *builder) trace(dir string) *trace.Data {
 	if dir == "" {
 		return nil
 	}
-	data, ok := b.read(joinPath(dir, runner.TraceFile))
+	data, ok := b.read(joinPath(dir, trace.File))
 	if !ok {
 		return nil
 	}
-	var t runner.TraceData
+	var t trace.Data
 	if json.Unmarshal(data, &t) != nil {
 		return nil
 	}

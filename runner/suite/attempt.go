@@ -18,7 +18,8 @@ import (
 
 // stepRelay hands an attempt's step events to timing.ndjson and to the
 // listener, with the test and attempt filled in; the driver's own events
-// (drivers.EventSource) follow the step that caused them in timing.ndjson.
+// (drivers.EventFrom.OwnMachinery, drained by the session) follow the step
+// that caused them in timing.ndjson.
 type stepRelay struct {
 	runner.StepsOnly
 	s    *scheduler
@@ -26,7 +27,6 @@ type stepRelay struct {
 	ai   attemptInfo
 	tw   *timingWriter
 	mask *drivers.Masker
-	drv  drivers.Driver
 }
 
 func (r *stepRelay) fill(ev runner.StepEvent) runner.StepEvent {
@@ -48,8 +48,8 @@ func (r *stepRelay) StepStarted(ev runner.StepEvent) {
 func (r *stepRelay) StepFinished(ev runner.StepEvent) {
 	ev = r.fill(ev)
 	r.tw.step(r.s.now(), ev, true)
-	if es, ok := r.drv.(drivers.EventSource); ok {
-		for _, e := range es.DrainEvents() {
+	for _, e := range ev.Events {
+		if e.Source.OwnMachinery() {
 			r.tw.driverEvent(ev.Step, e)
 		}
 	}
@@ -158,7 +158,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		params := ReplayParams{
 			Scope:   s.scope(t, ai, art.dir),
 			Secrets: s.secretValues(t),
-			Steps:   &stepRelay{s: s, t: t, ai: ai, tw: tw, mask: mask, drv: d},
+			Steps:   &stepRelay{s: s, t: t, ai: ai, tw: tw, mask: mask},
 
 			StepTimeout: s.cfg.StepTimeout,
 		}
@@ -176,7 +176,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 	s.finishTrace(trace, t.Platform, ai, &ar, replayReturned)
 	// --repair: the live session of a failed last attempt (repair.go).
 	if s.cfg.Repair != nil && ar.Status == runner.StatusFailed && drv != nil && replayReturned && ctx.Err() == nil && ai.attempt == ai.max {
-		s.repairAttempt(ctx, t, ai, rep, prov, &ar, art)
+		s.repairAttempt(ctx, t, ai, rep, prov, &ar, art, trace)
 	}
 
 	// --annotate: a passed attempt's steps (annotate.go); the last failed

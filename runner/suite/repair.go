@@ -15,6 +15,7 @@ import (
 	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/repair"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // RepairConfig turns --repair on.
@@ -46,7 +47,7 @@ func repairBudget(t *Test, rc *RepairConfig) time.Duration {
 
 // repairAttempt runs a repair of t after its failed attempt ar on rep's
 // live session, and attaches the report to ar.
-func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, rep Replayer, prov drivers.Provider, ar *runner.AttemptResult, art *artifacts) {
+func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, rep Replayer, prov drivers.Provider, ar *runner.AttemptResult, art *artifacts, attemptTrace *trace.Trace) {
 	rc := s.cfg.Repair
 	h, ok := rep.(sessionHolder)
 	if !ok || rc == nil || t.Script == nil || ar.Error == nil || ar.Error.Code != runner.CodeReplayDivergence {
@@ -75,12 +76,14 @@ func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, 
 	}
 	// The failed attempt's trace is the failure's: the repair's replays
 	// (the live session's continuation included) each get their own.
-	h.Session().SetTrace(nil)
+	if attemptTrace != nil {
+		h.Session().RemoveHook(attemptTrace)
+	}
 	if art.dir != "" && s.traceMode(t.Platform).Records(ai.attempt) {
 		mask := s.masker(t)
-		opts.Trace = func(n int) *runner.Trace {
-			tr, err := runner.NewTrace(filepath.Join(art.dir, fmt.Sprintf("repair-trace-%d", n)), mask,
-				runner.TraceInfo{File: t.File, Name: fmt.Sprintf("%s (repair replay %d)", t.Name, n), Platform: t.Platform, Attempt: ai.attempt})
+		opts.Trace = func(n int) *trace.Trace {
+			tr, err := trace.New(filepath.Join(art.dir, fmt.Sprintf("repair-trace-%d", n)), mask,
+				trace.Info{File: t.File, Name: fmt.Sprintf("%s (repair replay %d)", t.Name, n), Platform: t.Platform, Attempt: ai.attempt})
 			if err != nil {
 				ar.Warnings = append(ar.Warnings, "repair trace: "+err.Error())
 				return nil

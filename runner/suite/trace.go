@@ -7,6 +7,7 @@ import (
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // An attempt's trace (Config.Trace): recorded into <attempt>/trace/ when
@@ -15,20 +16,20 @@ import (
 // attempt).
 
 // traceMode is the trace mode of a test on platform.
-func (s *scheduler) traceMode(platform string) runner.TraceMode {
+func (s *scheduler) traceMode(platform string) trace.Mode {
 	if s.cfg.TraceDefault {
-		return runner.DefaultTraceMode(platform)
+		return trace.DefaultMode(platform)
 	}
 	return s.cfg.Trace
 }
 
 // startTrace opens the attempt's trace, or returns nil.
-func (s *scheduler) startTrace(t *Test, ai attemptInfo, art *artifacts, mask *drivers.Masker) *runner.Trace {
+func (s *scheduler) startTrace(t *Test, ai attemptInfo, art *artifacts, mask *drivers.Masker) *trace.Trace {
 	if art.dir == "" || !s.traceMode(t.Platform).Records(ai.attempt) {
 		return nil
 	}
-	tr, err := runner.NewTrace(filepath.Join(art.dir, runner.TraceDirName), mask,
-		runner.TraceInfo{File: t.File, Name: t.Name, Platform: t.Platform, Attempt: ai.attempt})
+	tr, err := trace.New(filepath.Join(art.dir, trace.DirName), mask,
+		trace.Info{File: t.File, Name: t.Name, Platform: t.Platform, Attempt: ai.attempt})
 	if err != nil {
 		art.errs = append(art.errs, "trace: "+err.Error())
 		return nil
@@ -38,7 +39,7 @@ func (s *scheduler) startTrace(t *Test, ai attemptInfo, art *artifacts, mask *dr
 
 // finishTrace writes the trace's index and keeps or removes it. A replay
 // that did not return may still write into it: it is left as it is.
-func (s *scheduler) finishTrace(tr *runner.Trace, platform string, ai attemptInfo, ar *runner.AttemptResult, replayReturned bool) {
+func (s *scheduler) finishTrace(tr *trace.Trace, platform string, ai attemptInfo, ar *runner.AttemptResult, replayReturned bool) {
 	if tr == nil || !replayReturned {
 		return
 	}
