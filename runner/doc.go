@@ -36,15 +36,15 @@
 //     order over printed nodes).
 //   - verify.go: target-v1 binding verification before dispatch (§4.2.2).
 //   - step.go: Session.Step, the one path of a command (interpolate, bind
-//     with lang.Bind, verify, dispatch, each under the step bound), and the
-//     step record: JournalEntry, which the hooks hear and from which the
-//     step event (Event), the JSON step result (Result) and, through the
-//     event, timing.ndjson's step lines are derived.
+//     with lang.Bind, verify, dispatch, each under the step bound).
 //   - hook.go: StepHook, the one step hook the session calls around every
 //     step (begin, before the mutation, acted, end) with the driver's
-//     events of the step; a recording's Journal, a replay's Observer and
-//     the trace (package runner/trace) are its implementations. The
-//     session's act is the one call to Driver.Act.
+//     events of the step, and the step record it hears: JournalEntry, from
+//     which the step event (Event), the JSON step result (Result) and,
+//     through the event, timing.ndjson's step lines are derived. A
+//     recording's Journal, a replay's Observer and the trace (package
+//     runner/trace) are its implementations. The session calls them
+//     (session.go); its act is the one call to Driver.Act.
 //   - events.go: Observer, the one listener interface of replays, the suite
 //     runner and reporters, and the suite's events.
 //   - replay.go: Replay (a loop over step records), REPLAY_DIVERGENCE with

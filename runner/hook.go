@@ -5,12 +5,97 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/lang"
 )
 
 // The one step hook: whatever follows a session's steps (the journal of a
 // recording, the observer of a replay and with it the suite's timing.ndjson,
 // the trace in runner/trace) is a StepHook the session calls around every
-// step. The session alone acts on the device; a hook records.
+// step with the step's record (JournalEntry). The session alone acts on
+// the device; a hook records.
+
+// Journal receives one entry per step, after the step finished, in order.
+// It is called with the session's request lock held: it must not call back
+// into the session.
+type Journal interface{ Record(e JournalEntry) }
+
+// JournalEntry is the record of one step: what it was, what it did and how
+// it ended. It is the one step record: the journal hears it, and the step
+// event (Event), the step of the JSON result (Result) and timing.ndjson's
+// lines are derived from it.
+type JournalEntry struct {
+	Step, Line int
+	// Total is the number of steps of the replay (0 when interactive); File
+	// the script the step is from.
+	Total   int
+	File    string
+	Written *lang.Action // the action as written (before interpolation)
+	Bound   *lang.Action // after interpolation and binding (nil when interpolation failed)
+	// Text is the canonical action text (lang.FormatAction of Bound, else of
+	// Written) with variable values and secrets masked.
+	Text       string
+	Resolution *Resolution // nil when the action resolved no target
+	// EpochBefore and EpochAfter are the ref-frame epoch around the step.
+	EpochBefore, EpochAfter int64
+	// Effect is the step's ref-frame effect: "mutation", "read", "snapshot",
+	// "partial" or "none".
+	Effect string
+	Output *Output
+	Error  *ErrorInfo
+	// Reported is the error as the replay reports it (REPLAY_DIVERGENCE
+	// around Error), set before the hooks end the step; nil otherwise.
+	Reported *ErrorInfo
+	// Events are the driver's events of the step (drivers.EventSource),
+	// drained after it ran when the session has hooks.
+	Events []drivers.Event
+	// Status is "" while the step runs, then passed, failed or skipped.
+	Status Status
+	// Warning is the output's warning, masked.
+	Warning  string
+	Start    time.Time
+	Duration time.Duration
+}
+
+// Event is the record as a step event: starting while it has no status,
+// finished once it has one.
+func (e *JournalEntry) Event() StepEvent {
+	err := e.Error
+	if e.Reported != nil {
+		err = e.Reported
+	}
+	return StepEvent{File: e.File, Step: e.Step, Total: e.Total, Line: e.Line, Command: e.Written.Command,
+		Action: e.Text, Status: e.Status, Duration: e.Duration, Error: err, Time: e.Start, Events: e.Events}
+}
+
+// Result is the record as a step of the JSON result.
+func (e *JournalEntry) Result() StepResult {
+	return StepResult{Step: e.Step, Line: e.Line, Command: e.Written.Command, Action: e.Text,
+		Status: e.Status, DurationMs: e.Duration.Milliseconds(), Warning: e.Warning}
+}
+
+// Resolution is how a step's target was resolved.
+type Resolution struct {
+	Kind     string        // "ref", "selector" or "point"
+	Ref      string        // "@e3" (pin stripped) when Kind == "ref"
+	Selector string        // the selector chain as written, when Kind == "selector"
+	Node     *drivers.Node // the resolved node (nil for a point)
+	Index    int           // its index in Tree.Nodes (-1 for a point)
+	// Tree is the immutable tree the target was resolved in: the frame's tree
+	// for a ref, the internal capture for a selector (nil for a point).
+	Tree  *drivers.Snapshot
+	Point drivers.Point // the point acted on (a node's centre for refs and selectors)
+}
+
+// Clock is the runner's time source; tests inject a deterministic one.
+type Clock interface {
+	Now() time.Time
+	After(d time.Duration) <-chan time.Time
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time                         { return time.Now() }
+func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
 // StepHook is called by a session around every step, under the session's
 // request lock and with the driver idle unless said otherwise: it must not
@@ -88,93 +173,4 @@ func (h observerHook) BeginStep(_ context.Context, st *HookStep) {
 
 func (h observerHook) EndStep(_ context.Context, st *HookStep) {
 	h.o.StepFinished(st.Record.Event())
-}
-
-// AddHook adds h to the session's hooks (after those it has).
-func (s *Session) AddHook(h StepHook) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.hooks = append(s.hooks, h)
-}
-
-// RemoveHook removes h from the session's hooks: a repair continuing a
-// failed attempt's session must not write into that attempt's trace.
-func (s *Session) RemoveHook(h StepHook) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	kept := make([]StepHook, 0, len(s.hooks))
-	for _, k := range s.hooks {
-		if k != h {
-			kept = append(kept, k)
-		}
-	}
-	s.hooks = kept
-}
-
-// beginStep calls the hooks before rec's step.
-func (s *Session) beginStep(ctx context.Context, rec *JournalEntry) {
-	if len(s.hooks) == 0 {
-		return
-	}
-	s.cur = HookStep{Driver: s.drv, Clock: s.cfg.Clock, Record: rec}
-	for _, h := range s.hooks {
-		h.BeginStep(ctx, &s.cur)
-	}
-}
-
-// drainEvents hands the driver's events of the step just run to its
-// record, for the hooks.
-func (s *Session) drainEvents(rec *JournalEntry) {
-	if len(s.hooks) == 0 {
-		return
-	}
-	if es, ok := s.drv.(drivers.EventSource); ok {
-		rec.Events = es.DrainEvents()
-	}
-}
-
-// endStep calls the hooks after rec's step, in reverse order.
-func (s *Session) endStep(ctx context.Context, rec *JournalEntry) {
-	if len(s.hooks) == 0 {
-		return
-	}
-	s.cur.Record = rec
-	for i := len(s.hooks) - 1; i >= 0; i-- {
-		s.hooks[i].EndStep(ctx, &s.cur)
-	}
-	s.cur = HookStep{}
-}
-
-// beforeMutation calls the hooks at the seam.
-func (s *Session) beforeMutation() {
-	for _, h := range s.hooks {
-		h.BeforeMutation(&s.cur)
-	}
-}
-
-// flushHooks completes the hooks' work in flight.
-func (s *Session) flushHooks() {
-	for _, h := range s.hooks {
-		if f, ok := h.(Flusher); ok {
-			f.Flush()
-		}
-	}
-}
-
-// act performs one device action of the step in flight: the one call from
-// the runner to Driver.Act, timed for the hooks.
-func (s *Session) act(ctx context.Context, a drivers.Action) error {
-	if len(s.hooks) == 0 {
-		return s.drv.Act(ctx, a)
-	}
-	start := s.cfg.Clock.Now()
-	err := s.drv.Act(ctx, a)
-	at := ActTiming{Start: start, Duration: s.cfg.Clock.Now().Sub(start)}
-	if st, ok := s.drv.(drivers.SettleTimer); ok {
-		at.Settle = min(st.LastSettle(), at.Duration)
-	}
-	for _, h := range s.hooks {
-		h.Acted(&s.cur, at)
-	}
-	return err
 }

@@ -10,17 +10,6 @@ import (
 	"github.com/adtest/adtest/runner/internal/frame"
 )
 
-// Clock is the runner's time source; tests inject a deterministic one.
-type Clock interface {
-	Now() time.Time
-	After(d time.Duration) <-chan time.Time
-}
-
-type realClock struct{}
-
-func (realClock) Now() time.Time                         { return time.Now() }
-func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
-
 // SessionConfig configures a Session.
 type SessionConfig struct {
 	Platform string // for messages / AD_* built-ins
@@ -137,4 +126,93 @@ func (s *Session) Close(ctx context.Context) error {
 	s.closed, s.released = true, true
 	s.flushHooks()
 	return s.drv.Close(ctx)
+}
+
+// AddHook adds h to the session's hooks (after those it has).
+func (s *Session) AddHook(h StepHook) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hooks = append(s.hooks, h)
+}
+
+// RemoveHook removes h from the session's hooks: a repair continuing a
+// failed attempt's session must not write into that attempt's trace.
+func (s *Session) RemoveHook(h StepHook) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	kept := make([]StepHook, 0, len(s.hooks))
+	for _, k := range s.hooks {
+		if k != h {
+			kept = append(kept, k)
+		}
+	}
+	s.hooks = kept
+}
+
+// beginStep calls the hooks before rec's step.
+func (s *Session) beginStep(ctx context.Context, rec *JournalEntry) {
+	if len(s.hooks) == 0 {
+		return
+	}
+	s.cur = HookStep{Driver: s.drv, Clock: s.cfg.Clock, Record: rec}
+	for _, h := range s.hooks {
+		h.BeginStep(ctx, &s.cur)
+	}
+}
+
+// drainEvents hands the driver's events of the step just run to its
+// record, for the hooks.
+func (s *Session) drainEvents(rec *JournalEntry) {
+	if len(s.hooks) == 0 {
+		return
+	}
+	if es, ok := s.drv.(drivers.EventSource); ok {
+		rec.Events = es.DrainEvents()
+	}
+}
+
+// endStep calls the hooks after rec's step, in reverse order.
+func (s *Session) endStep(ctx context.Context, rec *JournalEntry) {
+	if len(s.hooks) == 0 {
+		return
+	}
+	s.cur.Record = rec
+	for i := len(s.hooks) - 1; i >= 0; i-- {
+		s.hooks[i].EndStep(ctx, &s.cur)
+	}
+	s.cur = HookStep{}
+}
+
+// beforeMutation calls the hooks at the seam.
+func (s *Session) beforeMutation() {
+	for _, h := range s.hooks {
+		h.BeforeMutation(&s.cur)
+	}
+}
+
+// flushHooks completes the hooks' work in flight.
+func (s *Session) flushHooks() {
+	for _, h := range s.hooks {
+		if f, ok := h.(Flusher); ok {
+			f.Flush()
+		}
+	}
+}
+
+// act performs one device action of the step in flight: the one call from
+// the runner to Driver.Act, timed for the hooks.
+func (s *Session) act(ctx context.Context, a drivers.Action) error {
+	if len(s.hooks) == 0 {
+		return s.drv.Act(ctx, a)
+	}
+	start := s.cfg.Clock.Now()
+	err := s.drv.Act(ctx, a)
+	at := ActTiming{Start: start, Duration: s.cfg.Clock.Now().Sub(start)}
+	if st, ok := s.drv.(drivers.SettleTimer); ok {
+		at.Settle = min(st.LastSettle(), at.Duration)
+	}
+	for _, h := range s.hooks {
+		h.Acted(&s.cur, at)
+	}
+	return err
 }
