@@ -8,6 +8,7 @@ import (
 
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/runctx"
 
 	"github.com/adtest/adtest/drivers"
 )
@@ -115,27 +116,19 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 	if endsInClose {
 		run.Actions = run.Actions[:len(run.Actions)-1]
 	}
-	env := map[string]string{}
-	for _, d := range script.Env {
-		env[d.Key] = d.Value
-	}
-	scope := &lang.Scope{CLI: rr.Vars, Process: rr.ProcessVars, Script: env, BuiltIns: map[string]string{
-		"AD_PLATFORM": e.platform, "AD_SESSION": e.name, "AD_FILENAME": rr.File,
-	}}
+	rc := runctx.New(runctx.Vars{CLI: rr.Vars, Process: rr.ProcessVars, Script: script})
+	rc.Scope.BuiltIns = map[string]string{"AD_PLATFORM": e.platform, "AD_SESSION": e.name, "AD_FILENAME": rr.File}
 	e.commands.Add(1)
 	start := time.Now()
-	tr := replayTrace(rr, scope, e.platform)
-	ro := runner.ReplayOptions{Scope: scope, From: rr.From, PlanDigest: rr.PlanDigest}
-	if tr != nil {
+	startReplayTrace(rc, rr, e.platform)
+	ro := runner.ReplayOptions{Scope: rc.Scope, From: rr.From, PlanDigest: rr.PlanDigest, Hooks: rc.Hooks()}
+	if rc.Trace != nil && e.trace != nil {
 		// The replay's trace records its steps in place of the session's.
-		ro.Hooks = []runner.StepHook{tr}
-		if e.trace != nil {
-			e.sess.RemoveHook(e.trace)
-			defer e.sess.AddHook(e.trace)
-		}
+		e.sess.RemoveHook(e.trace)
+		defer e.sess.AddHook(e.trace)
 	}
 	res := e.sess.Replay(ctx, &run, ro)
-	finishReplayTrace(tr, rr, e.platform, res.Status == runner.StatusPassed)
+	finishReplayTrace(rc, res.Status == runner.StatusPassed)
 	if res.Error != nil {
 		if res.Error.Unavailable() {
 			r.lose(ctx, e)

@@ -3,11 +3,10 @@ package daemon
 import (
 	"fmt"
 	"os"
-	"sort"
 
 	"github.com/adtest/adtest/drivers"
-	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/runctx"
 	"github.com/adtest/adtest/runner/trace"
 )
 
@@ -16,17 +15,31 @@ import (
 // only when the replay failed). A trace that cannot be created leaves the
 // replay untraced.
 
-func replayTrace(rr *ReplayRequest, scope *lang.Scope, platform string) *trace.Trace {
-	mode, err := replayTraceMode(rr, platform)
-	if err != nil || rr.TraceDir == "" || !mode.Records(1) {
-		return nil
-	}
-	tr, err := trace.New(rr.TraceDir, drivers.NewMasker(secretValues(scope)),
-		trace.Info{File: rr.File, Platform: platform, Attempt: 1})
+// startReplayTrace starts the trace of the replay rc runs, when asked for.
+func startReplayTrace(rc *runctx.Run, rr *ReplayRequest, platform string) {
+	p, err := replayTracePolicy(rr)
 	if err != nil {
-		return nil
+		return
 	}
-	return tr
+	_ = rc.StartTrace(p, platform, 1, rr.TraceDir, trace.Info{File: rr.File})
+}
+
+// replayTracePolicy is the replay's trace policy: --trace MODE, or the
+// session's platform's default without --trace.
+func replayTracePolicy(rr *ReplayRequest) (trace.Policy, error) {
+	if rr.TraceDefault {
+		return trace.Policy{PlatformDefault: true}, nil
+	}
+	mode, err := trace.ParseMode(rr.Trace)
+	return trace.Policy{Mode: mode}, err
+}
+
+// finishReplayTrace keeps or removes the replay's trace; one whose
+// trace.json cannot be written is removed.
+func finishReplayTrace(rc *runctx.Run, passed bool) {
+	if dir, err := rc.FinishTrace(passed); err != nil {
+		os.RemoveAll(dir)
+	}
 }
 
 // openTrace starts the trace of a new interactive session (open --trace).
@@ -47,37 +60,4 @@ func (e *entry) closeTrace() (string, error) {
 	tr := e.trace
 	e.trace = nil
 	return tr.Dir(), tr.Close()
-}
-
-// replayTraceMode is the replay's trace mode on the session's platform.
-func replayTraceMode(rr *ReplayRequest, platform string) (trace.Mode, error) {
-	if rr.TraceDefault {
-		return trace.DefaultMode(platform), nil
-	}
-	return trace.ParseMode(rr.Trace)
-}
-
-func finishReplayTrace(tr *trace.Trace, rr *ReplayRequest, platform string, passed bool) {
-	if tr == nil {
-		return
-	}
-	mode, _ := replayTraceMode(rr, platform)
-	if !mode.Keeps(1, passed) || tr.Close() != nil {
-		os.RemoveAll(tr.Dir())
-	}
-}
-
-// secretValues are the values of the scope's variables whose names look
-// secret (lang.IsSecretName), in a stable order.
-func secretValues(scope *lang.Scope) []string {
-	var out []string
-	for _, vars := range []map[string]string{scope.CLI, scope.Process, scope.Script} {
-		for k, v := range vars {
-			if v != "" && lang.IsSecretName(k) {
-				out = append(out, v)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
 }

@@ -22,7 +22,8 @@ func TestReplayTraceMode(t *testing.T) {
 		{ReplayRequest{Trace: "on"}, drivers.PlatformAndroid, trace.On, true},
 		{ReplayRequest{Trace: "off"}, drivers.PlatformWeb, trace.Off, false},
 	} {
-		got, err := replayTraceMode(&c.rr, c.platform)
+		p, err := replayTracePolicy(&c.rr)
+		got := p.ModeOn(c.platform)
 		if err != nil || got != c.want || got.Records(1) != c.records {
 			t.Errorf("%+v on %s: %q (records %v), %v; want %q (records %v)", c.rr, c.platform, got, got.Records(1), err, c.want, c.records)
 		}

@@ -286,38 +286,6 @@ func (s *scheduler) closeProviders() {
 	}
 }
 
-func (s *scheduler) masker(t *Test) *drivers.Masker {
-	return drivers.NewMasker(s.secretValues(t))
-}
-
-func (s *scheduler) secretValues(t *Test) []string {
-	extra := map[string]bool{}
-	for _, n := range s.cfg.MaskNames {
-		extra[n] = true
-	}
-	var vals []string
-	collect := func(k, v string) {
-		if IsSecretName(k) || extra[k] {
-			vals = append(vals, v)
-		}
-	}
-	for k, v := range s.cfg.CLIVars {
-		collect(k, v)
-	}
-	for k, v := range s.cfg.ProcessVars {
-		collect(k, v)
-	}
-	if t != nil && t.Script != nil {
-		for _, e := range t.Script.Env {
-			collect(e.Key, e.Value)
-		}
-	}
-	if s.cfg.BlankPictures {
-		vals = append(vals, drivers.BlankPictures)
-	}
-	return vals
-}
-
 func (s *scheduler) run(ctx context.Context) *runner.Result {
 	start := s.now()
 	s.emitStart(start)

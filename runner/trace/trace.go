@@ -65,6 +65,22 @@ func DefaultMode(platform string) Mode {
 	return OnFirstRetry
 }
 
+// Policy is how a run chooses its trace mode: Mode as given (--trace MODE),
+// or the platform's default (DefaultMode) when PlatformDefault is set (no
+// --trace).
+type Policy struct {
+	Mode            Mode
+	PlatformDefault bool
+}
+
+// ModeOn is the policy's mode on platform.
+func (p Policy) ModeOn(platform string) Mode {
+	if p.PlatformDefault {
+		return DefaultMode(platform)
+	}
+	return p.Mode
+}
+
 // Records reports whether the attempt (1-based) is traced.
 func (m Mode) Records(attempt int) bool {
 	switch m {
