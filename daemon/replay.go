@@ -74,12 +74,7 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 			ei.Hint = "A resume continues the session a failed replay left open; replay the whole script without --from to start again."
 			return &Response{Error: ei}
 		}
-		platform := req.Platform
-		if platform == "" {
-			platform = r.srv.cfg.DefaultPlatform
-		}
-		e = &entry{lock: make(chan struct{}, 1), name: req.Session, platform: platform, device: req.Device, created: time.Now().UTC()}
-		r.sessions[req.Session] = e
+		e = r.newEntry(req)
 	}
 	r.mu.Unlock()
 	if ei := e.acquire(ctx); ei != nil {
@@ -97,16 +92,11 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 			"Session %q is a %s session; the script runs on %s", req.Session, e.platform, req.Platform)
 	}
 	if fresh {
-		drv, cfg, ei := r.startDriver(ctx, e, req)
-		if ei != nil {
+		if ei := r.startSession(ctx, e, req, nil); ei != nil {
 			r.drop(e)
 			return &Response{Error: ei}
 		}
-		e.sess = runner.NewSession(drv, cfg)
-		r.mu.Lock()
-		delete(r.lost, req.Session)
-		r.mu.Unlock()
-		r.saveState()
+		r.started(e)
 	}
 
 	// The terminal close ends the session itself (below), not only its page;
@@ -158,16 +148,6 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 		resp.Warning = strings.Join(res.Warnings, "; ")
 	}
 	return resp
-}
-
-// drop forgets a session entry that never started.
-func (r *registry) drop(e *entry) {
-	e.closed = true
-	r.mu.Lock()
-	if r.sessions[e.name] == e {
-		delete(r.sessions, e.name)
-	}
-	r.mu.Unlock()
 }
 
 // end closes a locked session for good: the replayed script's own close.

@@ -87,9 +87,3 @@ func targetsRef(a *lang.Action) bool {
 	_, _, ok := lang.NamedRef(args)
 	return ok
 }
-
-// withJournal attaches a recording to a session configuration.
-func withJournal(cfg runner.SessionConfig, rec Recording) runner.SessionConfig {
-	cfg.Hooks = append(cfg.Hooks, runner.JournalHook(rec))
-	return cfg
-}
