@@ -122,6 +122,8 @@ type HookStep struct {
 	// on it).
 	Driver drivers.Driver
 	Clock  Clock
+	// Record is the step's record, valid during the call: a hook that keeps
+	// it keeps a copy.
 	Record *JournalEntry
 }
 

@@ -67,11 +67,12 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 	}
 	for i, a := range script.Actions {
 		step := i + 1
-		rec := JournalEntry{Step: step, Total: total, Line: a.Line(), File: file, Written: a, Text: actionText(red, a), Start: s.cfg.Clock.Now()}
+		rec := &s.rec
+		*rec = JournalEntry{Step: step, Total: total, Line: a.Line(), File: file, Written: a, Text: actionText(red, a), Start: s.cfg.Clock.Now()}
 		if a.Command == "replay" || step < opts.From {
 			rec.Status = StatusSkipped
-			s.beginStep(ctx, &rec)
-			s.endStep(ctx, &rec)
+			s.beginStep(ctx, rec)
+			s.endStep(ctx, rec)
 			res.Steps = append(res.Steps, rec.Result())
 			continue
 		}
@@ -80,9 +81,9 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 			opts.BeforeClose = nil
 		}
 		start := s.cfg.Clock.Now()
-		s.beginStep(ctx, &rec)
-		s.step(ctx, &rec, StepOptions{Scope: opts.Scope, Secrets: opts.Secrets, File: file, Step: step, Total: total, Timeout: opts.StepTimeout}, red, start)
-		s.drainEvents(&rec)
+		s.beginStep(ctx, rec)
+		s.step(ctx, rec, StepOptions{Scope: opts.Scope, Secrets: opts.Secrets, File: file, Step: step, Total: total, Timeout: opts.StepTimeout}, red, start)
+		s.drainEvents(rec)
 		if e := rec.Error; e != nil && rec.Bound != nil {
 			// The divergence screen is a capture too: bounded like a step.
 			dctx, dcancel := stepBound(ctx, opts.StepTimeout)
@@ -96,7 +97,7 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 			res.Warnings = append(res.Warnings, fmt.Sprintf("step %d: %s", step, rec.Warning))
 		}
 		res.Steps = append(res.Steps, rec.Result())
-		s.endStep(ctx, &rec)
+		s.endStep(ctx, rec)
 		if rec.Reported != nil {
 			rec.Error = rec.Reported
 		}

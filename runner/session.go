@@ -65,6 +65,10 @@ type Session struct {
 	// they see it.
 	hooks []StepHook
 	cur   HookStep
+	// rec is the record of the step in flight, reused from step to step
+	// (a record per step would be an allocation per step: it escapes
+	// through the hooks); a hook copies what it keeps.
+	rec JournalEntry
 
 	// replaying is set while Replay runs: `is` then waits for its state.
 	replaying bool

@@ -38,11 +38,12 @@ func (s *Session) Step(ctx context.Context, a *lang.Action, opts StepOptions) (*
 	if file == "" {
 		file = s.cfg.File
 	}
-	rec := JournalEntry{Step: opts.Step, Total: opts.Total, Line: a.Line(), File: file, Written: a, Start: s.cfg.Clock.Now()}
-	s.beginStep(ctx, &rec)
-	s.step(ctx, &rec, opts, stepMasker(opts.Scope, opts.Secrets), rec.Start)
-	s.drainEvents(&rec)
-	s.endStep(ctx, &rec)
+	rec := &s.rec
+	*rec = JournalEntry{Step: opts.Step, Total: opts.Total, Line: a.Line(), File: file, Written: a, Start: s.cfg.Clock.Now()}
+	s.beginStep(ctx, rec)
+	s.step(ctx, rec, opts, stepMasker(opts.Scope, opts.Secrets), rec.Start)
+	s.drainEvents(rec)
+	s.endStep(ctx, rec)
 	return rec.Output, rec.Error
 }
 
