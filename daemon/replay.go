@@ -152,15 +152,6 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 
 // end closes a locked session for good: the replayed script's own close.
 func (r *registry) end(ctx context.Context, e *entry) {
-	e.closed = true
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	_ = e.sess.Close(cctx)
-	cancel()
-	r.mu.Lock()
-	if r.sessions[e.name] == e {
-		delete(r.sessions, e.name)
-	}
-	delete(r.lost, e.name)
-	r.mu.Unlock()
-	r.saveState()
+	r.stop(ctx, e, 10*time.Second)
+	r.forget(e, "")
 }

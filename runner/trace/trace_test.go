@@ -16,30 +16,24 @@ import (
 	"github.com/adtest/adtest/runner"
 )
 
-const loginScreens = `
+// traceScreens is a login that leads home, where a button shows late.
+const traceScreens = `
 open demo -> login
 screen login "Sign in"
   heading "Welcome"
   textbox "Email" id=email editable
   button "Sign in" id=signin -> goto home
-  button "Help" id=help -> alert "Call us"
 screen home "Home"
   text "Signed in"
-  button "Settings" id=settings -> goto settings
-  button "Log out" id=logout -> goto login
   button "Late" id=late after=1s
-screen settings
-  group "Account"
-    button "Profile" id=profile
-    switch "Dark mode" id=dark
-  button "Back" -> goto home
 `
 
-func parseScript(t testing.TB, src string) *lang.Script {
+// steps parses a script of steps.
+func steps(t *testing.T, src string) *lang.Script {
 	t.Helper()
 	s, err := lang.Parse("flow.ad", []byte(src))
 	if err != nil {
-		t.Fatalf("parse: %v", err)
+		t.Fatal(err)
 	}
 	return s
 }
@@ -67,7 +61,7 @@ func readTrace(t *testing.T, tr *Trace) Data {
 // typed by fill appears in no file of the trace; the fake device's
 // operations are unchanged by the trace (its pictures are no screenshots).
 func TestTraceFakeDevice(t *testing.T) {
-	sc, err := fake.ParseScreens("screens.txt", loginScreens)
+	sc, err := fake.ParseScreens("screens.txt", traceScreens)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +72,7 @@ func TestTraceFakeDevice(t *testing.T) {
 		t.Fatal(err)
 	}
 	sess := runner.NewSession(dev, runner.SessionConfig{Seed: 41, ArtifactsDir: t.TempDir(), Hooks: []runner.StepHook{tr}, ReadinessTimeout: 50 * time.Millisecond, WaitTimeout: 50 * time.Millisecond})
-	script := parseScript(t, "snapshot -i\nopen demo\nsnapshot -i\nfill @e1 ${PASSWORD}\nclick id=signin\nclick id=nope\n")
+	script := steps(t, "snapshot -i\nopen demo\nsnapshot -i\nfill @e1 ${PASSWORD}\nclick id=signin\nclick id=nope\n")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	scope := &lang.Scope{Process: map[string]string{"PASSWORD": secret}}
@@ -183,7 +177,7 @@ func TestModes(t *testing.T) {
 // look shares the picture it began on (no time passed for the screen to
 // change); one that polled until the screen changed gets its own.
 func TestTraceWaitAtOnce(t *testing.T) {
-	sc, err := fake.ParseScreens("screens.txt", loginScreens)
+	sc, err := fake.ParseScreens("screens.txt", traceScreens)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +186,7 @@ func TestTraceWaitAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	sess := runner.NewSession(fake.New(sc, fake.Options{}), runner.SessionConfig{Seed: 41, ArtifactsDir: t.TempDir(), Hooks: []runner.StepHook{tr}, PollInterval: 50 * time.Millisecond})
-	script := parseScript(t, "open demo\nwait text \"Welcome\" 1000\nclick id=signin\nwait id=late 5000\n")
+	script := steps(t, "open demo\nwait text \"Welcome\" 1000\nclick id=signin\nwait id=late 5000\n")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if res := sess.Replay(ctx, script, runner.ReplayOptions{StepTimeout: 10 * time.Second}); res.Status != runner.StatusPassed {
