@@ -118,13 +118,21 @@ type StepHook interface {
 
 // HookStep is the step in flight as the hooks see it.
 type HookStep struct {
-	// Driver is the session's driver, to read the screen (a hook never acts
-	// on it).
-	Driver drivers.Driver
+	// Screen is the session's driver as a hook sees it: it reads the screen
+	// and never acts on the device.
+	Screen Screen
 	Clock  Clock
 	// Record is the step's record, valid during the call: a hook that keeps
 	// it keeps a copy.
 	Record *JournalEntry
+}
+
+// Screen is what a hook may read of the device: its screenshot, and
+// through the driver's optional capabilities (drivers.TraceShooter,
+// TraceShotStarter, EventSource) a cheaper picture and its events. It has
+// no Act: the session alone acts.
+type Screen interface {
+	Screenshot(ctx context.Context, opts drivers.ScreenshotOptions) ([]byte, error)
 }
 
 // ActTiming is one device action of a step: when it started, how long it

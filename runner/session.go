@@ -158,7 +158,7 @@ func (s *Session) beginStep(ctx context.Context, rec *JournalEntry) {
 	if len(s.hooks) == 0 {
 		return
 	}
-	s.cur = HookStep{Driver: s.drv, Clock: s.cfg.Clock, Record: rec}
+	s.cur = HookStep{Screen: s.drv, Clock: s.cfg.Clock, Record: rec}
 	for _, h := range s.hooks {
 		h.BeginStep(ctx, &s.cur)
 	}

@@ -278,7 +278,7 @@ func (t *Trace) BeginStep(ctx context.Context, st *runner.HookStep) {
 	if st.Record.Status == runner.StatusSkipped {
 		return
 	}
-	t.begin(ctx, st.Driver, st.Clock, st.Record.Written.Command)
+	t.begin(ctx, st.Screen, st.Clock, st.Record.Written.Command)
 }
 
 // BeforeMutation implements runner.StepHook.
@@ -292,7 +292,7 @@ func (t *Trace) EndStep(ctx context.Context, st *runner.HookStep) {
 	if st.Record.Status == runner.StatusSkipped {
 		return
 	}
-	t.end(ctx, st.Driver, st.Record)
+	t.end(ctx, st.Screen, st.Record)
 }
 
 // Flush implements runner.Flusher.
@@ -302,7 +302,7 @@ func (t *Trace) Flush() { t.flush() }
 // the driver's events and takes the picture before it, unless it opens the
 // app or page (before it there is nothing to see: a fresh browser context
 // has not even rendered a first frame).
-func (t *Trace) begin(ctx context.Context, drv drivers.Driver, clock runner.Clock, command string) {
+func (t *Trace) begin(ctx context.Context, drv runner.Screen, clock runner.Clock, command string) {
 	t.clock = clock
 	t.firstAct, t.actDur, t.settleDur = time.Time{}, 0, 0
 	if t.begun {
@@ -397,7 +397,7 @@ func (t *Trace) acted(a runner.ActTiming) {
 
 // end is called after a step, with the driver idle: the picture after it,
 // its events, its target and timing.
-func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *runner.JournalEntry) {
+func (t *Trace) end(ctx context.Context, drv runner.Screen, rec *runner.JournalEntry) {
 	// A step that only reads the screen ends on the picture it began on,
 	// which may still be being taken: it is complete before the next step
 	// changes the screen (beforeMutation), and a failed one is unnamed from
@@ -496,7 +496,7 @@ func (t *Trace) event(e drivers.Event) Event {
 
 // picture takes a picture into name and returns name ("" when none could
 // be taken: the trace records why once).
-func (t *Trace) picture(ctx context.Context, drv drivers.Driver, name string) string {
+func (t *Trace) picture(ctx context.Context, drv runner.Screen, name string) string {
 	if ss, ok := drv.(drivers.TraceShotStarter); ok {
 		t.pending = append(t.pending, startPicture(ctx, ss, t.shot, name))
 		t.last = name
