@@ -61,3 +61,37 @@ func TestStepHookOrder(t *testing.T) {
 		t.Errorf("a removed hook heard %q", calls)
 	}
 }
+
+// eventLog is a step hook that keeps the number of device events each
+// step ended with.
+type eventLog struct {
+	NoStepHook
+	n *[]int
+}
+
+func (h eventLog) EndStep(_ context.Context, st *HookStep) {
+	*h.n = append(*h.n, len(st.Record.Events))
+}
+
+// TestDivergenceEventsCarried: the device events of a failed step end it
+// (the trace's), those of the divergence's capture after it are not the
+// step's: they go to the next step.
+func TestDivergenceEventsCarried(t *testing.T) {
+	e := newEnv(t, loginScreens)
+	e.must(t, "open demo")
+	var n []int
+	e.sess.AddHook(eventLog{n: &n})
+	e.dev.StartEvents()
+	before := len(e.dev.Ops())
+	res := e.sess.Replay(context.Background(), parseScript(t, "click id=nope\n"), ReplayOptions{})
+	if res.Error == nil || res.Error.Code != CodeReplayDivergence || len(n) != 1 {
+		t.Fatalf("replay: %+v, %d steps ended", res.Error, len(n))
+	}
+	during := len(e.dev.Ops()) - before
+	if _, ei := e.sess.Step(context.Background(), parseScript(t, "wait 0\n").Actions[0], StepOptions{}); ei != nil {
+		t.Fatal(ei)
+	}
+	if len(n) != 2 || n[0] == 0 || n[1] == 0 || n[0]+n[1] != during {
+		t.Errorf("events: failed step %v, next step %v; the replay made %d operations, want them split between the two", n[0], n[1:], during)
+	}
+}

@@ -92,6 +92,7 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 				addResume(rec.Reported, step, total, opts.PlanDigest)
 			}
 			dcancel()
+			s.drainAfterStep(rec)
 		}
 		if rec.Warning != "" {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("step %d: %s", step, rec.Warning))

@@ -69,6 +69,8 @@ type Session struct {
 	// (a record per step would be an allocation per step: it escapes
 	// through the hooks); a hook copies what it keeps.
 	rec JournalEntry
+	// carried are device events drained after a step, for the next one.
+	carried []drivers.Event
 
 	// replaying is set while Replay runs: `is` then waits for its state.
 	replaying bool
@@ -172,6 +174,30 @@ func (s *Session) drainEvents(rec *JournalEntry) {
 	}
 	if es, ok := s.drv.(drivers.EventSource); ok {
 		rec.Events = es.DrainEvents()
+		if len(s.carried) > 0 {
+			rec.Events = append(s.carried, rec.Events...)
+			s.carried = nil
+		}
+	}
+}
+
+// drainAfterStep hands the driver's own events of what the session did
+// after a step for it (a divergence's capture) to the step's record; what
+// the device did meanwhile is carried to the next step's record.
+func (s *Session) drainAfterStep(rec *JournalEntry) {
+	if len(s.hooks) == 0 {
+		return
+	}
+	es, ok := s.drv.(drivers.EventSource)
+	if !ok {
+		return
+	}
+	for _, e := range es.DrainEvents() {
+		if e.Source.OwnMachinery() {
+			rec.Events = append(rec.Events, e)
+		} else {
+			s.carried = append(s.carried, e)
+		}
 	}
 }
 
