@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,12 +37,7 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 	}
 	fresh := e == nil
 	if fresh {
-		platform := req.Platform
-		if platform == "" {
-			platform = r.srv.cfg.DefaultPlatform
-		}
-		e = &entry{lock: make(chan struct{}, 1), name: req.Session, platform: platform, device: req.Device, created: time.Now().UTC()}
-		r.sessions[req.Session] = e
+		e = r.newEntry(req)
 	}
 	r.mu.Unlock()
 	if ei := e.acquire(ctx); ei != nil {
@@ -76,12 +72,7 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 		return resp
 	}
 	fail := func(resp *Response) *Response {
-		r.mu.Lock()
-		if r.sessions[req.Session] == e {
-			delete(r.sessions, req.Session)
-		}
-		r.mu.Unlock()
-		e.closed = true
+		r.drop(e)
 		return resp
 	}
 	if req.SaveScript && r.srv.cfg.Recorders == nil {
@@ -104,32 +95,9 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 			return fail(&Response{Error: existsErr(req.ScriptPath)})
 		}
 	}
-	drv, cfg, ei := r.startDriver(ctx, e, req)
-	if ei != nil {
+	if ei := r.startSession(ctx, e, req, func() ([]runner.StepHook, *runner.ErrorInfo) { return r.openHooks(e, req) }); ei != nil {
 		return fail(&Response{Error: ei})
 	}
-	if req.SaveScript {
-		rec := r.srv.cfg.Recorders(RecordingInfo{Session: e.name, Platform: e.platform, Device: req.Device, Created: e.created})
-		path := req.ScriptPath
-		if path == "" {
-			path = defaultScriptPath(r.srv.cfg.ScriptDir, e.name, e.created)
-		}
-		r.mu.Lock()
-		e.rec, e.path, e.force = rec, path, req.Force
-		r.mu.Unlock()
-		cfg = withJournal(cfg, rec)
-	}
-	if req.TraceDir != "" {
-		tr, ei := openTrace(req, e)
-		if ei != nil {
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-			_ = drv.Close(cctx)
-			cancel()
-			return fail(&Response{Error: ei})
-		}
-		e.trace, cfg.Trace = tr, tr
-	}
-	e.sess = runner.NewSession(drv, cfg)
 	resp := r.run(ctx, e, req, a)
 	if resp.Error != nil {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
@@ -141,15 +109,96 @@ func (r *registry) open(ctx context.Context, req *Request) *Response {
 	if e.trace != nil {
 		resp.Text = joinLines(resp.Text, "Tracing to "+e.trace.Dir())
 	}
-	r.mu.Lock()
-	delete(r.lost, req.Session)
-	r.mu.Unlock()
-	r.saveState()
+	r.started(e)
 	if e.rec != nil {
 		resp.Data["recording"] = e.path
 		resp.Text = joinLines(resp.Text, "Recording to "+e.path)
 	}
 	return resp
+}
+
+// openHooks are the step hooks of a session open starts: its recording's
+// journal (--save-script) and its trace (--trace).
+func (r *registry) openHooks(e *entry, req *Request) ([]runner.StepHook, *runner.ErrorInfo) {
+	var hooks []runner.StepHook
+	if req.SaveScript {
+		rec := r.srv.cfg.Recorders(RecordingInfo{Session: e.name, Platform: e.platform, Device: req.Device, Created: e.created})
+		path := req.ScriptPath
+		if path == "" {
+			path = defaultScriptPath(r.srv.cfg.ScriptDir, e.name, e.created)
+		}
+		r.mu.Lock()
+		e.rec, e.path, e.force = rec, path, req.Force
+		r.mu.Unlock()
+		hooks = append(hooks, runner.JournalHook(rec))
+	}
+	if req.TraceDir != "" {
+		tr, ei := openTrace(req, e)
+		if ei != nil {
+			return nil, ei
+		}
+		e.trace = tr
+		hooks = append(hooks, tr)
+	}
+	return hooks, nil
+}
+
+// The one way a daemon session comes to be, for open and replay alike: an
+// entry (newEntry), then its driver and runner.Session (startSession), and
+// once it is up, its place in the state file (started); an entry whose
+// start failed is dropped (drop).
+
+// newEntry makes and registers the entry of a new session named by req, on
+// its platform or the daemon's default; r.mu is held.
+func (r *registry) newEntry(req *Request) *entry {
+	platform := req.Platform
+	if platform == "" {
+		platform = r.srv.cfg.DefaultPlatform
+	}
+	e := &entry{lock: make(chan struct{}, 1), name: req.Session, platform: platform, device: req.Device, created: time.Now().UTC()}
+	r.sessions[req.Session] = e
+	return e
+}
+
+// startSession starts the driver of a new, locked entry and its
+// runner.Session with the step hooks hooks gives (nil: none); when hooks
+// fails the driver is closed again.
+func (r *registry) startSession(ctx context.Context, e *entry, req *Request, hooks func() ([]runner.StepHook, *runner.ErrorInfo)) *runner.ErrorInfo {
+	drv, cfg, ei := r.startDriver(ctx, e, req)
+	if ei != nil {
+		return ei
+	}
+	if hooks != nil {
+		hs, ei := hooks()
+		if ei != nil {
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			_ = drv.Close(cctx)
+			cancel()
+			return ei
+		}
+		cfg.Hooks = append(slices.Clip(cfg.Hooks), hs...)
+	}
+	e.sess = runner.NewSession(drv, cfg)
+	return nil
+}
+
+// started records a session that is up: it is lost no more, and the state
+// file lists it.
+func (r *registry) started(e *entry) {
+	r.mu.Lock()
+	delete(r.lost, e.name)
+	r.mu.Unlock()
+	r.saveState()
+}
+
+// drop forgets a session entry that never started.
+func (r *registry) drop(e *entry) {
+	e.closed = true
+	r.mu.Lock()
+	if r.sessions[e.name] == e {
+		delete(r.sessions, e.name)
+	}
+	r.mu.Unlock()
 }
 
 // startDriver starts the driver of a new session entry and the session

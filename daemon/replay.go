@@ -8,6 +8,7 @@ import (
 
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/runctx"
 
 	"github.com/adtest/adtest/drivers"
 )
@@ -34,10 +35,10 @@ type ReplayRequest struct {
 	// KeepSession leaves the session open even when the script ends in
 	// close (the terminal close is not run).
 	KeepSession bool `json:"keepSession,omitempty"`
-	// Trace and TraceDir: the replay's trace mode (runner.TraceMode, ""
+	// Trace and TraceDir: the replay's trace mode (trace.Mode, ""
 	// = off) and the directory it is written to (trace.go). TraceDefault
 	// (no --trace) has the session's platform choose the mode
-	// (runner.DefaultTraceMode) instead of Trace.
+	// (trace.DefaultMode) instead of Trace.
 	Trace        string `json:"trace,omitempty"`
 	TraceDir     string `json:"traceDir,omitempty"`
 	TraceDefault bool   `json:"traceDefault,omitempty"`
@@ -73,12 +74,7 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 			ei.Hint = "A resume continues the session a failed replay left open; replay the whole script without --from to start again."
 			return &Response{Error: ei}
 		}
-		platform := req.Platform
-		if platform == "" {
-			platform = r.srv.cfg.DefaultPlatform
-		}
-		e = &entry{lock: make(chan struct{}, 1), name: req.Session, platform: platform, device: req.Device, created: time.Now().UTC()}
-		r.sessions[req.Session] = e
+		e = r.newEntry(req)
 	}
 	r.mu.Unlock()
 	if ei := e.acquire(ctx); ei != nil {
@@ -96,16 +92,11 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 			"Session %q is a %s session; the script runs on %s", req.Session, e.platform, req.Platform)
 	}
 	if fresh {
-		drv, cfg, ei := r.startDriver(ctx, e, req)
-		if ei != nil {
+		if ei := r.startSession(ctx, e, req, nil); ei != nil {
 			r.drop(e)
 			return &Response{Error: ei}
 		}
-		e.sess = runner.NewSession(drv, cfg)
-		r.mu.Lock()
-		delete(r.lost, req.Session)
-		r.mu.Unlock()
-		r.saveState()
+		r.started(e)
 	}
 
 	// The terminal close ends the session itself (below), not only its page;
@@ -115,18 +106,19 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 	if endsInClose {
 		run.Actions = run.Actions[:len(run.Actions)-1]
 	}
-	env := map[string]string{}
-	for _, d := range script.Env {
-		env[d.Key] = d.Value
-	}
-	scope := &lang.Scope{CLI: rr.Vars, Process: rr.ProcessVars, Script: env, BuiltIns: map[string]string{
-		"AD_PLATFORM": e.platform, "AD_SESSION": e.name, "AD_FILENAME": rr.File,
-	}}
+	rc := runctx.New(runctx.Vars{CLI: rr.Vars, Process: rr.ProcessVars, Script: script})
+	rc.Scope.BuiltIns = map[string]string{"AD_PLATFORM": e.platform, "AD_SESSION": e.name, "AD_FILENAME": rr.File}
 	e.commands.Add(1)
 	start := time.Now()
-	tr := replayTrace(rr, scope, e.platform)
-	res := e.sess.Replay(ctx, &run, runner.ReplayOptions{Scope: scope, From: rr.From, PlanDigest: rr.PlanDigest, Trace: tr})
-	finishReplayTrace(tr, rr, e.platform, res.Status == runner.StatusPassed)
+	startReplayTrace(rc, rr, e.platform)
+	ro := runner.ReplayOptions{Scope: rc.Scope, From: rr.From, PlanDigest: rr.PlanDigest, Hooks: rc.Hooks()}
+	if rc.Trace != nil && e.trace != nil {
+		// The replay's trace records its steps in place of the session's.
+		e.sess.RemoveHook(e.trace)
+		defer e.sess.AddHook(e.trace)
+	}
+	res := e.sess.Replay(ctx, &run, ro)
+	finishReplayTrace(rc, res.Status == runner.StatusPassed)
 	if res.Error != nil {
 		if res.Error.Unavailable() {
 			r.lose(ctx, e)
@@ -158,27 +150,8 @@ func (r *registry) replay(ctx context.Context, req *Request) *Response {
 	return resp
 }
 
-// drop forgets a session entry that never started.
-func (r *registry) drop(e *entry) {
-	e.closed = true
-	r.mu.Lock()
-	if r.sessions[e.name] == e {
-		delete(r.sessions, e.name)
-	}
-	r.mu.Unlock()
-}
-
 // end closes a locked session for good: the replayed script's own close.
 func (r *registry) end(ctx context.Context, e *entry) {
-	e.closed = true
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	_ = e.sess.Close(cctx)
-	cancel()
-	r.mu.Lock()
-	if r.sessions[e.name] == e {
-		delete(r.sessions, e.name)
-	}
-	delete(r.lost, e.name)
-	r.mu.Unlock()
-	r.saveState()
+	r.stop(ctx, e, 10*time.Second)
+	r.forget(e, "")
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/adtest/adtest/internal/shellquote"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // Recording is the recorder of one armed session (package recorder): the
@@ -86,7 +87,7 @@ type entry struct {
 	commands atomic.Int64
 	closed   bool
 	// trace records the session's steps (open --trace), written at close.
-	trace *runner.Trace
+	trace *trace.Trace
 }
 
 func (e *entry) acquire(ctx context.Context) *runner.ErrorInfo {
@@ -253,29 +254,11 @@ func (r *registry) command(ctx context.Context, req *Request) *Response {
 	if lang.TraitsOf(req.Command).OpensSession {
 		return r.open(ctx, req)
 	}
-	r.mu.Lock()
-	e := r.sessions[req.Session]
-	why, lost := r.lost[req.Session]
-	if e == nil && lost && lang.TraitsOf(req.Command).ClosesSession {
-		delete(r.lost, req.Session)
-	}
-	r.mu.Unlock()
-	if e == nil {
-		if lost {
-			if lang.TraitsOf(req.Command).ClosesSession {
-				r.saveState()
-			}
-			return &Response{Error: lostErr(req.Session, why)}
-		}
-		return &Response{Error: notFound(req.Session)}
-	}
-	if ei := e.acquire(ctx); ei != nil {
-		return &Response{Error: ei}
+	e, resp := r.acquireNamed(ctx, req)
+	if resp != nil {
+		return resp
 	}
 	defer e.release()
-	if e.closed {
-		return &Response{Error: notFound(req.Session)}
-	}
 	if lang.TraitsOf(req.Command).ClosesSession {
 		return r.close(ctx, e, req)
 	}
@@ -284,6 +267,37 @@ func (r *registry) command(ctx context.Context, req *Request) *Response {
 		return &Response{Error: ei}
 	}
 	return r.run(ctx, e, req, a)
+}
+
+// acquireNamed finds the open session req names and takes its lock (the
+// caller releases it); otherwise the response says why there is none: not
+// found, or lost (a close of a lost session forgets it).
+func (r *registry) acquireNamed(ctx context.Context, req *Request) (*entry, *Response) {
+	r.mu.Lock()
+	e := r.sessions[req.Session]
+	why, lost := r.lost[req.Session]
+	forgetLost := e == nil && lost && lang.TraitsOf(req.Command).ClosesSession
+	if forgetLost {
+		delete(r.lost, req.Session)
+	}
+	r.mu.Unlock()
+	if e == nil {
+		if lost {
+			if forgetLost {
+				r.saveState()
+			}
+			return nil, &Response{Error: lostErr(req.Session, why)}
+		}
+		return nil, &Response{Error: notFound(req.Session)}
+	}
+	if ei := e.acquire(ctx); ei != nil {
+		return nil, &Response{Error: ei}
+	}
+	if e.closed {
+		e.release()
+		return nil, &Response{Error: notFound(req.Session)}
+	}
+	return e, nil
 }
 
 // run executes one action on a locked session and shapes the response.
@@ -373,10 +387,7 @@ func (r *registry) close(ctx context.Context, e *entry, req *Request) *Response 
 	}
 	resp := r.run(ctx, e, req, a)
 	// The session ends whatever close answered: its driver is gone or broken.
-	e.closed = true
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	_ = e.sess.Close(cctx)
-	cancel()
+	r.stop(ctx, e, 10*time.Second)
 	if dir, err := e.closeTrace(); dir != "" {
 		if err != nil {
 			resp.Warning = joinWarn(resp.Warning, "trace: "+err.Error())
@@ -388,13 +399,7 @@ func (r *registry) close(ctx context.Context, e *entry, req *Request) *Response 
 			resp.Text = joinLines(resp.Text, "Trace "+dir+" ("+shellquote.Join("adtest", "show-trace", dir)+")")
 		}
 	}
-	r.mu.Lock()
-	if r.sessions[e.name] == e {
-		delete(r.sessions, e.name)
-	}
-	delete(r.lost, e.name) // closed on purpose, even if its helper was gone
-	r.mu.Unlock()
-	r.saveState()
+	r.forget(e, "") // closed on purpose, even if its helper was gone
 	if resp.Error != nil || !publish {
 		return resp
 	}
@@ -439,23 +444,11 @@ func (r *registry) saveScript(ctx context.Context, req *Request) *Response {
 	if req.Session == "" {
 		req.Session = "default"
 	}
-	r.mu.Lock()
-	e := r.sessions[req.Session]
-	why, lost := r.lost[req.Session]
-	r.mu.Unlock()
-	if e == nil {
-		if lost {
-			return &Response{Error: lostErr(req.Session, why)}
-		}
-		return &Response{Error: notFound(req.Session)}
-	}
-	if ei := e.acquire(ctx); ei != nil {
-		return &Response{Error: ei}
+	e, resp := r.acquireNamed(ctx, req)
+	if resp != nil {
+		return resp
 	}
 	defer e.release()
-	if e.closed {
-		return &Response{Error: notFound(req.Session)}
-	}
 	if e.rec == nil || e.aborted != "" {
 		why := "it was not opened with --save-script"
 		if e.aborted != "" {
@@ -520,14 +513,31 @@ func (r *registry) closeAll() {
 // on its name are told it was lost (like after a daemon crash) instead of
 // failing one by one against a dead helper. The caller holds e's lock.
 func (r *registry) lose(ctx context.Context, e *entry) {
+	r.stop(ctx, e, 5*time.Second)
+	r.forget(e, whyGone)
+}
+
+// stop ends a locked session's runner.Session and driver, within bound.
+func (r *registry) stop(ctx context.Context, e *entry, bound time.Duration) {
 	e.closed = true
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bound)
 	_ = e.sess.Close(cctx)
 	cancel()
+}
+
+// forget removes a stopped session from the registry and the state file:
+// lost for why (later commands on its name are told so) when why is not
+// "", else gone for good (closed on purpose, even if it had been lost).
+func (r *registry) forget(e *entry, why string) {
 	r.mu.Lock()
-	if r.sessions[e.name] == e {
+	registered := r.sessions[e.name] == e
+	if registered {
 		delete(r.sessions, e.name)
-		r.lost[e.name] = whyGone
+	}
+	if why == "" {
+		delete(r.lost, e.name)
+	} else if registered {
+		r.lost[e.name] = why
 	}
 	r.mu.Unlock()
 	r.saveState()

@@ -83,9 +83,3 @@ func stepAction(ctx context.Context, e *entry, a *lang.Action, req *Request) (*r
 	}
 	return e.sess.Step(ctx, a, opts)
 }
-
-// withJournal attaches a recording to a session configuration.
-func withJournal(cfg runner.SessionConfig, rec Recording) runner.SessionConfig {
-	cfg.Journal = rec
-	return cfg
-}

@@ -3,11 +3,11 @@ package daemon
 import (
 	"fmt"
 	"os"
-	"sort"
 
 	"github.com/adtest/adtest/drivers"
-	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/runctx"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // A replay's trace (ReplayRequest.Trace): recorded into TraceDir when the
@@ -15,22 +15,36 @@ import (
 // only when the replay failed). A trace that cannot be created leaves the
 // replay untraced.
 
-func replayTrace(rr *ReplayRequest, scope *lang.Scope, platform string) *runner.Trace {
-	mode, err := replayTraceMode(rr, platform)
-	if err != nil || rr.TraceDir == "" || !mode.Records(1) {
-		return nil
-	}
-	tr, err := runner.NewTrace(rr.TraceDir, drivers.NewMasker(secretValues(scope)),
-		runner.TraceInfo{File: rr.File, Platform: platform, Attempt: 1})
+// startReplayTrace starts the trace of the replay rc runs, when asked for.
+func startReplayTrace(rc *runctx.Run, rr *ReplayRequest, platform string) {
+	p, err := replayTracePolicy(rr)
 	if err != nil {
-		return nil
+		return
 	}
-	return tr
+	_ = rc.StartTrace(p, platform, 1, rr.TraceDir, trace.Info{File: rr.File})
+}
+
+// replayTracePolicy is the replay's trace policy: --trace MODE, or the
+// session's platform's default without --trace.
+func replayTracePolicy(rr *ReplayRequest) (trace.Policy, error) {
+	if rr.TraceDefault {
+		return trace.Policy{PlatformDefault: true}, nil
+	}
+	mode, err := trace.ParseMode(rr.Trace)
+	return trace.Policy{Mode: mode}, err
+}
+
+// finishReplayTrace keeps or removes the replay's trace; one whose
+// trace.json cannot be written is removed.
+func finishReplayTrace(rc *runctx.Run, passed bool) {
+	if dir, err := rc.FinishTrace(passed); err != nil {
+		os.RemoveAll(dir)
+	}
 }
 
 // openTrace starts the trace of a new interactive session (open --trace).
-func openTrace(req *Request, e *entry) (*runner.Trace, *runner.ErrorInfo) {
-	tr, err := runner.NewTrace(req.TraceDir, drivers.NewMasker(nil), runner.TraceInfo{Name: e.name, Platform: e.platform})
+func openTrace(req *Request, e *entry) (*trace.Trace, *runner.ErrorInfo) {
+	tr, err := trace.New(req.TraceDir, drivers.NewMasker(nil), trace.Info{Name: e.name, Platform: e.platform})
 	if err != nil {
 		return nil, &runner.ErrorInfo{Code: runner.CodeInvalidArgs, Reason: drivers.ReasonInvalidArgs,
 			Message: fmt.Sprintf("Cannot create the trace directory: %v", err), Hint: "Give a directory adtest can create with --trace DIR."}
@@ -46,37 +60,4 @@ func (e *entry) closeTrace() (string, error) {
 	tr := e.trace
 	e.trace = nil
 	return tr.Dir(), tr.Close()
-}
-
-// replayTraceMode is the replay's trace mode on the session's platform.
-func replayTraceMode(rr *ReplayRequest, platform string) (runner.TraceMode, error) {
-	if rr.TraceDefault {
-		return runner.DefaultTraceMode(platform), nil
-	}
-	return runner.ParseTraceMode(rr.Trace)
-}
-
-func finishReplayTrace(tr *runner.Trace, rr *ReplayRequest, platform string, passed bool) {
-	if tr == nil {
-		return
-	}
-	mode, _ := replayTraceMode(rr, platform)
-	if !mode.Keeps(1, passed) || tr.Close() != nil {
-		os.RemoveAll(tr.Dir())
-	}
-}
-
-// secretValues are the values of the scope's variables whose names look
-// secret (lang.IsSecretName), in a stable order.
-func secretValues(scope *lang.Scope) []string {
-	var out []string
-	for _, vars := range []map[string]string{scope.CLI, scope.Process, scope.Script} {
-		for k, v := range vars {
-			if v != "" && lang.IsSecretName(k) {
-				out = append(out, v)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/adtest/adtest/drivers"
-	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // TestReplayTraceMode: a replay without --trace takes its session's
@@ -14,15 +14,16 @@ func TestReplayTraceMode(t *testing.T) {
 	for _, c := range []struct {
 		rr       ReplayRequest
 		platform string
-		want     runner.TraceMode
+		want     trace.Mode
 		records  bool
 	}{
-		{ReplayRequest{TraceDefault: true}, drivers.PlatformWeb, runner.TraceOnFirstRetry, false},
-		{ReplayRequest{TraceDefault: true}, drivers.PlatformAndroid, runner.TraceOnFirstRetry, false},
-		{ReplayRequest{Trace: "on"}, drivers.PlatformAndroid, runner.TraceOn, true},
-		{ReplayRequest{Trace: "off"}, drivers.PlatformWeb, runner.TraceOff, false},
+		{ReplayRequest{TraceDefault: true}, drivers.PlatformWeb, trace.OnFirstRetry, false},
+		{ReplayRequest{TraceDefault: true}, drivers.PlatformAndroid, trace.OnFirstRetry, false},
+		{ReplayRequest{Trace: "on"}, drivers.PlatformAndroid, trace.On, true},
+		{ReplayRequest{Trace: "off"}, drivers.PlatformWeb, trace.Off, false},
 	} {
-		got, err := replayTraceMode(&c.rr, c.platform)
+		p, err := replayTracePolicy(&c.rr)
+		got := p.ModeOn(c.platform)
 		if err != nil || got != c.want || got.Records(1) != c.records {
 			t.Errorf("%+v on %s: %q (records %v), %v; want %q (records %v)", c.rr, c.platform, got, got.Records(1), err, c.want, c.records)
 		}

@@ -270,23 +270,75 @@ type LogTailer interface {
 	LogTail(n int) []string
 }
 
-// Event is something a driver did on its own while serving a command: the
-// Android helper session started, was reused, invalidated, or fell back to
-// one-shot. The suite writes it to timing.ndjson after the step it served.
+// Event is something that happened on the device or in the driver between
+// two steps: the one driver-event type. Source says who reported it and
+// Kind what happened; the fields after them belong to some kinds only.
+// The session drains a driver's events after every step and hands them to
+// its step hooks (runner.StepHook): the trace keeps what the device did,
+// the suite's timing.ndjson what the driver did on its own.
 type Event struct {
-	Time time.Time
-	// Source is what reported it ("helper"); Kind what happened (started,
-	// reused, invalidated, fallback).
-	Source, Kind string
-	Device       string
-	// Command is the driver call it served (snapshot, viewport, gesture).
+	Time   time.Time
+	Source EventFrom
+	Kind   EventKind
+	// Console messages, page errors and log lines: Level (log, warning,
+	// error, ...) and Text.
+	Level, Text string
+	// Requests: Method, URL, Status (0 when it failed or is still in
+	// flight), Failed (the error text), Pending and Duration until it
+	// finished.
+	Method   string
+	URL      string
+	Status   int
+	Failed   string
+	Pending  bool
+	Duration time.Duration
+	// Helper events: Device, the driver call it served (Command: snapshot,
+	// viewport, gesture) and why (Reason).
+	Device  string
 	Command string
 	Reason  string
 }
 
-// EventSource is implemented by drivers that report events of their own:
-// DrainEvents returns those since the last call.
+// EventFrom is who reported an event.
+type EventFrom string
+
+const (
+	// FromHelper: the driver's own machinery (the Android helper session).
+	FromHelper EventFrom = "helper"
+	// FromPage: the page of a browser (console, page errors, requests).
+	FromPage EventFrom = "page"
+	// FromDevice: the device's log (logcat, the fake device's operations).
+	FromDevice EventFrom = "device"
+)
+
+// OwnMachinery reports an event of the driver's own machinery rather than
+// of what the device did.
+func (f EventFrom) OwnMachinery() bool { return f == FromHelper }
+
+// EventKind is what happened.
+type EventKind string
+
+const (
+	EventConsole   EventKind = "console"   // a console message (Level, Text)
+	EventPageError EventKind = "pageerror" // an uncaught exception (Text, URL)
+	EventRequest   EventKind = "request"   // a network request (Method, URL, Status, Duration)
+	EventLog       EventKind = "log"       // a device or browser log line (Level, Text)
+	// The Android helper session started, was reused, invalidated, or fell
+	// back to one-shot.
+	EventHelperStarted     EventKind = "started"
+	EventHelperReused      EventKind = "reused"
+	EventHelperInvalidated EventKind = "invalidated"
+	EventHelperFallback    EventKind = "fallback"
+)
+
+// EventSource is implemented by drivers that report events. DrainEvents
+// returns those since the last call (a bounded number: the oldest are
+// dropped first). What the device does (console messages, page errors,
+// requests, log lines) costs a driver to follow and is kept only once
+// StartEvents was called (a trace calls it); the driver's own events are
+// kept from the start.
 type EventSource interface {
+	StartEvents()
 	DrainEvents() []Event
 }
 

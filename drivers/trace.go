@@ -5,11 +5,11 @@ import (
 	"time"
 )
 
-// Optional capabilities of a trace (runner/trace.go): a cheap, scaled
-// picture of the screen per step, what the device did between steps, and
-// how long the last action's settle took. A driver without them still
-// gives a trace: its Screenshot is scaled by the runner, and it has no
-// events.
+// Optional capabilities of a trace (runner/trace): a cheap, scaled
+// picture of the screen per step and how long the last action's settle
+// took (what the device did between steps is an Event, driver.go). A
+// driver without them still gives a trace: its Screenshot is scaled by the
+// trace, and it has no events.
 
 // TraceShotOptions bound a trace picture.
 type TraceShotOptions struct {
@@ -39,39 +39,6 @@ type TraceShooter interface {
 // that can change the screen.
 type TraceShotStarter interface {
 	StartTraceShot(ctx context.Context, opts TraceShotOptions) func() ([]byte, error)
-}
-
-// TraceEvent kinds.
-const (
-	TraceConsole   = "console"   // a console message (Level: log, warning, error, ...)
-	TracePageError = "pageerror" // an uncaught exception
-	TraceRequest   = "request"   // a network request (Method, URL, Status, Duration)
-	TraceLog       = "log"       // a device or browser log line
-)
-
-// TraceEvent is something the device did between two steps, for a trace.
-type TraceEvent struct {
-	Time  time.Time `json:"time"`
-	Kind  string    `json:"kind"`
-	Level string    `json:"level,omitempty"`
-	Text  string    `json:"text,omitempty"`
-	// Requests: Method, URL, Status (0 when it failed or is still in
-	// flight), Failed (the error text) and Duration until it finished.
-	Method   string        `json:"method,omitempty"`
-	URL      string        `json:"url,omitempty"`
-	Status   int           `json:"status,omitempty"`
-	Failed   string        `json:"failed,omitempty"`
-	Pending  bool          `json:"pending,omitempty"`
-	Duration time.Duration `json:"-"`
-}
-
-// TraceEventSource is implemented by drivers that report console messages,
-// page errors and network requests for a trace. Nothing is kept until
-// StartTraceEvents; DrainTraceEvents returns what happened since the last
-// call (a bounded number: the oldest are dropped first).
-type TraceEventSource interface {
-	StartTraceEvents()
-	DrainTraceEvents() []TraceEvent
 }
 
 // SettleTimer is implemented by drivers that can tell how long the settle

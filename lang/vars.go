@@ -221,15 +221,3 @@ func IsSecretName(name string) bool {
 	}
 	return false
 }
-
-// SecretValues picks the variables to mask in reports: those with a secret
-// name (IsSecretName) and those named in extra (--mask NAME).
-func SecretValues(vars map[string]string, extra []string) map[string]string {
-	out := map[string]string{}
-	for n, v := range vars {
-		if IsSecretName(n) || selContains(extra, n) {
-			out[n] = v
-		}
-	}
-	return out
-}

@@ -273,7 +273,7 @@ func TestWaitAndLongpressRefs(t *testing.T) {
 // interpolation changed it (its ${NAME} must be written, not the value).
 func TestRecordReadsTheJournalsBinding(t *testing.T) {
 	rows := tree(node{depth: 0, role: "textbox", label: "PIN", id: "pin", interactive: true, edit: true})
-	res := &runner.Resolution{Kind: string(lang.TargetRef), Index: 0, Tree: rows}
+	res := &runner.Resolution{Kind: lang.TargetRef, Index: 0, Tree: rows}
 	w := action(t, `fill @e1 "1234"`)
 	given, err := lang.Bind(w)
 	if err != nil {

@@ -9,19 +9,6 @@ import (
 	"github.com/adtest/adtest/drivers"
 )
 
-// Output is what one leaf command returns.
-type Output struct {
-	// Text is the command's text output (snapshot tree, get text, ...).
-	Text string
-	// Data is the structured output (JSON mode).
-	Data map[string]any
-	// Warning is a non-fatal note (stale read-only ref, empty capture).
-	Warning string
-	// AtOnce marks a wait that found what it waited for at its first look:
-	// it waited for nothing, and a trace gives it the picture it began on.
-	AtOnce bool
-}
-
 // leafFunc is one command's leaf. A read returns its output; a mutating
 // leaf runs its pre-action guards and returns the mutation dispatch performs
 // past the seam (or an output alone when there is nothing to do).

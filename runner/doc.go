@@ -40,16 +40,22 @@
 //     order over printed nodes).
 //   - verify.go: target-v1 binding verification before dispatch (§4.2.2).
 //   - step.go: Session.Step, the one path of a command (interpolate, bind
-//     with lang.Bind, verify, dispatch, each under the step bound), and the
-//     step record: JournalEntry, which the Journal hears and from which the
-//     step event (Event), the JSON step result (Result) and, through the
-//     event, timing.ndjson's step lines are derived.
+//     with lang.Bind, verify, dispatch, each under the step bound).
+//   - hook.go: StepHook, the one step hook the session calls around every
+//     step (begin, before the mutation, acted, end) with the driver's
+//     events of the step, and the step record it hears: JournalEntry, from
+//     which the step event (Event), the JSON step result (Result) and,
+//     through the event, timing.ndjson's step lines are derived. A
+//     recording's Journal, a replay's Observer and the trace (package
+//     runner/trace) are its implementations. The session calls them
+//     (session.go); its act is the one call to Driver.Act.
 //   - events.go: Observer, the one listener interface of replays, the suite
 //     runner and reporters, and the suite's events.
 //   - replay.go: Replay (a loop over step records), REPLAY_DIVERGENCE with
 //     its divergence report (divergence.go), and redaction.
-//   - trace.go: the per-step trace (--trace) the session keeps beside the
-//     journal; repair_report.go, the repair record a result carries;
+//   - trace (package runner/trace): the per-step trace (--trace), a step
+//     hook, and trace.json's schema; repair_report.go, the repair record a
+//     result carries;
 //     mask.go, the masker every written text goes through; errors.go,
 //     result.go, exit.go: error codes, the result shape, the one exit rule.
 //

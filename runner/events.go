@@ -1,6 +1,10 @@
 package runner
 
-import "time"
+import (
+	"time"
+
+	"github.com/adtest/adtest/drivers"
+)
 
 // Suite events: the suite runner (runner/suite) emits them while a run is in
 // progress; reporters that stream (the console) handle them, and every
@@ -73,4 +77,6 @@ type StepEvent struct {
 	Duration          time.Duration
 	Error             *ErrorInfo
 	Time              time.Time
+	// Events are the driver's events of a finished step (drivers.Event).
+	Events []drivers.Event
 }

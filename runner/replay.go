@@ -24,8 +24,9 @@ type ReplayOptions struct {
 	// PlanDigest is the script's plan digest (lang.PlanDigest); when set, a
 	// divergence carries the resume object that continues the replay.
 	PlanDigest string
-	// Trace records this replay's steps (in place of SessionConfig.Trace).
-	Trace *Trace
+	// Hooks are called around this replay's steps after the session's own
+	// (a repair's replay has a trace of its own).
+	Hooks []StepHook
 	// BeforeClose, when set, is handed a screenshot (Secrets painted over)
 	// taken just before the replay's first `close` step: the last screen the
 	// script showed, where one taken after the replay is a blank page.
@@ -39,15 +40,19 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 	defer s.mu.Unlock()
 	s.replaying = true
 	defer func() { s.replaying = false }()
-	if opts.Trace != nil {
-		prev := s.cfg.Trace
-		s.cfg.Trace = opts.Trace
-		defer func() { s.cfg.Trace = prev }()
+	if opts.Observer != nil || len(opts.Hooks) > 0 {
+		// The observer encloses the other hooks: its step starts first and
+		// finishes last.
+		prev := s.hooks
+		hooks := make([]StepHook, 0, 1+len(prev)+len(opts.Hooks))
+		if opts.Observer != nil {
+			hooks = append(hooks, observerHook{o: opts.Observer})
+		}
+		s.hooks = append(append(hooks, prev...), opts.Hooks...)
+		defer func() { s.hooks = prev }()
 	}
-	if t := s.cfg.Trace; t != nil {
-		// The last step's picture, while the device is still there.
-		defer t.flush()
-	}
+	// The last step's picture, while the device is still there.
+	defer s.flushHooks()
 	start := s.cfg.Clock.Now()
 	red := stepMasker(opts.Scope, opts.Secrets)
 	total := len(script.Actions)
@@ -62,40 +67,40 @@ func (s *Session) Replay(ctx context.Context, script *lang.Script, opts ReplayOp
 	}
 	for i, a := range script.Actions {
 		step := i + 1
-		rec := JournalEntry{Step: step, Total: total, Line: a.Line(), File: file, Written: a, Text: actionText(red, a), Start: s.cfg.Clock.Now()}
+		rec := &s.rec
+		*rec = JournalEntry{Step: step, Total: total, Line: a.Line(), File: file, Written: a, Text: actionText(red, a), Start: s.cfg.Clock.Now()}
 		if lang.TraitsOf(a.Command).Nests || step < opts.From {
 			rec.Status = StatusSkipped
-			if opts.Observer != nil {
-				ev := rec.Event()
-				opts.Observer.StepStarted(ev)
-				opts.Observer.StepFinished(ev)
-			}
+			s.beginStep(ctx, rec)
+			s.endStep(ctx, rec)
 			res.Steps = append(res.Steps, rec.Result())
 			continue
-		}
-		if opts.Observer != nil {
-			opts.Observer.StepStarted(rec.Event())
 		}
 		if lang.TraitsOf(a.Command).ClosesSession && opts.BeforeClose != nil {
 			s.shotBeforeClose(ctx, opts, red)
 			opts.BeforeClose = nil
 		}
-		s.step(ctx, &rec, StepOptions{Scope: opts.Scope, Secrets: opts.Secrets, File: file, Step: step, Total: total, Timeout: opts.StepTimeout}, red)
+		start := s.cfg.Clock.Now()
+		s.beginStep(ctx, rec)
+		s.step(ctx, rec, StepOptions{Scope: opts.Scope, Secrets: opts.Secrets, File: file, Step: step, Total: total, Timeout: opts.StepTimeout}, red, start)
+		s.drainEvents(rec)
 		if e := rec.Error; e != nil && rec.Bound != nil {
 			// The divergence screen is a capture too: bounded like a step.
 			dctx, dcancel := stepBound(ctx, opts.StepTimeout)
-			rec.Error = s.divergence(dctx, rec.Bound, file, step, total, e, res.Steps, red)
-			if opts.PlanDigest != "" && rec.Error.Code == CodeReplayDivergence {
-				addResume(rec.Error, step, total, opts.PlanDigest)
+			rec.Reported = s.divergence(dctx, rec.Bound, file, step, total, e, res.Steps, red)
+			if opts.PlanDigest != "" && rec.Reported.Code == CodeReplayDivergence {
+				addResume(rec.Reported, step, total, opts.PlanDigest)
 			}
 			dcancel()
+			s.drainAfterStep(rec)
 		}
 		if rec.Warning != "" {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("step %d: %s", step, rec.Warning))
 		}
 		res.Steps = append(res.Steps, rec.Result())
-		if opts.Observer != nil {
-			opts.Observer.StepFinished(rec.Event())
+		s.endStep(ctx, rec)
+		if rec.Reported != nil {
+			rec.Error = rec.Reported
 		}
 		if e := rec.Error; e != nil {
 			res.Status = StatusFailed

@@ -123,3 +123,16 @@ func (e *ErrorInfo) IsInfrastructure() bool {
 	}
 	return e.Code == CodeInfra
 }
+
+// Output is what one leaf command returns.
+type Output struct {
+	// Text is the command's text output (snapshot tree, get text, ...).
+	Text string
+	// Data is the structured output (JSON mode).
+	Data map[string]any
+	// Warning is a non-fatal note (stale read-only ref, empty capture).
+	Warning string
+	// AtOnce marks a wait that found what it waited for at its first look:
+	// it waited for nothing, and a trace gives it the picture it began on.
+	AtOnce bool
+}

@@ -110,10 +110,8 @@ func (s *Session) attempt(ctx context.Context, a *lang.Action, m *mutation, expi
 	// The seam: this is the only place a mutation expires the frame.
 	if !*expired {
 		*expired = true
-		if t := s.cfg.Trace; t != nil {
-			// The step before's picture is the screen as it is now.
-			t.beforeMutation()
-		}
+		// The step before's picture is the screen as it is now.
+		s.beforeMutation()
 		if eff, _ := lang.EffectOf(a); eff != lang.EffectPreserve {
 			s.frame = s.frame.Expire()
 		}

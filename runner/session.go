@@ -2,23 +2,13 @@ package runner
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/runner/internal/frame"
 )
-
-// Clock is the runner's time source; tests inject a deterministic one.
-type Clock interface {
-	Now() time.Time
-	After(d time.Duration) <-chan time.Time
-}
-
-type realClock struct{}
-
-func (realClock) Now() time.Time                         { return time.Now() }
-func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
 // SessionConfig configures a Session.
 type SessionConfig struct {
@@ -46,10 +36,9 @@ type SessionConfig struct {
 	Seed int64
 	// PollInterval is the interval of internal polling captures (default 100ms).
 	PollInterval time.Duration
-	// Journal hears every step of Step and Replay (nil = none).
-	Journal Journal
-	// Trace records every step of Step and Replay (nil = none; trace.go).
-	Trace *Trace
+	// Hooks are called around every step of Step and Replay (hook.go): a
+	// recording's journal (JournalHook), a trace (runner/trace).
+	Hooks []StepHook
 }
 
 // DefaultAssertTimeout is AssertTimeout in replays: Playwright Test's
@@ -71,6 +60,17 @@ type Session struct {
 
 	// resolution is how the step in progress resolved its target (journal).
 	resolution *Resolution
+
+	// hooks are called around every step; cur is the step in flight as
+	// they see it.
+	hooks []StepHook
+	cur   HookStep
+	// rec is the record of the step in flight, reused from step to step
+	// (a record per step would be an allocation per step: it escapes
+	// through the hooks); a hook copies what it keeps.
+	rec JournalEntry
+	// carried are device events drained after a step, for the next one.
+	carried []drivers.Event
 
 	// replaying is set while Replay runs: `is` then waits for its state.
 	replaying bool
@@ -103,7 +103,7 @@ func NewSession(d drivers.Driver, cfg SessionConfig) *Session {
 	if cfg.Platform == "" && d != nil {
 		cfg.Platform = d.Platform()
 	}
-	return &Session{drv: d, cfg: cfg, frame: frame.NewLifetime(cfg.Seed)}
+	return &Session{drv: d, cfg: cfg, frame: frame.NewLifetime(cfg.Seed), hooks: slices.Clone(cfg.Hooks)}
 }
 
 // LastSnapshot returns the latest observation (for failure artifacts); nil
@@ -118,15 +118,6 @@ func (s *Session) LastSnapshot() *drivers.Snapshot {
 // RefsGeneration returns the current ref-frame epoch.
 func (s *Session) RefsGeneration() int64 { return s.frame.Generation() }
 
-// SetTrace makes t (nil: none) record the session's steps from now on,
-// in place of SessionConfig.Trace: a repair continuing a failed attempt's
-// session must not write into that attempt's trace.
-func (s *Session) SetTrace(t *Trace) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.cfg.Trace = t
-}
-
 // Close ends the session: the driver is closed (idempotent) and the frame
 // dropped. A script's close before it ended only the app: the driver, and
 // the device lease or browser context it holds, is released here all the
@@ -139,8 +130,119 @@ func (s *Session) Close(ctx context.Context) error {
 		return nil
 	}
 	s.closed, s.released = true, true
-	if t := s.cfg.Trace; t != nil {
-		t.flush()
-	}
+	s.flushHooks()
 	return s.drv.Close(ctx)
+}
+
+// AddHook adds h to the session's hooks (after those it has).
+func (s *Session) AddHook(h StepHook) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hooks = append(s.hooks, h)
+}
+
+// RemoveHook removes h from the session's hooks: a repair continuing a
+// failed attempt's session must not write into that attempt's trace.
+func (s *Session) RemoveHook(h StepHook) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	kept := make([]StepHook, 0, len(s.hooks))
+	for _, k := range s.hooks {
+		if k != h {
+			kept = append(kept, k)
+		}
+	}
+	s.hooks = kept
+}
+
+// beginStep calls the hooks before rec's step.
+func (s *Session) beginStep(ctx context.Context, rec *JournalEntry) {
+	if len(s.hooks) == 0 {
+		return
+	}
+	s.cur = HookStep{Screen: s.drv, Clock: s.cfg.Clock, Record: rec}
+	for _, h := range s.hooks {
+		h.BeginStep(ctx, &s.cur)
+	}
+}
+
+// drainEvents hands the driver's events of the step just run to its
+// record, for the hooks.
+func (s *Session) drainEvents(rec *JournalEntry) {
+	if len(s.hooks) == 0 {
+		return
+	}
+	if es, ok := s.drv.(drivers.EventSource); ok {
+		rec.Events = es.DrainEvents()
+		if len(s.carried) > 0 {
+			rec.Events = append(s.carried, rec.Events...)
+			s.carried = nil
+		}
+	}
+}
+
+// drainAfterStep hands the driver's own events of what the session did
+// after a step for it (a divergence's capture) to the step's record; what
+// the device did meanwhile is carried to the next step's record.
+func (s *Session) drainAfterStep(rec *JournalEntry) {
+	if len(s.hooks) == 0 {
+		return
+	}
+	es, ok := s.drv.(drivers.EventSource)
+	if !ok {
+		return
+	}
+	for _, e := range es.DrainEvents() {
+		if e.Source.OwnMachinery() {
+			rec.Events = append(rec.Events, e)
+		} else {
+			s.carried = append(s.carried, e)
+		}
+	}
+}
+
+// endStep calls the hooks after rec's step, in reverse order.
+func (s *Session) endStep(ctx context.Context, rec *JournalEntry) {
+	if len(s.hooks) == 0 {
+		return
+	}
+	s.cur.Record = rec
+	for i := len(s.hooks) - 1; i >= 0; i-- {
+		s.hooks[i].EndStep(ctx, &s.cur)
+	}
+	s.cur = HookStep{}
+}
+
+// beforeMutation calls the hooks at the seam.
+func (s *Session) beforeMutation() {
+	for _, h := range s.hooks {
+		h.BeforeMutation(&s.cur)
+	}
+}
+
+// flushHooks completes the hooks' work in flight.
+func (s *Session) flushHooks() {
+	for _, h := range s.hooks {
+		if f, ok := h.(Flusher); ok {
+			f.Flush()
+		}
+	}
+}
+
+// act performs one device action of the step in flight: the one call from
+// the runner to Driver.Act, timed for the hooks.
+func (s *Session) act(ctx context.Context, a drivers.Action) error {
+	if len(s.hooks) == 0 {
+		return s.drv.Act(ctx, a)
+	}
+	start := s.cfg.Clock.Now()
+	err := s.drv.Act(ctx, a)
+	at := ActTiming{Start: start, Duration: s.cfg.Clock.Now().Sub(start)}
+	if st, ok := s.drv.(drivers.SettleTimer); ok {
+		at.Settle = min(st.LastSettle(), at.Duration)
+	}
+	for _, h := range s.hooks {
+		h.Acted(&s.cur, at)
+	}
+	return err
 }

@@ -13,7 +13,7 @@ import (
 // The one path a command takes (Session.Step): interpolate ${VAR}, bind,
 // verify target-v1 evidence, dispatch (guards, the side-effect seam, the
 // driver). Replay is a loop over it; the daemon calls it once per command.
-// A Journal, when configured, hears every step after it finishes.
+// The session's hooks (hook.go) are called around every step.
 
 // StepOptions is what Step needs beyond the action.
 type StepOptions struct {
@@ -32,100 +32,33 @@ type StepOptions struct {
 	Args lang.Args
 }
 
-// Journal receives one entry per step, after the step finished, in order.
-// It is called with the session's request lock held: it must not call back
-// into the session.
-type Journal interface{ Record(e JournalEntry) }
-
-// JournalEntry is the record of one step: what it was, what it did and how
-// it ended. It is the one step record: the journal hears it, and the step
-// event (Event), the step of the JSON result (Result) and timing.ndjson's
-// lines are derived from it.
-type JournalEntry struct {
-	Step, Line int
-	// Total is the number of steps of the replay (0 when interactive); File
-	// the script the step is from.
-	Total   int
-	File    string
-	Written *lang.Action // the action as written (before interpolation)
-	Bound   *lang.Action // after interpolation and binding (nil when interpolation failed)
-	// Args are Bound's arguments as lang.Bind decodes them (nil when
-	// interpolation or binding failed): the one binding of the step, which
-	// listeners read instead of binding the action again.
-	Args lang.Args
-	// Text is the canonical action text (lang.FormatAction of Bound, else of
-	// Written) with variable values and secrets masked.
-	Text       string
-	Resolution *Resolution // nil when the action resolved no target
-	// EpochBefore and EpochAfter are the ref-frame epoch around the step.
-	EpochBefore, EpochAfter int64
-	// Effect is the step's ref-frame effect.
-	Effect StepEffect
-	Output *Output
-	Error  *ErrorInfo
-	// Status is "" while the step runs, then passed, failed or skipped.
-	Status Status
-	// Warning is the output's warning, masked.
-	Warning  string
-	Start    time.Time
-	Duration time.Duration
-}
-
-// Event is the record as a step event: starting while it has no status,
-// finished once it has one.
-func (e *JournalEntry) Event() StepEvent {
-	return StepEvent{File: e.File, Step: e.Step, Total: e.Total, Line: e.Line, Command: e.Written.Command,
-		Action: e.Text, Status: e.Status, Duration: e.Duration, Error: e.Error, Time: e.Start}
-}
-
-// Result is the record as a step of the JSON result.
-func (e *JournalEntry) Result() StepResult {
-	return StepResult{Step: e.Step, Line: e.Line, Command: e.Written.Command, Action: e.Text,
-		Status: e.Status, DurationMs: e.Duration.Milliseconds(), Warning: e.Warning}
-}
-
-// Resolution is how a step's target was resolved.
-type Resolution struct {
-	Kind     string        // a lang.TargetKind: "ref", "selector" or "point"
-	Ref      string        // "@e3" (pin stripped) when Kind == "ref"
-	Selector string        // the selector chain as written, when Kind == "selector"
-	Node     *drivers.Node // the resolved node (nil for a point)
-	Index    int           // its index in Tree.Nodes (-1 for a point)
-	// Tree is the immutable tree the target was resolved in: the frame's tree
-	// for a ref, the internal capture for a selector (nil for a point).
-	Tree  *drivers.Snapshot
-	Point drivers.Point // the point acted on (a node's centre for refs and selectors)
-}
-
 // Step runs one action: interpolation, binding, target-v1 verification and
-// dispatch, under the session's request lock. Errors are the step's own
-// (Replay wraps them into REPLAY_DIVERGENCE).
+// dispatch, under the session's request lock, with the hooks around it.
+// Errors are the step's own (Replay wraps them into REPLAY_DIVERGENCE).
 func (s *Session) Step(ctx context.Context, a *lang.Action, opts StepOptions) (*Output, *ErrorInfo) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := JournalEntry{Step: opts.Step, Total: opts.Total, Line: a.Line(), Written: a}
-	s.step(ctx, &rec, opts, stepMasker(opts.Scope, opts.Secrets))
-	return rec.Output, rec.Error
-}
-
-// step is Step without the lock: it runs rec.Written and completes its
-// record (rec.Text, when set, is the masked text of the action as written).
-func (s *Session) step(ctx context.Context, rec *JournalEntry, opts StepOptions, red *drivers.Masker) {
-	a := rec.Written
 	file := opts.File
 	if file == "" {
 		file = s.cfg.File
 	}
-	rec.File = file
-	start := s.cfg.Clock.Now()
-	if rec.Start.IsZero() {
-		rec.Start = start // else: when the step was announced (Replay)
-	}
+	rec := &s.rec
+	*rec = JournalEntry{Step: opts.Step, Total: opts.Total, Line: a.Line(), File: file, Written: a, Start: s.cfg.Clock.Now()}
+	s.beginStep(ctx, rec)
+	s.step(ctx, rec, opts, stepMasker(opts.Scope, opts.Secrets), rec.Start)
+	s.drainEvents(rec)
+	s.endStep(ctx, rec)
+	return rec.Output, rec.Error
+}
+
+// step is Step without the lock and the hooks: it runs rec.Written and
+// completes its record, its duration from start (rec.Text, when set, is
+// the masked text of the action as written).
+func (s *Session) step(ctx context.Context, rec *JournalEntry, opts StepOptions, red *drivers.Masker, start time.Time) {
+	a := rec.Written
+	file := rec.File
 	rec.EpochBefore = s.frame.Generation()
 	s.resolution = nil
-	if t := s.cfg.Trace; t != nil {
-		t.begin(ctx, s.drv, s.cfg.Clock, a.Command)
-	}
 	ra, err := interpolate(a, opts.Scope, file)
 	if err != nil {
 		// Unresolved variables are plain INVALID_ARGS, not a divergence.
@@ -171,22 +104,16 @@ func (s *Session) step(ctx context.Context, rec *JournalEntry, opts StepOptions,
 		rec.Warning = red.String(rec.Output.Warning)
 	}
 	rec.Resolution, rec.EpochAfter, rec.Effect = s.resolution, s.frame.Generation(), stepEffect(shown)
-	if t := s.cfg.Trace; t != nil {
-		t.end(ctx, s.drv, rec)
-	}
-	if j := s.cfg.Journal; j != nil {
-		j.Record(*rec)
-	}
 	s.resolution = nil
 }
 
 // resolvedAt records how the current step resolved its target (the journal's
 // Resolution); the last resolution of a step wins.
 func (s *Session) resolvedAt(kind lang.TargetKind, ref, selector string, tree *drivers.Snapshot, idx int, pt drivers.Point) {
-	if s.cfg.Journal == nil && s.cfg.Trace == nil {
+	if len(s.hooks) == 0 {
 		return
 	}
-	r := &Resolution{Kind: string(kind), Ref: ref, Selector: selector, Index: idx, Tree: tree, Point: pt}
+	r := &Resolution{Kind: kind, Ref: ref, Selector: selector, Index: idx, Tree: tree, Point: pt}
 	if tree != nil && idx >= 0 && idx < len(tree.Nodes) {
 		r.Node = &tree.Nodes[idx]
 	}

@@ -30,7 +30,7 @@ func journalEnv(t *testing.T) (*env, *journal) {
 	t.Helper()
 	e := newEnv(t, loginScreens)
 	j := &journal{s: e.sess}
-	e.sess.cfg.Journal = j
+	e.sess.hooks = append(e.sess.hooks, JournalHook(j))
 	return e, j
 }
 
@@ -203,7 +203,7 @@ func TestStepRecordDerivesEventAndResult(t *testing.T) {
 			}
 			want.Error = obs.finished[i].Error
 		}
-		if got := obs.finished[i]; got != want {
+		if got := obs.finished[i]; !reflect.DeepEqual(got, want) {
 			t.Errorf("step %d: event %+v, the record's %+v", i+1, got, want)
 		}
 		if got := obs.started[i]; got.Step != rec.Step || got.Status != "" || got.Time != rec.Start || got.Command != rec.Written.Command {

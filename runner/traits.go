@@ -2,13 +2,6 @@ package runner
 
 import "github.com/adtest/adtest/lang"
 
-// waitsForChange reports a step whose command waits for the screen to
-// change (the Waits trait: wait): it preserves the ref frame, yet it is not
-// a read that leaves the screen as it was.
-func waitsForChange(rec *JournalEntry) bool {
-	return lang.TraitsOf(rec.Written.Command).Waits
-}
-
 // StepEffect is a step's ref-frame effect, named for the journal and the
 // trace.
 type StepEffect string

@@ -14,6 +14,7 @@ import (
 	"github.com/adtest/adtest/cmd/internal/cmdline"
 	"github.com/adtest/adtest/reporters/html"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // runShowTrace writes the HTML report of one attempt's trace (DIR is the
@@ -69,16 +70,16 @@ func runShowTrace(ctx context.Context, env *Env) int {
 // trace.json says. It returns the trace directory too.
 func traceResult(env *Env, dir string) (*runner.Result, string, error) {
 	traceDir, attemptDir := dir, filepath.Dir(dir)
-	if _, err := env.FS.Stat(filepath.Join(scriptpath.Abs(env.Cwd, dir), runner.TraceFile)); err != nil {
-		traceDir, attemptDir = filepath.Join(dir, runner.TraceDirName), dir
+	if _, err := env.FS.Stat(filepath.Join(scriptpath.Abs(env.Cwd, dir), trace.File)); err != nil {
+		traceDir, attemptDir = filepath.Join(dir, trace.DirName), dir
 	}
-	b, err := env.FS.ReadFile(filepath.Join(scriptpath.Abs(env.Cwd, traceDir), runner.TraceFile))
+	b, err := env.FS.ReadFile(filepath.Join(scriptpath.Abs(env.Cwd, traceDir), trace.File))
 	if err != nil {
-		return nil, "", fmt.Errorf("no trace in %s (no %s, nor %s)", dir, filepath.Join(dir, runner.TraceFile), filepath.Join(dir, runner.TraceDirName, runner.TraceFile))
+		return nil, "", fmt.Errorf("no trace in %s (no %s, nor %s)", dir, filepath.Join(dir, trace.File), filepath.Join(dir, trace.DirName, trace.File))
 	}
-	var td runner.TraceData
+	var td trace.Data
 	if err := json.Unmarshal(b, &td); err != nil {
-		return nil, "", fmt.Errorf("%s: %v", filepath.Join(traceDir, runner.TraceFile), err)
+		return nil, "", fmt.Errorf("%s: %v", filepath.Join(traceDir, trace.File), err)
 	}
 	var ar runner.AttemptResult
 	if b, err := env.FS.ReadFile(filepath.Join(scriptpath.Abs(env.Cwd, attemptDir), "result.json")); err != nil || json.Unmarshal(b, &ar) != nil {

@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // TestRunFrameControl: a run's web pages have their frames drawn by their
@@ -11,20 +11,20 @@ import (
 // records nothing on a green run, they keep the browser's own.
 func TestRunFrameControl(t *testing.T) {
 	for _, c := range []struct {
-		mode runner.TraceMode
+		mode trace.Mode
 		want bool
 	}{
 		{defaultTrace, false},
-		{runner.TraceOff, false},
-		{runner.TraceOnFirstRetry, false},
-		{runner.TraceRetainOnFailure, true},
-		{runner.TraceOn, true},
+		{trace.Off, false},
+		{trace.OnFirstRetry, false},
+		{trace.RetainOnFailure, true},
+		{trace.On, true},
 	} {
 		if got := recordsFirstAttempts(c.mode); got != c.want {
 			t.Errorf("recordsFirstAttempts(%q) = %v, want %v", c.mode, got, c.want)
 		}
 	}
-	if defaultTrace != runner.TraceOnFirstRetry {
+	if defaultTrace != trace.OnFirstRetry {
 		t.Errorf("the default trace mode is %q, want on-first-retry (a green run records nothing)", defaultTrace)
 	}
 }

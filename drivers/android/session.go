@@ -28,7 +28,7 @@ type Session struct {
 	released bool   // the device lease was given back
 	logMark  string // the last logcat line when the session began
 	// traceMark is the last logcat line a trace read; tracing is set by
-	// StartTraceEvents.
+	// StartEvents.
 	traceMark string
 	tracing   bool
 }
@@ -260,17 +260,22 @@ func (s *Session) live() error {
 }
 
 // DrainEvents implements drivers.EventSource: the helper events of this
-// session's device since the last call.
+// session's device since the last call, then (once StartEvents was called)
+// the logcat lines written since the last call (logEvents).
 func (s *Session) DrainEvents() []drivers.Event {
 	s.p.mu.Lock()
 	evs := s.pending
 	s.pending = nil
 	s.p.mu.Unlock()
-	out := make([]drivers.Event, 0, len(evs))
-	for _, e := range evs {
-		out = append(out, drivers.Event{Time: e.Time, Source: "helper", Kind: e.Event, Device: e.Device, Command: e.Command, Reason: e.Reason})
+	logs := s.logEvents()
+	if len(evs) == 0 && logs == nil {
+		return nil
 	}
-	return out
+	out := make([]drivers.Event, 0, len(evs)+len(logs))
+	for _, e := range evs {
+		out = append(out, drivers.Event{Time: e.Time, Source: drivers.FromHelper, Kind: drivers.EventKind(e.Event), Device: e.Device, Command: e.Command, Reason: e.Reason})
+	}
+	return append(out, logs...)
 }
 
 var _ drivers.EventSource = (*Session)(nil)

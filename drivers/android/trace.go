@@ -15,9 +15,9 @@ const traceLogLines = 200
 // traceLogBound bounds each logcat read of a trace.
 const traceLogBound = 3 * time.Second
 
-// StartTraceEvents implements drivers.TraceEventSource: from now on each
-// DrainTraceEvents returns the logcat lines written since the one before.
-func (s *Session) StartTraceEvents() {
+// StartEvents implements drivers.EventSource: from now on each DrainEvents
+// returns the logcat lines written since the one before.
+func (s *Session) StartEvents() {
 	ctx, cancel := context.WithTimeout(context.Background(), traceLogBound)
 	defer cancel()
 	mark := ""
@@ -29,9 +29,9 @@ func (s *Session) StartTraceEvents() {
 	s.mu.Unlock()
 }
 
-// DrainTraceEvents implements drivers.TraceEventSource: the logcat lines
-// since the last call, as log events with logcat's level.
-func (s *Session) DrainTraceEvents() []drivers.TraceEvent {
+// logEvents are the logcat lines since the last call, as log events with
+// logcat's level (nil before StartEvents).
+func (s *Session) logEvents() []drivers.Event {
 	s.mu.Lock()
 	mark, on := s.traceMark, s.tracing
 	s.mu.Unlock()
@@ -43,7 +43,7 @@ func (s *Session) DrainTraceEvents() []drivers.TraceEvent {
 	now := time.Now()
 	lines, err := s.logSince(ctx, mark, traceLogLines)
 	if err != nil {
-		return []drivers.TraceEvent{{Time: now, Kind: drivers.TraceLog, Level: "error", Text: "logcat: " + err.Error()}}
+		return []drivers.Event{{Time: now, Source: drivers.FromDevice, Kind: drivers.EventLog, Level: "error", Text: "logcat: " + err.Error()}}
 	}
 	if len(lines) == 0 {
 		return nil
@@ -51,13 +51,13 @@ func (s *Session) DrainTraceEvents() []drivers.TraceEvent {
 	s.mu.Lock()
 	s.traceMark = strings.TrimRight(lines[len(lines)-1], "\r")
 	s.mu.Unlock()
-	evs := make([]drivers.TraceEvent, 0, len(lines))
+	evs := make([]drivers.Event, 0, len(lines))
 	for _, l := range lines {
 		l = strings.TrimRight(l, "\r")
 		if l == "" || strings.HasPrefix(l, "--------- ") {
 			continue
 		}
-		evs = append(evs, drivers.TraceEvent{Time: now, Kind: drivers.TraceLog, Level: logLevel(l), Text: l})
+		evs = append(evs, drivers.Event{Time: now, Source: drivers.FromDevice, Kind: drivers.EventLog, Level: logLevel(l), Text: l})
 	}
 	return evs
 }

@@ -11,15 +11,15 @@ import (
 	"github.com/adtest/adtest/drivers"
 )
 
-// The fake device's trace (drivers.TraceShooter, TraceEventSource): its own
+// The fake device's trace (drivers.TraceShooter, EventSource): its own
 // renderer draws the current screen's visible elements as boxes, shaded by
 // role, so that the pictures of two screens differ; each operation it
 // receives is a log event. Neither is recorded as an operation: a trace
 // does not change what a test sees dispatched.
 
 var (
-	_ drivers.TraceShooter     = (*Device)(nil)
-	_ drivers.TraceEventSource = (*Device)(nil)
+	_ drivers.TraceShooter = (*Device)(nil)
+	_ drivers.EventSource  = (*Device)(nil)
 )
 
 // TraceShot renders the current screen.
@@ -53,21 +53,21 @@ func (d *Device) TraceShot(ctx context.Context, opts drivers.TraceShotOptions) (
 	return drivers.EncodeTraceJPEG(img, opts)
 }
 
-// StartTraceEvents starts keeping a log event per operation.
-func (d *Device) StartTraceEvents() {
+// StartEvents starts keeping a log event per operation.
+func (d *Device) StartEvents() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.traceFrom = len(d.ops) + 1
 }
 
-// DrainTraceEvents returns a log event per operation since the last call.
-func (d *Device) DrainTraceEvents() []drivers.TraceEvent {
+// DrainEvents returns a log event per operation since the last call.
+func (d *Device) DrainEvents() []drivers.Event {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.traceFrom == 0 {
 		return nil
 	}
-	var out []drivers.TraceEvent
+	var out []drivers.Event
 	now := time.Now()
 	for _, op := range d.ops[min(d.traceFrom-1, len(d.ops)):] {
 		text := op.Kind
@@ -77,7 +77,7 @@ func (d *Device) DrainTraceEvents() []drivers.TraceEvent {
 		if op.Text != "" {
 			text += " " + fmt.Sprintf("%q", op.Text)
 		}
-		out = append(out, drivers.TraceEvent{Time: now, Kind: drivers.TraceLog, Level: "info", Text: text})
+		out = append(out, drivers.Event{Time: now, Source: drivers.FromDevice, Kind: drivers.EventLog, Level: "info", Text: text})
 	}
 	d.traceFrom = len(d.ops) + 1
 	return out

@@ -16,7 +16,7 @@ import (
 // Not parallel: the flood has the browser to itself.
 func TestConsoleFloodIsBounded(t *testing.T) {
 	s := session(t, "flood.html")
-	s.StartTraceEvents()
+	s.StartEvents()
 	ctx := testCtx(t)
 	start := time.Now()
 	if err := s.Act(ctx, tap(find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Go"))); err != nil {
@@ -37,7 +37,7 @@ func TestConsoleFloodIsBounded(t *testing.T) {
 			}
 			passed = passed || strings.HasPrefix(l, "console.log: "+strings.Repeat("x", 1024)+" ")
 		}
-		for _, e := range s.DrainTraceEvents() {
+		for _, e := range s.DrainEvents() {
 			if strings.Contains(e.Text, "dropped") {
 				inTrace = e.Text
 			}
@@ -60,17 +60,17 @@ func TestConsoleFloodIsBounded(t *testing.T) {
 func TestTraceEventsDroppedAreCounted(t *testing.T) {
 	t.Parallel()
 	s := &Session{}
-	s.StartTraceEvents()
+	s.StartEvents()
 	s.mu.Lock()
 	for i := 0; i < traceEventLimit+1234; i++ {
-		s.traceAdd(drivers.TraceEvent{Kind: drivers.TraceConsole, Text: "line"})
+		s.traceAdd(drivers.Event{Source: drivers.FromPage, Kind: drivers.EventConsole, Text: "line"})
 	}
 	s.mu.Unlock()
-	evs := s.DrainTraceEvents()
+	evs := s.DrainEvents()
 	if len(evs) != traceEventLimit+1 || evs[0].Text != "1,234 earlier events dropped (at most 500 are kept between two steps)" {
 		t.Fatalf("%d events, the first %+v", len(evs), evs[0])
 	}
-	if evs := s.DrainTraceEvents(); len(evs) != 0 {
+	if evs := s.DrainEvents(); len(evs) != 0 {
 		t.Fatalf("a second drain: %+v", evs)
 	}
 }

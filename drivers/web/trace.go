@@ -17,7 +17,7 @@ import (
 	"github.com/adtest/adtest/drivers"
 )
 
-// A trace of the session (drivers.TraceShooter, TraceEventSource,
+// A trace of the session (drivers.TraceShooter, EventSource,
 // SettleTimer): a JPEG of the frame the page shows, the console messages,
 // page errors and network requests between two drains, and how long the
 // last action's settle took.
@@ -28,7 +28,7 @@ const traceEventLimit = 500
 var (
 	_ drivers.TraceShooter     = (*Session)(nil)
 	_ drivers.TraceShotStarter = (*Session)(nil)
-	_ drivers.TraceEventSource = (*Session)(nil)
+	_ drivers.EventSource      = (*Session)(nil)
 	_ drivers.SettleTimer      = (*Session)(nil)
 )
 
@@ -36,7 +36,7 @@ var (
 type traceState struct {
 	// on is read without the lock by every page event.
 	on     atomic.Bool
-	events []drivers.TraceEvent
+	events []drivers.Event
 	// requests in flight, by id: the index of nothing yet (they are added
 	// to events when they end, or as pending at the drain).
 	inflight map[network.RequestID]*pendingRequest
@@ -47,7 +47,7 @@ type traceState struct {
 }
 
 type pendingRequest struct {
-	ev    drivers.TraceEvent
+	ev    drivers.Event
 	start cdp.MonotonicTime
 }
 
@@ -133,15 +133,15 @@ func (s *Session) StartTraceShot(ctx context.Context, opts drivers.TraceShotOpti
 	}
 }
 
-// StartTraceEvents starts keeping console messages, page errors and
-// network requests for DrainTraceEvents.
-func (s *Session) StartTraceEvents() {
+// StartEvents (drivers.EventSource) starts keeping console messages, page errors and
+// network requests for DrainEvents.
+func (s *Session) StartEvents() {
 	s.trace.on.Store(true)
 }
 
-// DrainTraceEvents returns the events since the last call; a request still
+// DrainEvents returns the events since the last call; a request still
 // in flight is reported pending (and again when it ends).
-func (s *Session) DrainTraceEvents() []drivers.TraceEvent {
+func (s *Session) DrainEvents() []drivers.Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := s.trace.events
@@ -152,7 +152,7 @@ func (s *Session) DrainTraceEvents() []drivers.TraceEvent {
 		if len(out) > 0 {
 			first = out[0].Time
 		}
-		out = append([]drivers.TraceEvent{{Time: first, Kind: drivers.TraceLog, Level: "warning",
+		out = append([]drivers.Event{{Time: first, Source: drivers.FromPage, Kind: drivers.EventLog, Level: "warning",
 			Text: fmt.Sprintf("%s earlier events dropped (at most %d are kept between two steps)", thousands(n), traceEventLimit)}}, out...)
 	}
 	for _, p := range s.trace.inflight {
@@ -177,7 +177,7 @@ func (s *Session) setSettle(d time.Duration) {
 }
 
 // traceAdd keeps e; under s.mu.
-func (s *Session) traceAdd(e drivers.TraceEvent) {
+func (s *Session) traceAdd(e drivers.Event) {
 	t := &s.trace
 	t.events = append(t.events, e)
 	if len(t.events) > traceEventLimit {
@@ -199,21 +199,21 @@ func (s *Session) onTraceEvent(ev any) {
 	switch ev := ev.(type) {
 	case *runtime.EventConsoleAPICalled:
 		if n, ok := consoleDropped(ev); ok {
-			s.traceAdd(drivers.TraceEvent{Time: now, Kind: drivers.TraceConsole, Level: "warning", Text: droppedText(n)})
+			s.traceAdd(drivers.Event{Time: now, Source: drivers.FromPage, Kind: drivers.EventConsole, Level: "warning", Text: droppedText(n)})
 			return
 		}
 		parts := make([]string, 0, len(ev.Args))
 		for _, a := range ev.Args {
 			parts = append(parts, remoteText(a))
 		}
-		s.traceAdd(drivers.TraceEvent{Time: now, Kind: drivers.TraceConsole, Level: string(ev.Type), Text: strings.Join(parts, " ")})
+		s.traceAdd(drivers.Event{Time: now, Source: drivers.FromPage, Kind: drivers.EventConsole, Level: string(ev.Type), Text: strings.Join(parts, " ")})
 	case *runtime.EventExceptionThrown:
 		d := ev.ExceptionDetails
 		msg := d.Text
 		if d.Exception != nil && d.Exception.Description != "" {
 			msg = strings.SplitN(d.Exception.Description, "\n", 2)[0]
 		}
-		s.traceAdd(drivers.TraceEvent{Time: now, Kind: drivers.TracePageError, Level: "error", Text: msg, URL: d.URL})
+		s.traceAdd(drivers.Event{Time: now, Source: drivers.FromPage, Kind: drivers.EventPageError, Level: "error", Text: msg, URL: d.URL})
 	case *network.EventRequestWillBeSent:
 		if ev.Request == nil || strings.HasPrefix(ev.Request.URL, "data:") {
 			return
@@ -228,7 +228,7 @@ func (s *Session) onTraceEvent(ev any) {
 			s.traceAdd(p.ev)
 		}
 		t.inflight[ev.RequestID] = &pendingRequest{start: ev.Timestamp,
-			ev: drivers.TraceEvent{Time: now, Kind: drivers.TraceRequest, Method: ev.Request.Method, URL: ev.Request.URL}}
+			ev: drivers.Event{Time: now, Source: drivers.FromPage, Kind: drivers.EventRequest, Method: ev.Request.Method, URL: ev.Request.URL}}
 	case *network.EventResponseReceived:
 		if p, ok := t.inflight[ev.RequestID]; ok && ev.Response != nil {
 			p.ev.Status = int(ev.Response.Status)

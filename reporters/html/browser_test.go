@@ -24,6 +24,7 @@ import (
 	"github.com/adtest/adtest/reporters/html"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/suite"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // TestReportInBrowser checks the report the way a person would, with
@@ -46,7 +47,7 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	defer site.Close()
 	res, _ := runSuite(ctx, t, fixture, "suite", suite.Config{BaseURL: site.URL, RunDir: filepath.Join(work, "fixture-art"),
-		Trace: runner.TraceRetainOnFailure})
+		Trace: trace.RetainOnFailure})
 	want := map[string]runner.Status{"checkout": runner.StatusFailed, "flaky": runner.StatusFlaky, "login": runner.StatusPassed, "slow": runner.StatusTimedOut}
 	// The checks read these reasons off the report (attempts.ad, failure.ad).
 	wantReason := map[string]string{"checkout": "selector_not_found", "flaky": "selector_not_found", "slow": "timeout"}

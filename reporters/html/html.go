@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 //go:embed assets/index.html
@@ -164,7 +165,7 @@ type attempt struct {
 	Log            string   `json:"log,omitempty"`
 	Warnings       []string `json:"warnings,omitempty"`
 	// Trace is the attempt's trace (trace.go), its pictures under data/.
-	Trace *runner.TraceData `json:"trace,omitempty"`
+	Trace *trace.Data `json:"trace,omitempty"`
 	// Repair is --repair's suggestion (repair.js draws it).
 	Repair *runner.RepairReport `json:"repair,omitempty"`
 }

@@ -3,7 +3,7 @@ package html
 import (
 	"encoding/json"
 
-	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // An attempt's trace in the report: trace.json is read through
@@ -16,15 +16,15 @@ import (
 const maxTraceNodes = 20000
 
 // trace reads the trace of an attempt, or returns nil.
-func (b *builder) trace(dir string) *runner.TraceData {
+func (b *builder) trace(dir string) *trace.Data {
 	if dir == "" {
 		return nil
 	}
-	data, ok := b.read(joinPath(dir, runner.TraceFile))
+	data, ok := b.read(joinPath(dir, trace.File))
 	if !ok {
 		return nil
 	}
-	var t runner.TraceData
+	var t trace.Data
 	if json.Unmarshal(data, &t) != nil {
 		return nil
 	}

@@ -71,7 +71,15 @@ func (fakeRig) open(t testing.TB, app string, j runner.Journal) *runner.Session 
 		t.Fatal(err)
 	}
 	clock := &stepClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	return runner.NewSession(fake.New(sc, fake.Options{Clock: clock}), runner.SessionConfig{Clock: clock, Seed: 7, ArtifactsDir: t.TempDir(), Journal: j})
+	return runner.NewSession(fake.New(sc, fake.Options{Clock: clock}), runner.SessionConfig{Clock: clock, Seed: 7, ArtifactsDir: t.TempDir(), Hooks: journalHooks(j)})
+}
+
+// journalHooks are the hooks of a session with journal j (none when nil).
+func journalHooks(j runner.Journal) []runner.StepHook {
+	if j == nil {
+		return nil
+	}
+	return []runner.StepHook{runner.JournalHook(j)}
 }
 
 // journal keeps the step records of a replay.

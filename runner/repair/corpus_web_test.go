@@ -173,7 +173,7 @@ func (webRig) open(t testing.TB, app string, j runner.Journal) *runner.Session {
 	if err != nil {
 		t.Fatalf("web NewSession: %v", err)
 	}
-	s := runner.NewSession(d, runner.SessionConfig{Seed: 7, ArtifactsDir: t.TempDir(), Journal: j, ReadinessTimeout: 500 * time.Millisecond})
+	s := runner.NewSession(d, runner.SessionConfig{Seed: 7, ArtifactsDir: t.TempDir(), Hooks: journalHooks(j), ReadinessTimeout: 500 * time.Millisecond})
 	t.Cleanup(func() { s.Close(context.Background()) })
 	return s
 }

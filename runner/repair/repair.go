@@ -37,6 +37,7 @@ import (
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/match"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // Defaults of Options.
@@ -70,7 +71,7 @@ type Options struct {
 	// Trace, when set, returns a new trace for the repair's n-th replay
 	// (1-based; nil: none): the repair's replays never write into the
 	// failed attempt's trace. Repair closes each.
-	Trace func(n int) *runner.Trace
+	Trace func(n int) *trace.Trace
 }
 
 // Try is one candidate tried, as the record shows it.
@@ -141,7 +142,7 @@ type engine struct {
 	res    *Result
 	red    *drivers.Masker
 	opened []*runner.Session
-	traces []*runner.Trace
+	traces []*trace.Trace
 }
 
 // Repair repairs script (read from src) after its replay on sess ended in
@@ -240,7 +241,7 @@ func (e *engine) replayOptions(from int) runner.ReplayOptions {
 	if e.opts.Trace != nil {
 		if t := e.opts.Trace(len(e.traces) + 1); t != nil {
 			e.traces = append(e.traces, t)
-			ro.Trace = t
+			ro.Hooks = []runner.StepHook{t}
 		}
 	}
 	return ro

@@ -11,6 +11,7 @@ import (
 	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/repair"
+	"github.com/adtest/adtest/runner/runctx"
 )
 
 // AnnotateConfig turns --annotate on.
@@ -39,12 +40,12 @@ func (j *stepJournal) all() []runner.JournalEntry {
 
 // annotateAttempt annotates t from its passed attempt ar, whose steps j
 // heard, and attaches the report to ar.
-func (s *scheduler) annotateAttempt(t *Test, ai attemptInfo, j *stepJournal, ar *runner.AttemptResult, art *artifacts) {
+func (s *scheduler) annotateAttempt(t *Test, j *stepJournal, ar *runner.AttemptResult, rc *runctx.Run) {
 	ac := s.cfg.Annotate
 	if ac == nil || t.Script == nil || j == nil {
 		return
 	}
-	ro := runner.ReplayOptions{Scope: s.scope(t, ai, art.dir), Secrets: s.secretValues(t)}
+	ro := runner.ReplayOptions{Scope: rc.Scope, Secrets: rc.Secrets}
 	res := repair.Annotate(t.Script, t.Source, t.File, *ar, j.all(), ro)
 	var patch, record string
 	if s.cfg.RunDir != "" {

@@ -176,7 +176,7 @@ func (tw *timingWriter) write(v map[string]any) {
 // driverEvent is the line of a driver's own event, after the step it served
 // ("event" names its source, which keys its kind: "helper": "reused").
 func (tw *timingWriter) driverEvent(step int, e drivers.Event) {
-	m := map[string]any{"event": e.Source, "ts": e.Time, "device": e.Device, "command": e.Command, e.Source: e.Kind, "step": step}
+	m := map[string]any{"event": e.Source, "ts": e.Time, "device": e.Device, "command": e.Command, string(e.Source): e.Kind, "step": step}
 	if e.Reason != "" {
 		m["reason"] = e.Reason
 	}

@@ -18,7 +18,8 @@ import (
 
 // stepRelay hands an attempt's step events to timing.ndjson and to the
 // listener, with the test and attempt filled in; the driver's own events
-// (drivers.EventSource) follow the step that caused them in timing.ndjson.
+// (drivers.EventFrom.OwnMachinery, drained by the session) follow the step
+// that caused them in timing.ndjson.
 type stepRelay struct {
 	runner.StepsOnly
 	s    *scheduler
@@ -26,7 +27,6 @@ type stepRelay struct {
 	ai   attemptInfo
 	tw   *timingWriter
 	mask *drivers.Masker
-	drv  drivers.Driver
 }
 
 func (r *stepRelay) fill(ev runner.StepEvent) runner.StepEvent {
@@ -48,8 +48,8 @@ func (r *stepRelay) StepStarted(ev runner.StepEvent) {
 func (r *stepRelay) StepFinished(ev runner.StepEvent) {
 	ev = r.fill(ev)
 	r.tw.step(r.s.now(), ev, true)
-	if es, ok := r.drv.(drivers.EventSource); ok {
-		for _, e := range es.DrainEvents() {
+	for _, e := range ev.Events {
+		if e.Source.OwnMachinery() {
 			r.tw.driverEvent(ev.Step, e)
 		}
 	}
@@ -66,13 +66,8 @@ type attemptInfo struct {
 	ws                      *workerState
 }
 
-func (s *scheduler) scope(t *Test, ai attemptInfo, artifacts string) *lang.Scope {
-	script := map[string]string{}
-	if t.Script != nil {
-		for _, e := range t.Script.Env {
-			script[e.Key] = e.Value
-		}
-	}
+// builtIns are the AD_* variables of an attempt.
+func (s *scheduler) builtIns(t *Test, ai attemptInfo, artifacts string) map[string]string {
 	b := map[string]string{
 		"AD_PLATFORM":  t.Platform,
 		"AD_SESSION":   s.sessionName(t, ai),
@@ -89,7 +84,7 @@ func (s *scheduler) scope(t *Test, ai attemptInfo, artifacts string) *lang.Scope
 	if ai.device != "" {
 		b["AD_DEVICE"] = ai.device
 	}
-	return &lang.Scope{CLI: s.cfg.CLIVars, Process: s.cfg.ProcessVars, Script: script, BuiltIns: b}
+	return b
 }
 
 func (s *scheduler) sessionName(t *Test, ai attemptInfo) string {
@@ -99,15 +94,18 @@ func (s *scheduler) sessionName(t *Test, ai attemptInfo) string {
 // runAttempt runs one attempt in a fresh session. infra reports a failure of
 // the device or the helper (no retry).
 func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (runner.AttemptResult, bool) {
-	mask := s.masker(t)
+	rc := s.runContext(t)
+	mask := rc.Mask
 	start := s.now()
 	art := s.newArtifacts(t, ai, mask)
+	rc.Scope.BuiltIns = s.builtIns(t, ai, art.dir)
 	tw := art.timing()
 	tw.write(map[string]any{"event": "attempt_start", "ts": start, "file": t.File, "attempt": ai.attempt,
 		"of": ai.max, "worker": ai.worker, "device": ai.device, "platform": t.Platform,
 		"timeoutMs": t.TimeoutMs, "session": s.sessionName(t, ai)})
 	art.writeScript(t.Source)
-	trace := s.startTrace(t, ai, art, mask)
+	s.startTrace(rc, t, ai, art)
+	attemptTrace := rc.Trace
 
 	// The session is opened before the attempt's hard deadline starts, under
 	// its own bound (Config.SessionStartTimeout): on a worker's
@@ -149,16 +147,16 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		d := sess
 		drv = d
 		ac := AttemptContext{File: t.File, Platform: t.Platform,
-			ArtifactsDir: art.dir, Attempt: ai.attempt, Worker: ai.worker, Trace: trace}
+			ArtifactsDir: art.dir, Attempt: ai.attempt, Worker: ai.worker, Trace: attemptTrace}
 		if s.cfg.Annotate != nil {
 			journal = &stepJournal{}
 			ac.Journal = journal
 		}
 		rep = s.cfg.NewReplayer(d, ac)
 		params := ReplayParams{
-			Scope:   s.scope(t, ai, art.dir),
-			Secrets: s.secretValues(t),
-			Steps:   &stepRelay{s: s, t: t, ai: ai, tw: tw, mask: mask, drv: d},
+			Scope:   rc.Scope,
+			Secrets: rc.Secrets,
+			Steps:   &stepRelay{s: s, t: t, ai: ai, tw: tw, mask: mask},
 
 			StepTimeout: s.cfg.StepTimeout,
 		}
@@ -173,16 +171,16 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		ecancel()
 	}
 
-	s.finishTrace(trace, t.Platform, ai, &ar, replayReturned)
+	s.finishTrace(rc, &ar, replayReturned)
 	// --repair: the live session of a failed last attempt (repair.go).
 	if s.cfg.Repair != nil && ar.Status == runner.StatusFailed && drv != nil && replayReturned && ctx.Err() == nil && ai.attempt == ai.max {
-		s.repairAttempt(ctx, t, ai, rep, prov, &ar, art)
+		s.repairAttempt(ctx, t, ai, rep, prov, &ar, art, rc, attemptTrace)
 	}
 
 	// --annotate: a passed attempt's steps (annotate.go); the last failed
 	// attempt says it annotated nothing.
 	if journal != nil && (ar.Status == runner.StatusPassed || ai.attempt == ai.max) && ctx.Err() == nil {
-		s.annotateAttempt(t, ai, journal, &ar, art)
+		s.annotateAttempt(t, journal, &ar, rc)
 	}
 
 	if drv != nil && s.release(ctx, drv, rep, &ar, replayReturned) {

@@ -15,6 +15,8 @@ import (
 	"github.com/adtest/adtest/internal/scriptpath"
 	"github.com/adtest/adtest/runner"
 	"github.com/adtest/adtest/runner/repair"
+	"github.com/adtest/adtest/runner/runctx"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // RepairConfig turns --repair on.
@@ -46,7 +48,7 @@ func repairBudget(t *Test, rc *RepairConfig) time.Duration {
 
 // repairAttempt runs a repair of t after its failed attempt ar on rep's
 // live session, and attaches the report to ar.
-func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, rep Replayer, prov drivers.Provider, ar *runner.AttemptResult, art *artifacts) {
+func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, rep Replayer, prov drivers.Provider, ar *runner.AttemptResult, art *artifacts, run *runctx.Run, attemptTrace *trace.Trace) {
 	rc := s.cfg.Repair
 	h, ok := rep.(sessionHolder)
 	if !ok || rc == nil || t.Script == nil || ar.Error == nil || ar.Error.Code != runner.CodeReplayDivergence {
@@ -54,7 +56,7 @@ func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, 
 	}
 	rctx, cancel := context.WithTimeout(ctx, repairBudget(t, rc))
 	defer cancel()
-	ro := runner.ReplayOptions{Scope: s.scope(t, ai, art.dir), Secrets: s.secretValues(t), StepTimeout: s.cfg.StepTimeout}
+	ro := runner.ReplayOptions{Scope: run.Scope, Secrets: run.Secrets, StepTimeout: s.cfg.StepTimeout}
 	header, applyDir := t.File, ""
 	if t.Path != "" {
 		header, applyDir = repair.Locate(s.cfg.Cwd, t.Path)
@@ -75,12 +77,14 @@ func (s *scheduler) repairAttempt(ctx context.Context, t *Test, ai attemptInfo, 
 	}
 	// The failed attempt's trace is the failure's: the repair's replays
 	// (the live session's continuation included) each get their own.
-	h.Session().SetTrace(nil)
-	if art.dir != "" && s.traceMode(t.Platform).Records(ai.attempt) {
-		mask := s.masker(t)
-		opts.Trace = func(n int) *runner.Trace {
-			tr, err := runner.NewTrace(filepath.Join(art.dir, fmt.Sprintf("repair-trace-%d", n)), mask,
-				runner.TraceInfo{File: t.File, Name: fmt.Sprintf("%s (repair replay %d)", t.Name, n), Platform: t.Platform, Attempt: ai.attempt})
+	if attemptTrace != nil {
+		h.Session().RemoveHook(attemptTrace)
+	}
+	if art.dir != "" && run.Records() {
+		mask := run.Mask
+		opts.Trace = func(n int) *trace.Trace {
+			tr, err := trace.New(filepath.Join(art.dir, fmt.Sprintf("repair-trace-%d", n)), mask,
+				trace.Info{File: t.File, Name: fmt.Sprintf("%s (repair replay %d)", t.Name, n), Platform: t.Platform, Attempt: ai.attempt})
 			if err != nil {
 				ar.Warnings = append(ar.Warnings, "repair trace: "+err.Error())
 				return nil

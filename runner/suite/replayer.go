@@ -12,12 +12,18 @@ import (
 // attempt's driver, replaying through the same leaf dispatch as interactive
 // commands.
 func RunnerReplayer(d drivers.Driver, a AttemptContext) Replayer {
+	var hooks []runner.StepHook
+	if a.Trace != nil {
+		hooks = append(hooks, a.Trace)
+	}
+	if a.Journal != nil {
+		hooks = append(hooks, runner.JournalHook(a.Journal))
+	}
 	return &sessionReplayer{s: runner.NewSession(d, runner.SessionConfig{
 		Platform:     a.Platform,
 		File:         a.File,
 		ArtifactsDir: a.ArtifactsDir,
-		Trace:        a.Trace,
-		Journal:      a.Journal,
+		Hooks:        hooks,
 	})}
 }
 

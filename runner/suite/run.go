@@ -10,6 +10,7 @@ import (
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // Replayer executes one script in one driver session: the seam between the
@@ -42,8 +43,8 @@ type AttemptContext struct {
 	ArtifactsDir string
 	Attempt      int
 	Worker       int
-	// Trace records the attempt's steps (nil: no trace; runner.Trace).
-	Trace *runner.Trace
+	// Trace records the attempt's steps (nil: no trace; trace.Trace).
+	Trace *trace.Trace
 	// Journal hears every step of the attempt's session (nil: none;
 	// --annotate).
 	Journal runner.Journal
@@ -119,8 +120,8 @@ type Config struct {
 	RepeatEach int
 	// Trace says which attempts keep a trace of their steps ("" = off;
 	// trace.go). TraceDefault has each test take its platform's default
-	// (runner.DefaultTraceMode) instead.
-	Trace        runner.TraceMode
+	// (trace.DefaultMode) instead.
+	Trace        trace.Mode
 	TraceDefault bool
 	// InfraRetries is how many more attempts a test gets when its browser
 	// went away under it (an attempt failed as infrastructure, not on a
@@ -283,38 +284,6 @@ func (s *scheduler) closeProviders() {
 			p.Close()
 		}
 	}
-}
-
-func (s *scheduler) masker(t *Test) *drivers.Masker {
-	return drivers.NewMasker(s.secretValues(t))
-}
-
-func (s *scheduler) secretValues(t *Test) []string {
-	extra := map[string]bool{}
-	for _, n := range s.cfg.MaskNames {
-		extra[n] = true
-	}
-	var vals []string
-	collect := func(k, v string) {
-		if IsSecretName(k) || extra[k] {
-			vals = append(vals, v)
-		}
-	}
-	for k, v := range s.cfg.CLIVars {
-		collect(k, v)
-	}
-	for k, v := range s.cfg.ProcessVars {
-		collect(k, v)
-	}
-	if t != nil && t.Script != nil {
-		for _, e := range t.Script.Env {
-			collect(e.Key, e.Value)
-		}
-	}
-	if s.cfg.BlankPictures {
-		vals = append(vals, drivers.BlankPictures)
-	}
-	return vals
 }
 
 func (s *scheduler) run(ctx context.Context) *runner.Result {

@@ -11,7 +11,7 @@ import (
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/fake"
 	"github.com/adtest/adtest/lang"
-	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // traceScreens: "late" exists from the second session on, so flaky.ad fails
@@ -35,13 +35,13 @@ func TestTraceModes(t *testing.T) {
 		"fail.ad":  "context platform=web retries=1\nopen demo\nclick @e9\n",
 	}
 	for _, c := range []struct {
-		mode runner.TraceMode
+		mode trace.Mode
 		want string
 	}{
-		{runner.TraceOff, ""},
-		{runner.TraceOn, "fail.ad/1 fail.ad/2 flaky.ad/1 flaky.ad/2 pass.ad/1"},
-		{runner.TraceRetainOnFailure, "fail.ad/1 fail.ad/2 flaky.ad/1"},
-		{runner.TraceOnFirstRetry, "fail.ad/2 flaky.ad/2"},
+		{trace.Off, ""},
+		{trace.On, "fail.ad/1 fail.ad/2 flaky.ad/1 flaky.ad/2 pass.ad/1"},
+		{trace.RetainOnFailure, "fail.ad/1 fail.ad/2 flaky.ad/1"},
+		{trace.OnFirstRetry, "fail.ad/2 flaky.ad/2"},
 	} {
 		t.Run(string(c.mode), func(t *testing.T) {
 			dir := t.TempDir()
@@ -73,10 +73,10 @@ func TestTraceModes(t *testing.T) {
 					t.Fatal(err)
 				}
 				for i, a := range res.Tests[0].Attempts {
-					_, statErr := os.Stat(filepath.Join(dir, a.ArtifactsDir, runner.TraceDirName, runner.TraceFile))
-					_, dirErr := os.Stat(filepath.Join(dir, a.ArtifactsDir, runner.TraceDirName))
+					_, statErr := os.Stat(filepath.Join(dir, a.ArtifactsDir, trace.DirName, trace.File))
+					_, dirErr := os.Stat(filepath.Join(dir, a.ArtifactsDir, trace.DirName))
 					switch {
-					case statErr == nil && a.Trace == filepath.Join(a.ArtifactsDir, runner.TraceDirName):
+					case statErr == nil && a.Trace == filepath.Join(a.ArtifactsDir, trace.DirName):
 						got = append(got, tc.File+"/"+string(rune('0'+i+1)))
 					case statErr == nil || a.Trace != "" || dirErr == nil:
 						t.Errorf("%s attempt %d: trace %q, trace.json %v, dir %v: a trace is kept whole or not at all", tc.File, i+1, a.Trace, statErr, dirErr)

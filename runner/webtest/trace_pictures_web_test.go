@@ -15,6 +15,7 @@ import (
 	webdrv "github.com/adtest/adtest/drivers/web"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // meanColour is the mean colour (0-255) of the top-left quarter of a trace
@@ -77,14 +78,14 @@ func newTraceSession(ctx context.Context, t *testing.T, prov *webdrv.Provider) d
 }
 
 func tracePictureShowsTheStep(t *testing.T, prov *webdrv.Provider, page string) {
-	tr, err := runner.NewTrace(filepath.Join(t.TempDir(), "trace"), drivers.NewMasker(nil), runner.TraceInfo{File: "colour.ad", Platform: "web"})
+	tr, err := trace.New(filepath.Join(t.TempDir(), "trace"), drivers.NewMasker(nil), trace.Info{File: "colour.ad", Platform: "web"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	d := newTraceSession(ctx, t, prov)
-	sess := runner.NewSession(d, runner.SessionConfig{ArtifactsDir: t.TempDir(), Trace: tr})
+	sess := runner.NewSession(d, runner.SessionConfig{ArtifactsDir: t.TempDir(), Hooks: []runner.StepHook{tr}})
 	defer sess.Close(context.Background())
 	script, err := lang.Parse("colour.ad", []byte("open "+webBrowser.srv.URL+"/trace/"+page+"\n"+
 		"click id=paint\nclick id=paint\nis text id=out white\nclick id=paint\nclick id=paint\nclick id=paint\n"))
@@ -98,11 +99,11 @@ func tracePictureShowsTheStep(t *testing.T, prov *webdrv.Provider, page string) 
 	if err := tr.Close(); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(tr.Dir(), runner.TraceFile))
+	b, err := os.ReadFile(filepath.Join(tr.Dir(), trace.File))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var data runner.TraceData
+	var data trace.Data
 	if err := json.Unmarshal(b, &data); err != nil {
 		t.Fatal(err)
 	}

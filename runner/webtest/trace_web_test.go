@@ -13,6 +13,7 @@ import (
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/lang"
 	"github.com/adtest/adtest/runner"
+	"github.com/adtest/adtest/runner/trace"
 )
 
 // tracePage types a value into a field; its button logs the value to the
@@ -84,7 +85,7 @@ func TestTraceWebMasksSecrets(t *testing.T) {
 	}
 	const secret = "s3cr3tTOKEN42"
 	mask := drivers.NewMasker([]string{secret})
-	tr, err := runner.NewTrace(filepath.Join(t.TempDir(), "trace"), mask, runner.TraceInfo{File: "secret.ad", Platform: "web"})
+	tr, err := trace.New(filepath.Join(t.TempDir(), "trace"), mask, trace.Info{File: "secret.ad", Platform: "web"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestTraceWebMasksSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess := runner.NewSession(d, runner.SessionConfig{ArtifactsDir: t.TempDir(), Trace: tr})
+	sess := runner.NewSession(d, runner.SessionConfig{ArtifactsDir: t.TempDir(), Hooks: []runner.StepHook{tr}})
 	defer sess.Close(context.Background())
 	script, err := lang.Parse("secret.ad", []byte("open "+webBrowser.srv.URL+"/trace/secret.html\nfill id=tok ${API_TOKEN}\nclick id=send\nwait \"sent 200\" 10000\n"))
 	if err != nil {
@@ -108,11 +109,11 @@ func TestTraceWebMasksSecrets(t *testing.T) {
 	if err := tr.Close(); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(tr.Dir(), runner.TraceFile))
+	b, err := os.ReadFile(filepath.Join(tr.Dir(), trace.File))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var data runner.TraceData
+	var data trace.Data
 	if err := json.Unmarshal(b, &data); err != nil {
 		t.Fatal(err)
 	}
@@ -122,8 +123,8 @@ func TestTraceWebMasksSecrets(t *testing.T) {
 			t.Errorf("step %d has no picture after it (warnings %v)", st.Step, data.Warnings)
 		}
 		for _, ev := range st.Events {
-			console = console || ev.Kind == drivers.TraceConsole && ev.Text == "sending ***"
-			request = request || ev.Kind == drivers.TraceRequest && strings.HasSuffix(ev.URL, "/trace/api?token=***") && ev.Status == 200
+			console = console || ev.Kind == drivers.EventConsole && ev.Text == "sending ***"
+			request = request || ev.Kind == drivers.EventRequest && strings.HasSuffix(ev.URL, "/trace/api?token=***") && ev.Status == 200
 		}
 	}
 	if !console || !request {

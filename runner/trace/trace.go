@@ -1,12 +1,17 @@
-package runner
+// Package trace records a session's steps into a directory: trace.json
+// (its schema is Data) and a picture per step. A Trace is a
+// runner.StepHook: the session calls it around every step; it records and
+// never acts on the device.
+package trace
 
 // A trace of a session's steps: per step a picture before and after, the
 // tree its target was resolved in with the target marked, the resolved
 // point, the timing split (resolve, act, settle) and what the device did
 // meanwhile (console messages, page errors, network requests, log lines).
-// A Trace is given to a session in SessionConfig.Trace; the session calls
-// it around every step with the driver idle, under its request lock, and
-// the owner closes it to write trace.json. Every text it writes passes the
+// A Trace is given to a session as one of its hooks (SessionConfig.Hooks,
+// ReplayOptions.Hooks); the session calls it around every step with the
+// driver idle, under its request lock, and the owner closes it to write
+// trace.json. Every text it writes passes the
 // one masker, and its pictures are taken with the secret values painted over.
 
 import (
@@ -14,32 +19,34 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/adtest/adtest/lang"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/runner"
 )
 
-// TraceMode says which attempts keep a trace.
-type TraceMode string
+// Mode says which attempts keep a trace.
+type Mode string
 
 const (
-	TraceOff TraceMode = "off"
-	TraceOn  TraceMode = "on"
-	// TraceRetainOnFailure records every attempt and keeps the trace of an
+	Off Mode = "off"
+	On  Mode = "on"
+	// RetainOnFailure records every attempt and keeps the trace of an
 	// attempt that did not pass.
-	TraceRetainOnFailure TraceMode = "retain-on-failure"
-	// TraceOnFirstRetry records the first retry (attempt 2) only.
-	TraceOnFirstRetry TraceMode = "on-first-retry"
+	RetainOnFailure Mode = "retain-on-failure"
+	// OnFirstRetry records the first retry (attempt 2) only.
+	OnFirstRetry Mode = "on-first-retry"
 )
 
-// TraceModes are the modes as the --trace flag spells them.
-var TraceModes = []TraceMode{TraceOff, TraceOn, TraceRetainOnFailure, TraceOnFirstRetry}
+// Modes are the modes as the --trace flag spells them.
+var Modes = []Mode{Off, On, RetainOnFailure, OnFirstRetry}
 
-// ParseTraceMode reads a --trace value.
-func ParseTraceMode(s string) (TraceMode, error) {
-	for _, m := range TraceModes {
+// ParseMode reads a --trace value.
+func ParseMode(s string) (Mode, error) {
+	for _, m := range Modes {
 		if string(m) == s {
 			return m, nil
 		}
@@ -47,7 +54,7 @@ func ParseTraceMode(s string) (TraceMode, error) {
 	return "", fmt.Errorf("unknown trace mode %q (want off, on, retain-on-failure or on-first-retry)", s)
 }
 
-// DefaultTraceMode is the mode of run, test and replay without --trace on
+// DefaultMode is the mode of run, test and replay without --trace on
 // platform: on-first-retry on every platform (Playwright's default), so a
 // test that passes the first time records nothing and pays nothing for
 // traces. Recording every attempt (retain-on-failure) cost a fifth to two
@@ -55,70 +62,86 @@ func ParseTraceMode(s string) (TraceMode, error) {
 // on Android a picture is the device's own screenshot (screencap, a PNG the
 // device encodes: hundreds of milliseconds a step on a phone). A replay has
 // no retry: it records only with --trace.
-func DefaultTraceMode(platform string) TraceMode {
-	return TraceOnFirstRetry
+func DefaultMode(platform string) Mode {
+	return OnFirstRetry
+}
+
+// Policy is how a run chooses its trace mode: Mode as given (--trace MODE),
+// or the platform's default (DefaultMode) when PlatformDefault is set (no
+// --trace).
+type Policy struct {
+	Mode            Mode
+	PlatformDefault bool
+}
+
+// ModeOn is the policy's mode on platform.
+func (p Policy) ModeOn(platform string) Mode {
+	if p.PlatformDefault {
+		return DefaultMode(platform)
+	}
+	return p.Mode
 }
 
 // Records reports whether the attempt (1-based) is traced.
-func (m TraceMode) Records(attempt int) bool {
+func (m Mode) Records(attempt int) bool {
 	switch m {
-	case TraceOn, TraceRetainOnFailure:
+	case On, RetainOnFailure:
 		return true
-	case TraceOnFirstRetry:
+	case OnFirstRetry:
 		return attempt == 2
 	}
 	return false
 }
 
 // Keeps reports whether a recorded attempt's trace is kept.
-func (m TraceMode) Keeps(attempt int, passed bool) bool {
-	if m == TraceRetainOnFailure {
+func (m Mode) Keeps(attempt int, passed bool) bool {
+	if m == RetainOnFailure {
 		return !passed
 	}
 	return m.Records(attempt)
 }
 
-// TraceDirName is the trace's directory below an attempt's artifacts, and
-// TraceFile its index.
+// DirName is the trace's directory below an attempt's artifacts, and File
+// its index.
 const (
-	TraceDirName = "trace"
-	TraceFile    = "trace.json"
+	DirName = "trace"
+	File    = "trace.json"
 )
 
 // traceShotBound bounds one picture; a device that does not answer leaves
 // the step without one.
 const traceShotBound = 3 * time.Second
 
-// TraceInfo describes the traced attempt in trace.json.
-type TraceInfo struct {
+// Info describes the traced attempt in trace.json.
+type Info struct {
 	File     string `json:"file,omitempty"`
 	Name     string `json:"name,omitempty"`
 	Platform string `json:"platform,omitempty"`
 	Attempt  int    `json:"attempt,omitempty"`
 }
 
-// TraceData is trace.json: what the HTML report and show-trace read.
-type TraceData struct {
+// Data is trace.json: what the HTML report and show-trace read.
+type Data struct {
 	Version int `json:"version"`
-	TraceInfo
+	Info
 	StartedAt time.Time `json:"startedAt"`
 	// Start is the picture before the first step.
-	Start string      `json:"start,omitempty"`
-	Steps []TraceStep `json:"steps"`
+	Start string `json:"start,omitempty"`
+	Steps []Step `json:"steps"`
 	// Trees are the trees steps resolved their targets in (a tree shared
 	// by several steps is written once).
 	Trees    [][]drivers.Node `json:"trees"`
 	Warnings []string         `json:"warnings,omitempty"`
 }
 
-// TraceStep is one step of a trace.
-type TraceStep struct {
-	Step    int        `json:"step"`
-	Line    int        `json:"line"`
-	Command string     `json:"command"`
-	Action  string     `json:"action"`
-	Status  Status     `json:"status"`
-	Error   *ErrorInfo `json:"error,omitempty"`
+// Step is one step of a trace.
+type Step struct {
+	Step    int               `json:"step"`
+	Line    int               `json:"line"`
+	Command string            `json:"command"`
+	Action  string            `json:"action"`
+	Status  runner.Status     `json:"status"`
+	Error   *runner.ErrorInfo `json:"error,omitempty"`
 	// StartMs is the step's start from the trace's; the timing split
 	// follows: resolve is the time before the first device action (all of
 	// a step without one), act the device actions without their settle.
@@ -134,13 +157,13 @@ type TraceStep struct {
 	// Viewport is the screen's size in device units (to place Target on
 	// the pictures).
 	Viewport *drivers.Rect `json:"viewport,omitempty"`
-	Target   *TraceTarget  `json:"target,omitempty"`
-	Events   []TraceEvent  `json:"events,omitempty"`
+	Target   *Target       `json:"target,omitempty"`
+	Events   []Event       `json:"events,omitempty"`
 }
 
-// TraceTarget is where a step acted: the node (Tree and Node index into
-// TraceData.Trees, -1 for a point) and the point.
-type TraceTarget struct {
+// Target is where a step acted: the node (Tree and Node index into
+// Data.Trees, -1 for a point) and the point.
+type Target struct {
 	Kind     string        `json:"kind"`
 	Ref      string        `json:"ref,omitempty"`
 	Selector string        `json:"selector,omitempty"`
@@ -150,21 +173,31 @@ type TraceTarget struct {
 	Point    drivers.Point `json:"point"`
 }
 
-// TraceEvent is a driver event of a step, with its time from the trace's
-// start.
-type TraceEvent struct {
-	drivers.TraceEvent
-	AtMs       int64 `json:"atMs"`
-	DurationMs int64 `json:"durationMs,omitempty"`
+// Event is what the device did during a step (a drivers.Event that is not
+// of the driver's own machinery), with its time from the trace's start.
+type Event struct {
+	Time  time.Time         `json:"time"`
+	Kind  drivers.EventKind `json:"kind"`
+	Level string            `json:"level,omitempty"`
+	Text  string            `json:"text,omitempty"`
+	// Requests: Method, URL, Status (0 when it failed or is still in
+	// flight), Failed (the error text) and whether it is still Pending.
+	Method     string `json:"method,omitempty"`
+	URL        string `json:"url,omitempty"`
+	Status     int    `json:"status,omitempty"`
+	Failed     string `json:"failed,omitempty"`
+	Pending    bool   `json:"pending,omitempty"`
+	AtMs       int64  `json:"atMs"`
+	DurationMs int64  `json:"durationMs,omitempty"`
 }
 
 // Trace records the steps of one session into a directory.
 type Trace struct {
 	dir   string
 	mask  *drivers.Masker
-	clock Clock
+	clock runner.Clock
 	shot  drivers.TraceShotOptions
-	data  TraceData
+	data  Data
 	trees map[*drivers.Snapshot]int
 	last  string // the newest picture
 	vp    *drivers.Rect
@@ -179,16 +212,16 @@ type Trace struct {
 	lastWarn          string
 }
 
-// NewTrace creates dir and returns a trace writing into it; mask masks
-// every text and its values are painted over in every picture.
-func NewTrace(dir string, mask *drivers.Masker, info TraceInfo) (*Trace, error) {
+// New creates dir and returns a trace writing into it; mask masks every
+// text and its values are painted over in every picture.
+func New(dir string, mask *drivers.Masker, info Info) (*Trace, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	info.File, info.Name = mask.String(info.File), mask.String(info.Name)
-	return &Trace{dir: dir, mask: mask, clock: realClock{}, trees: map[*drivers.Snapshot]int{},
+	return &Trace{dir: dir, mask: mask, trees: map[*drivers.Snapshot]int{},
 		shot: drivers.TraceShotOptions{Mask: mask.Values()}.Defaults(),
-		data: TraceData{Version: 1, TraceInfo: info, Steps: []TraceStep{}, Trees: [][]drivers.Node{}}}, nil
+		data: Data{Version: 1, Info: info, Steps: []Step{}, Trees: [][]drivers.Node{}}}, nil
 }
 
 // Mask adds a secret value to mask from now on (an interactive session's
@@ -233,14 +266,44 @@ func (t *Trace) Close() error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(t.dir, TraceFile), append(b, '\n'), 0o644)
+	return os.WriteFile(filepath.Join(t.dir, File), append(b, '\n'), 0o644)
 }
+
+var _ interface {
+	runner.StepHook
+	runner.Flusher
+} = (*Trace)(nil)
+
+// BeginStep implements runner.StepHook (a skipped step is not traced).
+func (t *Trace) BeginStep(ctx context.Context, st *runner.HookStep) {
+	if st.Record.Status == runner.StatusSkipped {
+		return
+	}
+	t.begin(ctx, st.Screen, st.Clock, st.Record.Written.Command)
+}
+
+// BeforeMutation implements runner.StepHook.
+func (t *Trace) BeforeMutation(*runner.HookStep) { t.beforeMutation() }
+
+// Acted implements runner.StepHook.
+func (t *Trace) Acted(_ *runner.HookStep, a runner.ActTiming) { t.acted(a) }
+
+// EndStep implements runner.StepHook.
+func (t *Trace) EndStep(ctx context.Context, st *runner.HookStep) {
+	if st.Record.Status == runner.StatusSkipped {
+		return
+	}
+	t.end(ctx, st.Screen, st.Record)
+}
+
+// Flush implements runner.Flusher.
+func (t *Trace) Flush() { t.flush() }
 
 // begin is called before a step, with the driver idle: the first one starts
 // the driver's events and takes the picture before it, unless it opens the
 // app or page (before it there is nothing to see: a fresh browser context
 // has not even rendered a first frame).
-func (t *Trace) begin(ctx context.Context, drv drivers.Driver, clock Clock, command string) {
+func (t *Trace) begin(ctx context.Context, drv runner.Screen, clock runner.Clock, command string) {
 	t.clock = clock
 	t.firstAct, t.actDur, t.settleDur = time.Time{}, 0, 0
 	if t.begun {
@@ -248,10 +311,10 @@ func (t *Trace) begin(ctx context.Context, drv drivers.Driver, clock Clock, comm
 	}
 	t.begun = true
 	t.data.StartedAt = clock.Now()
-	if es, ok := drv.(drivers.TraceEventSource); ok {
-		es.StartTraceEvents()
+	if es, ok := drv.(drivers.EventSource); ok {
+		es.StartEvents()
 	}
-	if command != "open" {
+	if !lang.TraitsOf(command).OpensSession {
 		t.data.Start = t.picture(ctx, drv, "start.jpg")
 	}
 }
@@ -325,19 +388,17 @@ func (t *Trace) unname(name string) {
 }
 
 // acted adds one device action of the step in flight.
-func (t *Trace) acted(start time.Time, d time.Duration, drv drivers.Driver) {
+func (t *Trace) acted(a runner.ActTiming) {
 	if t.firstAct.IsZero() {
-		t.firstAct = start
+		t.firstAct = a.Start
 	}
-	t.actDur += d
-	if st, ok := drv.(drivers.SettleTimer); ok {
-		t.settleDur += min(st.LastSettle(), d)
-	}
+	t.actDur += a.Duration
+	t.settleDur += a.Settle
 }
 
 // end is called after a step, with the driver idle: the picture after it,
 // its events, its target and timing.
-func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) {
+func (t *Trace) end(ctx context.Context, drv runner.Screen, rec *runner.JournalEntry) {
 	// A step that only reads the screen ends on the picture it began on,
 	// which may still be being taken: it is complete before the next step
 	// changes the screen (beforeMutation), and a failed one is unnamed from
@@ -351,7 +412,7 @@ func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) 
 		// An interactive session numbers no step: the trace does.
 		n = len(t.data.Steps) + 1
 	}
-	st := TraceStep{Step: n, Line: rec.Line, Command: rec.Written.Command, Action: t.mask.String(rec.Text),
+	st := Step{Step: n, Line: rec.Line, Command: rec.Written.Command, Action: t.mask.String(rec.Text),
 		Status: rec.Status, DurationMs: rec.Duration.Milliseconds(), Before: t.last,
 		StartMs: max(rec.Start.Sub(t.data.StartedAt).Milliseconds(), 0)}
 	if rec.Error != nil {
@@ -365,7 +426,7 @@ func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) 
 	}
 	st.ResolveMs, st.ActMs, st.SettleMs = resolve.Milliseconds(), (t.actDur - t.settleDur).Milliseconds(), t.settleDur.Milliseconds()
 	if r := rec.Resolution; r != nil {
-		tg := &TraceTarget{Kind: r.Kind, Ref: r.Ref, Selector: t.mask.String(r.Selector), Tree: -1, Node: -1, Point: r.Point}
+		tg := &Target{Kind: string(r.Kind), Ref: r.Ref, Selector: t.mask.String(r.Selector), Tree: -1, Node: -1, Point: r.Point}
 		if r.Tree != nil {
 			tg.Tree, tg.Node = t.tree(r.Tree), r.Index
 			vp := r.Tree.Viewport
@@ -385,8 +446,8 @@ func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) 
 	case ctx.Err() == nil:
 		st.After = t.picture(ctx, drv, fmt.Sprintf("step-%03d.jpg", n))
 	}
-	if es, ok := drv.(drivers.TraceEventSource); ok {
-		for _, e := range es.DrainTraceEvents() {
+	for _, e := range rec.Events {
+		if !e.Source.OwnMachinery() {
 			st.Events = append(st.Events, t.event(e))
 		}
 	}
@@ -395,16 +456,16 @@ func (t *Trace) end(ctx context.Context, drv drivers.Driver, rec *JournalEntry) 
 
 // waitedAtOnce reports a wait that found what it waited for at its first
 // look: no time passed for the screen to change since the picture before.
-func waitedAtOnce(rec *JournalEntry) bool {
-	return waitsForChange(rec) && rec.Status == StatusPassed && rec.Output != nil && rec.Output.AtOnce
+func waitedAtOnce(rec *runner.JournalEntry) bool {
+	return lang.TraitsOf(rec.Written.Command).Waits && rec.Status == runner.StatusPassed && rec.Output != nil && rec.Output.AtOnce
 }
 
 // readsOnly reports a step that cannot change the screen: a read, a find or
 // a snapshot (not a wait: what it waits for is a change).
-func readsOnly(rec *JournalEntry) bool {
+func readsOnly(rec *runner.JournalEntry) bool {
 	switch rec.Effect {
-	case "read", "snapshot", "partial":
-		return !waitsForChange(rec)
+	case runner.StepRead, runner.StepSnapshot, runner.StepPartial:
+		return !lang.TraitsOf(rec.Written.Command).Waits
 	}
 	return false
 }
@@ -424,9 +485,10 @@ func (t *Trace) tree(s *drivers.Snapshot) int {
 	return i
 }
 
-func (t *Trace) event(e drivers.TraceEvent) TraceEvent {
+func (t *Trace) event(e drivers.Event) Event {
 	e.Text, e.URL, e.Level, e.Method, e.Failed = t.mask.String(e.Text), t.mask.String(e.URL), t.mask.String(e.Level), t.mask.String(e.Method), t.mask.String(e.Failed)
-	ev := TraceEvent{TraceEvent: e, DurationMs: e.Duration.Milliseconds()}
+	ev := Event{Time: e.Time, Kind: e.Kind, Level: e.Level, Text: e.Text, Method: e.Method, URL: e.URL, Status: e.Status,
+		Failed: e.Failed, Pending: e.Pending, DurationMs: e.Duration.Milliseconds()}
 	if !e.Time.IsZero() {
 		ev.AtMs = max(e.Time.Sub(t.data.StartedAt).Milliseconds(), 0)
 	}
@@ -435,7 +497,7 @@ func (t *Trace) event(e drivers.TraceEvent) TraceEvent {
 
 // picture takes a picture into name and returns name ("" when none could
 // be taken: the trace records why once).
-func (t *Trace) picture(ctx context.Context, drv drivers.Driver, name string) string {
+func (t *Trace) picture(ctx context.Context, drv runner.Screen, name string) string {
 	if ss, ok := drv.(drivers.TraceShotStarter); ok {
 		t.pending = append(t.pending, startPicture(ctx, ss, t.shot, name))
 		t.last = name
@@ -476,17 +538,4 @@ func (t *Trace) warn(msg string) {
 		t.data.Warnings = append(t.data.Warnings, msg)
 	}
 	t.lastWarn = msg
-}
-
-// act performs one device action of the step in flight: the one call from
-// the runner to Driver.Act, timed for a trace.
-func (s *Session) act(ctx context.Context, a drivers.Action) error {
-	t := s.cfg.Trace
-	if t == nil {
-		return s.drv.Act(ctx, a)
-	}
-	start := s.cfg.Clock.Now()
-	err := s.drv.Act(ctx, a)
-	t.acted(start, s.cfg.Clock.Now().Sub(start), s.drv)
-	return err
 }

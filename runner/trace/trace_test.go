@@ -1,4 +1,4 @@
-package runner
+package trace
 
 import (
 	"bytes"
@@ -13,19 +13,42 @@ import (
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/drivers/fake"
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner"
 )
 
+// traceScreens is a login that leads home, where a button shows late.
+const traceScreens = `
+open demo -> login
+screen login "Sign in"
+  heading "Welcome"
+  textbox "Email" id=email editable
+  button "Sign in" id=signin -> goto home
+screen home "Home"
+  text "Signed in"
+  button "Late" id=late after=1s
+`
+
+// steps parses a script of steps.
+func steps(t *testing.T, src string) *lang.Script {
+	t.Helper()
+	s, err := lang.Parse("flow.ad", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // readTrace closes tr and reads its trace.json back.
-func readTrace(t *testing.T, tr *Trace) TraceData {
+func readTrace(t *testing.T, tr *Trace) Data {
 	t.Helper()
 	if err := tr.Close(); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(tr.Dir(), TraceFile))
+	b, err := os.ReadFile(filepath.Join(tr.Dir(), File))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var d TraceData
+	var d Data
 	if err := json.Unmarshal(b, &d); err != nil {
 		t.Fatal(err)
 	}
@@ -38,23 +61,23 @@ func readTrace(t *testing.T, tr *Trace) TraceData {
 // typed by fill appears in no file of the trace; the fake device's
 // operations are unchanged by the trace (its pictures are no screenshots).
 func TestTraceFakeDevice(t *testing.T) {
-	sc, err := fake.ParseScreens("screens.txt", loginScreens)
+	sc, err := fake.ParseScreens("screens.txt", traceScreens)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const secret = "hunter2-pw"
 	dev := fake.New(sc, fake.Options{})
-	tr, err := NewTrace(filepath.Join(t.TempDir(), "trace"), drivers.NewMasker([]string{secret}), TraceInfo{File: "flow.ad", Attempt: 1})
+	tr, err := New(filepath.Join(t.TempDir(), "trace"), drivers.NewMasker([]string{secret}), Info{File: "flow.ad", Attempt: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess := NewSession(dev, SessionConfig{Seed: 41, ArtifactsDir: t.TempDir(), Trace: tr, ReadinessTimeout: 50 * time.Millisecond, WaitTimeout: 50 * time.Millisecond})
-	script := parseScript(t, "snapshot -i\nopen demo\nsnapshot -i\nfill @e1 ${PASSWORD}\nclick id=signin\nclick id=nope\n")
+	sess := runner.NewSession(dev, runner.SessionConfig{Seed: 41, ArtifactsDir: t.TempDir(), Hooks: []runner.StepHook{tr}, ReadinessTimeout: 50 * time.Millisecond, WaitTimeout: 50 * time.Millisecond})
+	script := steps(t, "snapshot -i\nopen demo\nsnapshot -i\nfill @e1 ${PASSWORD}\nclick id=signin\nclick id=nope\n")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	scope := &lang.Scope{Process: map[string]string{"PASSWORD": secret}}
-	res := sess.Replay(ctx, script, ReplayOptions{Scope: scope, Secrets: []string{secret}, StepTimeout: 2 * time.Second})
-	if res.Status != StatusFailed {
+	res := sess.Replay(ctx, script, runner.ReplayOptions{Scope: scope, Secrets: []string{secret}, StepTimeout: 2 * time.Second})
+	if res.Status != runner.StatusFailed {
 		t.Fatalf("status %s, want failed at step 5", res.Status)
 	}
 	d := readTrace(t, tr)
@@ -84,7 +107,7 @@ func TestTraceFakeDevice(t *testing.T) {
 	if c := d.Steps[4].Target; c == nil || c.Kind != "selector" || c.Point.X == 0 {
 		t.Errorf("click target = %+v, want a selector with its point", c)
 	}
-	if last := d.Steps[5]; last.Status != StatusFailed || last.Error == nil {
+	if last := d.Steps[5]; last.Status != runner.StatusFailed || last.Error == nil {
 		t.Errorf("last step = %+v, want failed with its error", last)
 	}
 	if !strings.Contains(d.Steps[3].Action, "<var:PASSWORD>") {
@@ -119,34 +142,34 @@ func grepTrace(t *testing.T, dir, secret string) {
 	}
 }
 
-func TestTraceModes(t *testing.T) {
+func TestModes(t *testing.T) {
 	for _, c := range []struct {
-		mode          TraceMode
+		mode          Mode
 		attempt       int
 		passed        bool
 		records, keep bool
 	}{
-		{TraceOff, 1, false, false, false},
-		{TraceOn, 1, true, true, true},
-		{TraceOn, 2, false, true, true},
-		{TraceRetainOnFailure, 1, true, true, false},
-		{TraceRetainOnFailure, 1, false, true, true},
-		{TraceOnFirstRetry, 1, false, false, false},
-		{TraceOnFirstRetry, 2, true, true, true},
-		{TraceOnFirstRetry, 3, false, false, false},
+		{Off, 1, false, false, false},
+		{On, 1, true, true, true},
+		{On, 2, false, true, true},
+		{RetainOnFailure, 1, true, true, false},
+		{RetainOnFailure, 1, false, true, true},
+		{OnFirstRetry, 1, false, false, false},
+		{OnFirstRetry, 2, true, true, true},
+		{OnFirstRetry, 3, false, false, false},
 		{"", 1, false, false, false},
 	} {
 		if r, k := c.mode.Records(c.attempt), c.mode.Keeps(c.attempt, c.passed); r != c.records || k != c.keep {
 			t.Errorf("%q attempt %d passed %v: records %v keeps %v, want %v %v", c.mode, c.attempt, c.passed, r, k, c.records, c.keep)
 		}
 	}
-	for _, m := range TraceModes {
-		if got, err := ParseTraceMode(string(m)); err != nil || got != m {
-			t.Errorf("ParseTraceMode(%q) = %q, %v", m, got, err)
+	for _, m := range Modes {
+		if got, err := ParseMode(string(m)); err != nil || got != m {
+			t.Errorf("ParseMode(%q) = %q, %v", m, got, err)
 		}
 	}
-	if _, err := ParseTraceMode("always"); err == nil || !strings.Contains(err.Error(), "retain-on-failure") {
-		t.Errorf("ParseTraceMode(always) = %v, want an error naming the modes", err)
+	if _, err := ParseMode("always"); err == nil || !strings.Contains(err.Error(), "retain-on-failure") {
+		t.Errorf("ParseMode(always) = %v, want an error naming the modes", err)
 	}
 }
 
@@ -154,19 +177,19 @@ func TestTraceModes(t *testing.T) {
 // look shares the picture it began on (no time passed for the screen to
 // change); one that polled until the screen changed gets its own.
 func TestTraceWaitAtOnce(t *testing.T) {
-	sc, err := fake.ParseScreens("screens.txt", loginScreens)
+	sc, err := fake.ParseScreens("screens.txt", traceScreens)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := NewTrace(filepath.Join(t.TempDir(), "trace"), drivers.NewMasker(nil), TraceInfo{File: "flow.ad", Attempt: 1})
+	tr, err := New(filepath.Join(t.TempDir(), "trace"), drivers.NewMasker(nil), Info{File: "flow.ad", Attempt: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess := NewSession(fake.New(sc, fake.Options{}), SessionConfig{Seed: 41, ArtifactsDir: t.TempDir(), Trace: tr, PollInterval: 50 * time.Millisecond})
-	script := parseScript(t, "open demo\nwait text \"Welcome\" 1000\nclick id=signin\nwait id=late 5000\n")
+	sess := runner.NewSession(fake.New(sc, fake.Options{}), runner.SessionConfig{Seed: 41, ArtifactsDir: t.TempDir(), Hooks: []runner.StepHook{tr}, PollInterval: 50 * time.Millisecond})
+	script := steps(t, "open demo\nwait text \"Welcome\" 1000\nclick id=signin\nwait id=late 5000\n")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if res := sess.Replay(ctx, script, ReplayOptions{StepTimeout: 10 * time.Second}); res.Status != StatusPassed {
+	if res := sess.Replay(ctx, script, runner.ReplayOptions{StepTimeout: 10 * time.Second}); res.Status != runner.StatusPassed {
 		t.Fatalf("status %s %+v, want passed", res.Status, res.Error)
 	}
 	d := readTrace(t, tr)
