@@ -410,18 +410,9 @@ func (e *engine) leaks(a *lang.Action) bool {
 	return e.red.Masks(lang.FormatAction(a))
 }
 
-// secretMasker masks the run's secrets and the values of the variables
-// whose names say they are secret (PASSWORD, TOKEN, ...).
+// secretMasker masks the run's secrets: ro.Secrets is the run context's
+// one pick (runctx.Vars.SecretValues), the values of the variables whose
+// names say they are secret included.
 func secretMasker(ro runner.ReplayOptions) *drivers.Masker {
-	secrets := slices.Clone(ro.Secrets)
-	if sc := ro.Scope; sc != nil {
-		for _, m := range []map[string]string{sc.CLI, sc.Process, sc.Script} {
-			for k, v := range m {
-				if lang.IsSecretName(k) {
-					secrets = append(secrets, v)
-				}
-			}
-		}
-	}
-	return drivers.NewMasker(secrets)
+	return drivers.NewMasker(ro.Secrets)
 }
