@@ -12,9 +12,19 @@ import (
 // agent-device's CLI reads them (cmdline's strict forms): anywhere on the
 // line, `--flag value` or `--flag=value`, `--` ends the flags.
 
+// remoteFlags end both drop-ins' tables: adtest's trace, the Selenium
+// Grid and help.
+var remoteFlags = []cmdline.Flag{
+	{Name: "trace", Kind: cmdline.Value},
+	{Name: "grid", Kind: cmdline.Value},
+	{Name: "grid-capabilities", Kind: cmdline.Value},
+	{Name: "grid-timeout", Kind: cmdline.Value},
+	{Name: "help", Short: "h", Kind: cmdline.Bool},
+}
+
 // TestFlags are the flags of agent-device's test, the replay-only ones
 // (refused with a message) and adtest's additions.
-var TestFlags = []cmdline.Flag{
+var TestFlags = append([]cmdline.Flag{
 	{Name: "platform", Kind: cmdline.Value},
 	{Name: "device", Kind: cmdline.Value},
 	{Name: "session", Kind: cmdline.Value},
@@ -41,16 +51,11 @@ var TestFlags = []cmdline.Flag{
 	// adtest's own additions.
 	{Name: "serve-example", Kind: cmdline.Bool},
 	{Name: "serve", Kind: cmdline.Value},
-	{Name: "trace", Kind: cmdline.Value},
-	{Name: "grid", Kind: cmdline.Value},
-	{Name: "grid-capabilities", Kind: cmdline.Value},
-	{Name: "grid-timeout", Kind: cmdline.Value},
-	{Name: "help", Short: "h", Kind: cmdline.Bool},
-}
+}, remoteFlags...)
 
 // ReplayFlags are the flags of agent-device's replay and adtest's
 // additions.
-var ReplayFlags = []cmdline.Flag{
+var ReplayFlags = append([]cmdline.Flag{
 	{Name: "session", Kind: cmdline.Value},
 	{Name: "platform", Kind: cmdline.Value},
 	{Name: "target", Kind: cmdline.Value},
@@ -67,12 +72,7 @@ var ReplayFlags = []cmdline.Flag{
 	{Name: "json", Kind: cmdline.Bool},
 	{Name: "debug", Kind: cmdline.Bool},
 	{Name: "verbose", Kind: cmdline.Bool},
-	{Name: "trace", Kind: cmdline.Value},
-	{Name: "grid", Kind: cmdline.Value},
-	{Name: "grid-capabilities", Kind: cmdline.Value},
-	{Name: "grid-timeout", Kind: cmdline.Value},
-	{Name: "help", Short: "h", Kind: cmdline.Bool},
-}
+}, remoteFlags...)
 
 // ParseArgs reads the command line of the drop-in cmd with its flags.
 func ParseArgs(cmd string, args []string, flags []cmdline.Flag) (*cmdline.Args, error) {
