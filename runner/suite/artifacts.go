@@ -198,6 +198,29 @@ func (tw *timingWriter) step(now time.Time, ev runner.StepEvent, finished bool) 
 	tw.write(m)
 }
 
+// timingHook is the step hook that writes timing.ndjson: a line when a step
+// starts, one when it ends, then the driver's own events of the step
+// (drivers.EventFrom.OwnMachinery, drained by the session).
+type timingHook struct {
+	runner.NoStepHook
+	tw  *timingWriter
+	now func() time.Time
+}
+
+func (h timingHook) BeginStep(_ context.Context, st *runner.HookStep) {
+	h.tw.step(h.now(), st.Record.Event(), false)
+}
+
+func (h timingHook) EndStep(_ context.Context, st *runner.HookStep) {
+	ev := st.Record.Event()
+	h.tw.step(h.now(), ev, true)
+	for _, e := range ev.Events {
+		if e.Source.OwnMachinery() {
+			h.tw.driverEvent(ev.Step, e)
+		}
+	}
+}
+
 func (tw *timingWriter) close() {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()

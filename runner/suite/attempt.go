@@ -16,16 +16,13 @@ import (
 	"github.com/adtest/adtest/runner"
 )
 
-// stepRelay hands an attempt's step events to timing.ndjson and to the
-// listener, with the test and attempt filled in; the driver's own events
-// (drivers.EventFrom.OwnMachinery, drained by the session) follow the step
-// that caused them in timing.ndjson.
+// stepRelay hands an attempt's step events to the listener, with the test
+// and attempt filled in.
 type stepRelay struct {
 	runner.StepsOnly
 	s    *scheduler
 	t    *Test
 	ai   attemptInfo
-	tw   *timingWriter
 	mask *drivers.Masker
 }
 
@@ -37,7 +34,6 @@ func (r *stepRelay) fill(ev runner.StepEvent) runner.StepEvent {
 
 func (r *stepRelay) StepStarted(ev runner.StepEvent) {
 	ev = r.fill(ev)
-	r.tw.step(r.s.now(), ev, false)
 	if l := r.s.cfg.Listener; l != nil {
 		r.s.mu.Lock()
 		defer r.s.mu.Unlock()
@@ -47,12 +43,6 @@ func (r *stepRelay) StepStarted(ev runner.StepEvent) {
 
 func (r *stepRelay) StepFinished(ev runner.StepEvent) {
 	ev = r.fill(ev)
-	r.tw.step(r.s.now(), ev, true)
-	for _, e := range ev.Events {
-		if e.Source.OwnMachinery() {
-			r.tw.driverEvent(ev.Step, e)
-		}
-	}
 	if l := r.s.cfg.Listener; l != nil {
 		r.s.mu.Lock()
 		defer r.s.mu.Unlock()
@@ -147,7 +137,8 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		d := sess
 		drv = d
 		ac := AttemptContext{File: t.File, Platform: t.Platform,
-			ArtifactsDir: art.dir, Attempt: ai.attempt, Worker: ai.worker, Trace: attemptTrace}
+			ArtifactsDir: art.dir, Attempt: ai.attempt, Worker: ai.worker, Trace: attemptTrace,
+			Timing: timingHook{tw: tw, now: s.now}}
 		if s.cfg.Annotate != nil {
 			journal = &stepJournal{}
 			ac.Journal = journal
@@ -156,7 +147,7 @@ func (s *scheduler) runAttempt(ctx context.Context, t *Test, ai attemptInfo) (ru
 		params := ReplayParams{
 			Scope:   rc.Scope,
 			Secrets: rc.Secrets,
-			Steps:   &stepRelay{s: s, t: t, ai: ai, tw: tw, mask: mask},
+			Steps:   &stepRelay{s: s, t: t, ai: ai, mask: mask},
 
 			StepTimeout: s.cfg.StepTimeout,
 		}

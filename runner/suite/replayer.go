@@ -13,6 +13,9 @@ import (
 // commands.
 func RunnerReplayer(d drivers.Driver, a AttemptContext) Replayer {
 	var hooks []runner.StepHook
+	if a.Timing != nil {
+		hooks = append(hooks, a.Timing)
+	}
 	if a.Trace != nil {
 		hooks = append(hooks, a.Trace)
 	}

@@ -43,6 +43,9 @@ type AttemptContext struct {
 	ArtifactsDir string
 	Attempt      int
 	Worker       int
+	// Timing writes the attempt's steps to timing.ndjson (nil: none); it
+	// encloses the other hooks.
+	Timing runner.StepHook
 	// Trace records the attempt's steps (nil: no trace; trace.Trace).
 	Trace *trace.Trace
 	// Journal hears every step of the attempt's session (nil: none;

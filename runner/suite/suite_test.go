@@ -164,6 +164,9 @@ func (d *fakeDriver) LogTail(n int) []string { return []string{"console: hello"}
 type fakeReplayer struct {
 	w *world
 	d *fakeDriver
+	// timing is the attempt's timing.ndjson hook (AttemptContext.Timing),
+	// called around each step as a session calls its hooks.
+	timing runner.StepHook
 }
 
 // Evidence is the production session's, over the fake driver.
@@ -183,6 +186,10 @@ func (r *fakeReplayer) Replay(ctx context.Context, s *lang.Script, p ReplayParam
 	for i, a := range s.Actions {
 		step := runner.StepResult{Step: i + 1, Line: a.Line(), Command: a.Command, Status: runner.StatusPassed}
 		p.Steps.StepStarted(runner.StepEvent{Step: i + 1, Line: a.Line(), Command: a.Command, Action: lang.FormatAction(a)})
+		rec := &runner.JournalEntry{Step: i + 1, Line: a.Line(), Written: a, Text: lang.FormatAction(a)}
+		if r.timing != nil {
+			r.timing.BeginStep(ctx, &runner.HookStep{Record: rec})
+		}
 		var err *runner.ErrorInfo
 		switch a.Command {
 		case "ok":
@@ -246,6 +253,10 @@ func (r *fakeReplayer) Replay(ctx context.Context, s *lang.Script, p ReplayParam
 			res.Error = err
 		}
 		res.Steps = append(res.Steps, step)
+		if r.timing != nil {
+			rec.Status, rec.Error = step.Status, err
+			r.timing.EndStep(ctx, &runner.HookStep{Record: rec})
+		}
 		p.Steps.StepFinished(runner.StepEvent{Step: i + 1, Line: a.Line(), Command: a.Command, Action: lang.FormatAction(a), Status: step.Status, Error: err})
 		if err != nil {
 			break
@@ -425,7 +436,9 @@ func runSuite(t *testing.T, w *world, fs map[string]string, cfg Config, disc Dis
 		cfg.RunDir = filepath.Join(dir, ".adtest", "run1")
 	}
 	cfg.Providers = func(ctx context.Context, p string) (drivers.Provider, error) { return w, nil }
-	cfg.NewReplayer = func(d drivers.Driver, _ AttemptContext) Replayer { return &fakeReplayer{w: w, d: d.(*fakeDriver)} }
+	cfg.NewReplayer = func(d drivers.Driver, ac AttemptContext) Replayer {
+		return &fakeReplayer{w: w, d: d.(*fakeDriver), timing: ac.Timing}
+	}
 	res, err := Run(context.Background(), cfg, tests)
 	if err != nil {
 		t.Fatal(err)
@@ -629,8 +642,10 @@ func TestRunInterrupted(t *testing.T) {
 	}
 	res, err := Run(ctx, Config{
 		Workers: 1, RunDir: filepath.Join(dir, "run"), Grace: 50e6,
-		Providers:   func(context.Context, string) (drivers.Provider, error) { return w, nil },
-		NewReplayer: func(d drivers.Driver, _ AttemptContext) Replayer { return &fakeReplayer{w: w, d: d.(*fakeDriver)} },
+		Providers: func(context.Context, string) (drivers.Provider, error) { return w, nil },
+		NewReplayer: func(d drivers.Driver, ac AttemptContext) Replayer {
+			return &fakeReplayer{w: w, d: d.(*fakeDriver), timing: ac.Timing}
+		},
 	}, tests)
 	if err != nil {
 		t.Fatal(err)
