@@ -164,11 +164,16 @@ type browserProc struct {
 	// drawn: it draws one at a time (frames.go).
 	frameTurn chan struct{}
 
-	// spare is a session opened ahead of time (a fresh browser context
+	// spare holds sessions opened ahead of time (fresh browser contexts
 	// nobody has used) so that NewSession does not wait for one; warming
-	// is set while it is being opened (both guarded by Provider.mu).
+	// counts those being opened, open the sessions of this browser handed
+	// out and not closed, peak the most of them open at once (all guarded
+	// by Provider.mu). As many spares are kept as sessions were open at
+	// once (up to maxSpares): every worker finds its next one ready.
 	spare   chan *Session
-	warming bool
+	warming int
+	open    int
+	peak    int
 
 	// gridSession is the Grid's session this browser is (nil off a Grid);
 	// ended is set once it was ended (guarded by endOnce).
@@ -297,6 +302,8 @@ func (p *Provider) NewSession(ctx context.Context, o drivers.SessionOptions) (dr
 	}
 	p.sessions[s] = struct{}{}
 	p.opened++
+	b.open++
+	b.peak = max(b.peak, b.open)
 	if p.opened > 1 {
 		// A second session shows more will follow: keep one ready. (A run
 		// of one test never pays for a context it does not use.)
@@ -321,33 +328,39 @@ func (p *Provider) takeSpare(ctx context.Context, b *browserProc) *Session {
 	return nil
 }
 
-// warm opens the next session of b in the background, one at a time. It is
+// maxSpares bounds the sessions kept ready per browser.
+const maxSpares = 4
+
+// warm opens the next sessions of b in the background, side by side, until
+// as many are ready or being opened as b had sessions open at once. It is
 // called with p.mu held.
 func (p *Provider) warm(b *browserProc) {
-	if p.closed || b.warming || len(b.spare) > 0 || b.ctx.Err() != nil {
-		return
+	for !p.closed && b.ctx.Err() == nil && len(b.spare)+b.warming < min(b.peak, maxSpares) {
+		b.warming++
+		p.warmers.Add(1)
+		go p.warmOne(b)
 	}
-	b.warming = true
-	p.warmers.Add(1)
-	go func() {
-		defer p.warmers.Done()
-		ctx, cancel := context.WithTimeout(p.warmCtx, startTimeout)
-		defer cancel()
-		s := newSession(p, b)
-		err := s.start(ctx)
-		p.mu.Lock()
-		b.warming = false
-		closed := p.closed
-		p.mu.Unlock()
-		if err == nil && !closed {
-			select {
-			case b.spare <- s:
-				return
-			default:
-			}
+}
+
+// warmOne opens one spare session of b.
+func (p *Provider) warmOne(b *browserProc) {
+	defer p.warmers.Done()
+	ctx, cancel := context.WithTimeout(p.warmCtx, startTimeout)
+	defer cancel()
+	s := newSession(p, b)
+	err := s.start(ctx)
+	p.mu.Lock()
+	b.warming--
+	closed := p.closed
+	p.mu.Unlock()
+	if err == nil && !closed {
+		select {
+		case b.spare <- s:
+			return
+		default:
 		}
-		s.tabCancel()
-	}()
+	}
+	s.tabCancel()
 }
 
 // browser returns the live browser for worker, starting a new one when there
@@ -571,7 +584,7 @@ var poolFull = regexp.MustCompile(`unexpected status "429`)
 
 // startOnce launches Chromium (or attaches over CDP) and connects to it.
 func (p *Provider) startOnce(ctx context.Context) (*browserProc, error) {
-	b := &browserProc{spare: make(chan *Session, 1), frameTurn: make(chan struct{}, 1)}
+	b := &browserProc{spare: make(chan *Session, maxSpares), frameTurn: make(chan struct{}, 1)}
 	var allocCtx context.Context
 	if p.grid != nil {
 		b.remote = true
@@ -743,10 +756,13 @@ func (p *Provider) ReleaseWorker(worker int) {
 // release stops a browser generation and removes its traces. It is safe to
 // call more than once.
 func (p *Provider) release(b *browserProc) {
-	select {
-	case s := <-b.spare:
-		s.tabCancel()
-	default:
+	for drained := false; !drained; {
+		select {
+		case s := <-b.spare:
+			s.tabCancel()
+		default:
+			drained = true
+		}
 	}
 	if b.cancel != nil {
 		b.cancel()
@@ -813,6 +829,9 @@ func (p *Provider) Close() error {
 
 func (p *Provider) forget(s *Session) {
 	p.mu.Lock()
-	delete(p.sessions, s)
+	if _, ok := p.sessions[s]; ok {
+		delete(p.sessions, s)
+		s.b.open--
+	}
 	p.mu.Unlock()
 }

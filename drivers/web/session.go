@@ -410,9 +410,19 @@ func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 			return err
 		}
 	}
+	if err := s.navigate(ctx, url); err != nil {
+		return err
+	}
+	// The scripts the page loads after its load event (a module loader's).
+	return s.awaitScripts(ctx)
+}
+
+// navigate is Open's first half: the navigation to url, up to its load
+// event.
+func (s *Session) navigate(ctx context.Context, url string) error {
 	// A dialog opened while the page loads blocks the load event: the open
 	// has happened then, and the dialog is for the script to answer.
-	err := s.input(ctx, "open "+url, func(ctx context.Context, t *chromedp.Target) error {
+	return s.input(ctx, "open "+url, func(ctx context.Context, t *chromedp.Target) error {
 		_, err := chromedp.Navigate(url)(ctx, t)
 		var le *chromedp.LoadError
 		if errors.As(err, &le) {
@@ -420,11 +430,6 @@ func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 		}
 		return err
 	})
-	if err != nil {
-		return err
-	}
-	// The scripts the page loads after its load event (a module loader's).
-	return s.awaitScripts(ctx)
 }
 
 // normalizeURL makes a bare host (example.com/path, localhost:8080) an
