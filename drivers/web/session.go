@@ -284,20 +284,29 @@ func (s *Session) Close(ctx context.Context) error {
 	return nil
 }
 
+// closeTab ends the session. The page and its browser context go in the
+// background (the provider's Close waits for them): the worker's next
+// test, on a browser context of its own, does not wait for the browser to
+// dispose of this one.
 func (s *Session) closeTab() {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
 		s.closed = true
 		hung := s.hung
 		s.mu.Unlock()
-		if s.tabCancel != nil {
-			s.tabCancel()
-		}
 		s.p.forget(s)
-		if hung {
-			// The tab is closed (its renderer goes with its browser
-			// context); a browser that no longer answers is replaced.
-			s.p.probe(s.b)
+		end := func() {
+			if s.tabCancel != nil {
+				s.tabCancel()
+			}
+			if hung {
+				// The tab is closed (its renderer goes with its browser
+				// context); a browser that no longer answers is replaced.
+				s.p.probe(s.b)
+			}
+		}
+		if !s.p.closing(end) {
+			end()
 		}
 	})
 }
