@@ -165,16 +165,11 @@ type browserProc struct {
 	// drawn: it draws one at a time (frames.go).
 	frameTurn chan struct{}
 
-	// spare holds sessions opened ahead of time (fresh browser contexts
+	// spare is a session opened ahead of time (a fresh browser context
 	// nobody has used) so that NewSession does not wait for one; warming
-	// counts those being opened, open the sessions of this browser handed
-	// out and not closed, peak the most of them open at once (all guarded
-	// by Provider.mu). As many spares are kept as sessions were open at
-	// once (up to maxSpares): every worker finds its next one ready.
+	// is set while it is being opened (both guarded by Provider.mu).
 	spare   chan *Session
-	warming int
-	open    int
-	peak    int
+	warming bool
 
 	// gridSession is the Grid's session this browser is (nil off a Grid);
 	// ended is set once it was ended (guarded by endOnce).
@@ -303,8 +298,6 @@ func (p *Provider) NewSession(ctx context.Context, o drivers.SessionOptions) (dr
 	}
 	p.sessions[s] = struct{}{}
 	p.opened++
-	b.open++
-	b.peak = max(b.peak, b.open)
 	if p.opened > 1 {
 		// A second session shows more will follow: keep one ready. (A run
 		// of one test never pays for a context it does not use.)
@@ -329,39 +322,33 @@ func (p *Provider) takeSpare(ctx context.Context, b *browserProc) *Session {
 	return nil
 }
 
-// maxSpares bounds the sessions kept ready per browser.
-const maxSpares = 4
-
-// warm opens the next sessions of b in the background, side by side, until
-// as many are ready or being opened as b had sessions open at once. It is
+// warm opens the next session of b in the background, one at a time. It is
 // called with p.mu held.
 func (p *Provider) warm(b *browserProc) {
-	for !p.closed && b.ctx.Err() == nil && len(b.spare)+b.warming < min(b.peak, maxSpares) {
-		b.warming++
-		p.warmers.Add(1)
-		go p.warmOne(b)
+	if p.closed || b.warming || len(b.spare) > 0 || b.ctx.Err() != nil {
+		return
 	}
-}
-
-// warmOne opens one spare session of b.
-func (p *Provider) warmOne(b *browserProc) {
-	defer p.warmers.Done()
-	ctx, cancel := context.WithTimeout(p.warmCtx, startTimeout)
-	defer cancel()
-	s := newSession(p, b)
-	err := s.start(ctx)
-	p.mu.Lock()
-	b.warming--
-	closed := p.closed
-	p.mu.Unlock()
-	if err == nil && !closed {
-		select {
-		case b.spare <- s:
-			return
-		default:
+	b.warming = true
+	p.warmers.Add(1)
+	go func() {
+		defer p.warmers.Done()
+		ctx, cancel := context.WithTimeout(p.warmCtx, startTimeout)
+		defer cancel()
+		s := newSession(p, b)
+		err := s.start(ctx)
+		p.mu.Lock()
+		b.warming = false
+		closed := p.closed
+		p.mu.Unlock()
+		if err == nil && !closed {
+			select {
+			case b.spare <- s:
+				return
+			default:
+			}
 		}
-	}
-	s.tabCancel()
+		s.tabCancel()
+	}()
 }
 
 // browser returns the live browser for worker, starting a new one when there
@@ -585,7 +572,7 @@ var poolFull = regexp.MustCompile(`unexpected status "429`)
 
 // startOnce launches Chromium (or attaches over CDP) and connects to it.
 func (p *Provider) startOnce(ctx context.Context) (*browserProc, error) {
-	b := &browserProc{spare: make(chan *Session, maxSpares), frameTurn: make(chan struct{}, 1)}
+	b := &browserProc{spare: make(chan *Session, 1), frameTurn: make(chan struct{}, 1)}
 	var allocCtx context.Context
 	if p.grid != nil {
 		b.remote = true
@@ -757,13 +744,10 @@ func (p *Provider) ReleaseWorker(worker int) {
 // release stops a browser generation and removes its traces. It is safe to
 // call more than once.
 func (p *Provider) release(b *browserProc) {
-	for drained := false; !drained; {
-		select {
-		case s := <-b.spare:
-			s.tabCancel()
-		default:
-			drained = true
-		}
+	select {
+	case s := <-b.spare:
+		s.tabCancel()
+	default:
 	}
 	if b.cancel != nil {
 		b.cancel()
@@ -848,9 +832,6 @@ func (p *Provider) closing(end func()) bool {
 
 func (p *Provider) forget(s *Session) {
 	p.mu.Lock()
-	if _, ok := p.sessions[s]; ok {
-		delete(p.sessions, s)
-		s.b.open--
-	}
+	delete(p.sessions, s)
 	p.mu.Unlock()
 }
