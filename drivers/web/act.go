@@ -27,6 +27,10 @@ const (
 // Act performs one device operation and settles (see settle.go): when it
 // returns, the page rendered a frame after the action and a navigation the
 // action started reached DOMContentLoaded of its new document.
+//
+// A press on an element (a click, a long press) leaves the page's press
+// guard armed: what the presses hit is read back by the settle's own call
+// (one round trip for both), and a miss fails the action (pressGuard).
 func (s *Session) Act(ctx context.Context, a drivers.Action) error {
 	mark := s.navMark()
 	if err := s.act(ctx, a); err != nil {
@@ -37,10 +41,33 @@ func (s *Session) Act(ctx context.Context, a drivers.Action) error {
 	if a.Kind == drivers.ActScroll || a.Kind == drivers.ActSwipe {
 		expr = scrollFrameExpr
 	}
+	guarded := (a.Kind == drivers.ActTap || a.Kind == drivers.ActLongPress) && nodeHandle(a.Target) != ""
+	var press pressResult
+	var out any
+	if guarded {
+		expr, out = guardedFrameExpr, &press
+	}
 	start := time.Now()
-	err := s.settle(ctx, mark, expr)
+	err := s.settle(ctx, mark, expr, out)
 	s.setSettle(time.Since(start))
-	return err
+	if err != nil || !guarded {
+		return err
+	}
+	op := "click"
+	if a.Kind == drivers.ActLongPress {
+		op = "longpress"
+	}
+	if press.State == "" && !s.dialogOpen() {
+		// The frame did not come within its bound (a busy page): the
+		// guard's report is read on its own.
+		if err := s.evalOnce(ctx, op, "lib.pressed()", &press); err != nil {
+			if retryableEval(err) && ctx.Err() == nil {
+				return nil // the press navigated: the old document is gone
+			}
+			return err
+		}
+	}
+	return pressGuard(op, a.Target, press)
 }
 
 func (s *Session) act(ctx context.Context, a drivers.Action) error {
@@ -216,25 +243,15 @@ type pressResult struct {
 	Hits    int    `json:"hits"`
 }
 
-// pressGuard reads what the presses of an armed action hit. The page's
-// guard stopped every press event that did not land on the element meant
-// before any of the page's listeners saw it, so a miss with no press landed
-// is a TargetError (nothing was done, the runner may re-resolve a selector);
-// a miss after a press landed is a plain error (the action half happened).
-// A dialog the press opened, or a document the press replaced, means the
-// press landed.
-func (s *Session) pressGuard(ctx context.Context, op string, tg *drivers.Target) error {
-	if s.dialogOpen() {
-		return nil
-	}
-	var r pressResult
-	err := s.evalOnce(ctx, op, "lib.disarm()", &r)
-	if err != nil {
-		if retryableEval(err) && ctx.Err() == nil {
-			return nil // the press navigated: the old document is gone
-		}
-		return err
-	}
+// pressGuard judges what the presses of an armed action hit, as the
+// settle read it back (guardedFrameExpr). The page's guard stopped every
+// press event that did not land on the element meant before any of the
+// page's listeners saw it, so a miss with no press landed is a TargetError
+// (nothing was done, the runner may re-resolve a selector); a miss after a
+// press landed is a plain error (the action half happened). A dialog the
+// press opened, or a document the press replaced, means the press landed:
+// the settle then reads nothing back (r is zero).
+func pressGuard(op string, tg *drivers.Target, r pressResult) error {
 	if r.State != "missed" {
 		return nil
 	}
@@ -382,12 +399,12 @@ func (s *Session) tap(ctx context.Context, a drivers.Action) error {
 	count := max(a.Count, 1)
 	hold := time.Duration(a.HoldMs) * time.Millisecond
 	interval := time.Duration(a.IntervalMs) * time.Millisecond
-	armed := nodeHandle(a.Target) != ""
 	p, err := s.pointArm(ctx, "click", a.Target, true, armFor(time.Duration(count)*(hold+interval)))
 	if err != nil {
 		return err
 	}
-	err = s.input(ctx, "click", func(ctx context.Context, t *chromedp.Target) error {
+	// An armed guard is read back by the settle (Act).
+	return s.input(ctx, "click", func(ctx context.Context, t *chromedp.Target) error {
 		if hold == 0 && (count == 1 || interval == 0) {
 			// Nothing to wait for between the events: they go as one run.
 			return s.pipedOrEach(ctx, t, clickCalls(p, btn, buttons, count, a.DoubleTap))
@@ -409,10 +426,6 @@ func (s *Session) tap(ctx context.Context, a drivers.Action) error {
 		}
 		return nil
 	})
-	if err != nil || !armed {
-		return err
-	}
-	return s.pressGuard(ctx, "click", a.Target)
 }
 
 // armFor is how long the press guard stays armed for an action whose
@@ -434,13 +447,10 @@ func (s *Session) longPress(ctx context.Context, a drivers.Action) error {
 	if err != nil {
 		return err
 	}
-	err = s.input(ctx, "longpress", func(ctx context.Context, t *chromedp.Target) error {
+	// An armed guard is read back by the settle (Act).
+	return s.input(ctx, "longpress", func(ctx context.Context, t *chromedp.Target) error {
 		return click(ctx, t, p, input.MouseButtonLeft, 1, 1, hold)
 	})
-	if err != nil || nodeHandle(a.Target) == "" {
-		return err
-	}
-	return s.pressGuard(ctx, "longpress", a.Target)
 }
 
 func (s *Session) hover(ctx context.Context, a drivers.Action) error {

@@ -821,13 +821,19 @@
       for (const t of PRESS) addEventListener(t, guard, true);
     }
   }
-  // disarm ends the guard and reports what the presses hit.
+  // disarm ends the guard and reports what the presses hit; the report is
+  // kept for pressed until the next target().
   function disarm() {
     const a = A.armed;
     A.armed = null;
-    if (!a) return { state: 'none' };
-    if (!a.miss) return { state: 'done', hits: a.hits };
-    return { state: 'missed', desc: describe(a.el), covered: a.miss, hits: a.hits };
+    if (!a) A.pressed = { state: 'none' };
+    else if (!a.miss) A.pressed = { state: 'done', hits: a.hits };
+    else A.pressed = { state: 'missed', desc: describe(a.el), covered: a.miss, hits: a.hits };
+    return A.pressed;
+  }
+  // pressed is the report of the last disarm since the last target().
+  function pressed() {
+    return A.pressed || { state: 'none' };
   }
 
   // target finds the element of a handle and, when scroll is set, scrolls it
@@ -837,6 +843,7 @@
   // press guard for the element for that long.
   function target(h, scroll, armMs) {
     A.armed = null;
+    A.pressed = null;
     const el = lookup(h);
     if (!el) return { state: 'stale' };
     measure();
@@ -1105,5 +1112,5 @@
   // node is the element of a handle (null: gone), for a caller that asks
   // Chromium about it by reference (DOM, Accessibility).
   function node(h) { return lookup(h); }
-  return { snapshot, node, target, disarm, fillStart, fillEnd, focus, scrollPlan, scrollScript, scrollResult, dragWatch, dragStarted, attrs, blur, active, token: () => A.tok };
+  return { snapshot, node, target, disarm, pressed, fillStart, fillEnd, focus, scrollPlan, scrollScript, scrollResult, dragWatch, dragStarted, attrs, blur, active, token: () => A.tok };
 })()

@@ -133,6 +133,7 @@ type Provider struct {
 	all       []*browserProc // every browser ever started, for Close
 	sessions  map[*Session]struct{}
 	warmers   sync.WaitGroup // background openings of spare sessions
+	closers   sync.WaitGroup // background closes of sessions (added under mu, not once closed)
 	warmCtx   context.Context
 	warmStop  context.CancelFunc
 	cleanOnce sync.Once  // stale profiles of killed runs, once per provider
@@ -792,6 +793,7 @@ func (p *Provider) Close() error {
 	for _, s := range sessions {
 		s.closeTab()
 	}
+	p.closers.Wait()
 	p.warmStop()
 	p.warmers.Wait()   // a session being warmed ends in the spare slot or closed
 	p.gridOpens.Wait() // cancelled by warmStop; sweep finds what the Grid made of them
@@ -809,6 +811,23 @@ func (p *Provider) Close() error {
 		p.grid.sweep()
 	}
 	return errors.Join(errs...)
+}
+
+// closing runs end (a session's close) in the background and reports
+// true, or reports false once the provider is closing: Close waits for the
+// closes begun before it.
+func (p *Provider) closing(end func()) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return false
+	}
+	p.closers.Add(1)
+	go func() {
+		defer p.closers.Done()
+		end()
+	}()
+	return true
 }
 
 func (p *Provider) forget(s *Session) {

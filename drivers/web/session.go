@@ -284,20 +284,29 @@ func (s *Session) Close(ctx context.Context) error {
 	return nil
 }
 
+// closeTab ends the session. The page and its browser context go in the
+// background (the provider's Close waits for them): the worker's next
+// test, on a browser context of its own, does not wait for the browser to
+// dispose of this one.
 func (s *Session) closeTab() {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
 		s.closed = true
 		hung := s.hung
 		s.mu.Unlock()
-		if s.tabCancel != nil {
-			s.tabCancel()
-		}
 		s.p.forget(s)
-		if hung {
-			// The tab is closed (its renderer goes with its browser
-			// context); a browser that no longer answers is replaced.
-			s.p.probe(s.b)
+		end := func() {
+			if s.tabCancel != nil {
+				s.tabCancel()
+			}
+			if hung {
+				// The tab is closed (its renderer goes with its browser
+				// context); a browser that no longer answers is replaced.
+				s.p.probe(s.b)
+			}
+		}
+		if !s.p.closing(end) {
+			end()
 		}
 	})
 }
@@ -410,9 +419,19 @@ func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 			return err
 		}
 	}
+	if err := s.navigate(ctx, url); err != nil {
+		return err
+	}
+	// The scripts the page loads after its load event (a module loader's).
+	return s.awaitScripts(ctx)
+}
+
+// navigate is Open's first half: the navigation to url, up to its load
+// event.
+func (s *Session) navigate(ctx context.Context, url string) error {
 	// A dialog opened while the page loads blocks the load event: the open
 	// has happened then, and the dialog is for the script to answer.
-	err := s.input(ctx, "open "+url, func(ctx context.Context, t *chromedp.Target) error {
+	return s.input(ctx, "open "+url, func(ctx context.Context, t *chromedp.Target) error {
 		_, err := chromedp.Navigate(url)(ctx, t)
 		var le *chromedp.LoadError
 		if errors.As(err, &le) {
@@ -420,11 +439,6 @@ func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 		}
 		return err
 	})
-	if err != nil {
-		return err
-	}
-	// The scripts the page loads after its load event (a module loader's).
-	return s.awaitScripts(ctx)
 }
 
 // normalizeURL makes a bare host (example.com/path, localhost:8080) an

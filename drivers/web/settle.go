@@ -209,9 +209,13 @@ func (s *Session) requeueDialog() {
 // queue their callbacks, so a task queued by a task queued from the frame
 // callback comes after them. scrollFrameExpr waits one frame more: a scroll
 // moves content in the next frame, whose observers then run.
+// guardedFrameExpr is frameExpr after a press on an element: it first
+// disarms the page's press guard, at once, and resolves to what the presses
+// hit (page.js disarm, a pressResult).
 const (
-	frameExpr       = `new Promise(r => requestAnimationFrame(() => setTimeout(() => setTimeout(r, 0), 0)))`
-	scrollFrameExpr = `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => setTimeout(r, 0), 0))))`
+	frameExpr        = `new Promise(r => requestAnimationFrame(() => setTimeout(() => setTimeout(r, 0), 0)))`
+	guardedFrameExpr = `(g => new Promise(r => requestAnimationFrame(() => setTimeout(() => setTimeout(() => r(g), 0), 0))))(lib.disarm())`
+	scrollFrameExpr  = `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => setTimeout(r, 0), 0))))`
 )
 
 // awaitFrame waits for one rendered frame, within frameBound. A document
@@ -269,11 +273,13 @@ func (s *Session) awaitFrameValue(ctx context.Context, expr string, out any) err
 // settle is the end of every mutating action (drivers.Driver's settle
 // contract): one rendered frame, then the navigation that started since
 // mark, if any, up to DOMContentLoaded of its document.
-func (s *Session) settle(ctx context.Context, mark uint64, expr string) error {
+// The frame expression's value, if any, is decoded into out (left as it is
+// when the wait ends without one: a dialog, a document replaced).
+func (s *Session) settle(ctx context.Context, mark uint64, expr string, out any) error {
 	if s.dialogOpen() {
 		return nil
 	}
-	if err := s.awaitFrame(ctx, expr); err != nil {
+	if err := s.awaitFrameValue(ctx, expr, out); err != nil {
 		return err
 	}
 	s.mu.Lock()
