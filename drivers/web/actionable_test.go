@@ -52,41 +52,28 @@ func TestTapNeverScrollsAHiddenOverflow(t *testing.T) {
 
 // A press that would land on another element at the moment it lands (the
 // target moved away as the pointer reached it) is held back from the page
-// and reported: nothing was done.
+// and reported: nothing was done. The settle reads the press guard's
+// report back with its frame; a page that renders no frame within
+// frameBound after the press (busy) still has its report read, and the
+// missed press fails the click.
 func TestPressThatMissesIsHeldBack(t *testing.T) {
-	t.Parallel()
-	s := session(t, "jump.html")
-	n := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Jump")
-	a := tap(n)
-	a.Target.Describe = "@e2"
-	err := s.Act(testCtx(t), a)
-	var te *drivers.TargetError
-	want := `@e2: the click landed on button#decoy "Decoy" at the moment of the press (the element moved or was covered), so the page did not receive it`
-	if !errors.As(err, &te) || te.Reason != "target_covered" || te.Message != want {
-		t.Fatalf("got %v\nwant target_covered: %s", err, want)
-	}
-	if got := textByID(t, s, "result"); got != "none" {
-		t.Errorf("the press reached the page: %q", got)
-	}
-}
-
-// The settle reads the press guard's report back with its frame; a page
-// that renders no frame within frameBound after the press (busy) still has
-// its report read, and the missed press fails the click.
-func TestPressThatMissesIsHeldBackOnABusyPage(t *testing.T) {
-	t.Parallel()
-	s := session(t, "jump-busy.html")
-	n := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Jump")
-	a := tap(n)
-	a.Target.Describe = "@e2"
-	err := s.Act(testCtx(t), a)
-	var te *drivers.TargetError
-	want := `@e2: the click landed on button#decoy "Decoy" at the moment of the press (the element moved or was covered), so the page did not receive it`
-	if !errors.As(err, &te) || te.Reason != "target_covered" || te.Message != want {
-		t.Fatalf("got %v\nwant target_covered: %s", err, want)
-	}
-	if got := textByID(t, s, "result"); got != "none" {
-		t.Errorf("the press reached the page: %q", got)
+	for _, page := range []string{"jump.html", "jump-busy.html"} {
+		t.Run(page, func(t *testing.T) {
+			t.Parallel()
+			s := session(t, page)
+			n := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", "Jump")
+			a := tap(n)
+			a.Target.Describe = "@e2"
+			err := s.Act(testCtx(t), a)
+			var te *drivers.TargetError
+			want := `@e2: the click landed on button#decoy "Decoy" at the moment of the press (the element moved or was covered), so the page did not receive it`
+			if !errors.As(err, &te) || te.Reason != "target_covered" || te.Message != want {
+				t.Fatalf("got %v\nwant target_covered: %s", err, want)
+			}
+			if got := textByID(t, s, "result"); got != "none" {
+				t.Errorf("the press reached the page: %q", got)
+			}
+		})
 	}
 }
 
