@@ -359,6 +359,18 @@ type SessionOptions struct {
 	Worker int
 	// Device selects a device serial (Android) when not empty.
 	Device string
+	// Fresh asks for a session that shares nothing with the worker's
+	// earlier ones even where the provider keeps what it can (a web
+	// worker's warm browser context): a retry's.
+	Fresh bool
+}
+
+// StateSharer is a session that shares state with the worker's earlier
+// ones (a web worker's warm browser context, cleared between tests): a
+// retry, which asks for SessionOptions.Fresh, does not take one opened
+// ahead of it.
+type StateSharer interface {
+	SharesState() bool
 }
 
 // ErrUnsupported marks an operation the platform does not have.

@@ -32,6 +32,8 @@ type providerOptions struct {
 	frameControl bool
 	// grid takes the browsers from a Selenium Grid (--grid).
 	grid *web.GridOptions
+	// isolation is --isolation (web.Options.Isolation; "": fresh).
+	isolation string
 }
 
 // openProvider is cmd's one switch from a platform to its driver's
@@ -42,7 +44,7 @@ func openProvider(ctx context.Context, env *Env, o providerOptions, platform str
 	}
 	switch platform {
 	case drivers.PlatformWeb:
-		opts := web.Options{BrowserPath: o.browser, BrowserPerWorker: o.browserPerWorker, Getenv: env.Getenv, FrameControl: o.frameControl}
+		opts := web.Options{BrowserPath: o.browser, BrowserPerWorker: o.browserPerWorker, Getenv: env.Getenv, FrameControl: o.frameControl, Isolation: o.isolation}
 		if o.debugf != nil {
 			opts.Logf = o.debugf
 		}

@@ -61,6 +61,7 @@ type runFlags struct {
 	grid                              gridFlags
 	gridOpts                          *web.GridOptions // decided by planRun
 	browserPerWorker                  bool
+	isolation                         string
 	serve, webServer, webServerURL    string
 	serveExample, reuseWebServer      bool
 	fakeDevice                        string
@@ -110,6 +111,7 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.cdpURL, "cdp-url", "", "attach to a remote browser over CDP at `URL`")
 	f.grid.register(fs)
 	fs.BoolVar(&f.browserPerWorker, "browser-per-worker", false, "one browser process per worker instead of one context each in a shared browser")
+	fs.StringVar(&f.isolation, "isolation", web.IsolationWarm, "how a web test is kept apart from the worker's earlier ones: `MODE` warm (the worker's browser context, cookies and site data cleared, the HTTP cache kept) or fresh (a new browser context, as Playwright)")
 	fs.StringVar(&f.adbServer, "adb-server", "", "adb server `HOST:PORT` (Android)")
 	fs.Var(&f.devices, "device", "run on device `SERIAL` (repeatable: one worker per device)")
 	fs.StringVar(&f.androidSnapshot, "android-snapshot", "helper", "Android snapshots through the persistent `MODE`: helper (default) or dump (uiautomator dump, installs nothing)")
@@ -426,6 +428,9 @@ func (p *runPlan) checkDrivers(env *Env) error {
 	if f.androidSnapshot != "helper" && f.androidSnapshot != "dump" {
 		return fmt.Errorf("--android-snapshot must be helper or dump, got %q", f.androidSnapshot)
 	}
+	if f.isolation != web.IsolationWarm && f.isolation != web.IsolationFresh {
+		return fmt.Errorf("--isolation must be warm or fresh, got %q", f.isolation)
+	}
 	return nil
 }
 
@@ -475,7 +480,7 @@ func providerFunc(env *Env, f *runFlags) suite.ProviderFunc {
 		o := providerOptions{
 			fakeDevice: f.fakeDevice, browser: f.browser, cdpURL: f.cdpURL, browserPerWorker: f.browserPerWorker,
 			adbServer: f.adbServer, devices: f.devices, androidSnapshot: f.androidSnapshot,
-			frameControl: recordsFirstAttempts(f.trace.m), grid: f.gridOpts,
+			frameControl: recordsFirstAttempts(f.trace.m), grid: f.gridOpts, isolation: f.isolation,
 		}
 		if f.debug {
 			o.debugf = func(format string, a ...any) { fmt.Fprintf(env.Stderr, "debug: "+format+"\n", a...) }

@@ -72,6 +72,13 @@ type Options struct {
 	// PoolWait bounds the wait for a --cdp-url pool that answers 429
 	// (DefaultPoolWait when 0).
 	PoolWait time.Duration
+	// Isolation is how a session is kept apart from the ones before it on
+	// the same worker: IsolationFresh ("" too) gives each a browser
+	// context of its own; IsolationWarm keeps the worker's context,
+	// cleared between sessions (warm.go). Browsers adtest does not start
+	// (--cdp-url, a Grid) and pages whose frames the sessions draw are
+	// always fresh.
+	Isolation string
 	// Grid takes every worker's browser from a Selenium Grid 4 (--grid,
 	// grid.go): one WebDriver session per worker, driven over its se:cdp.
 	Grid *GridOptions
@@ -146,6 +153,10 @@ type Provider struct {
 	starts     sync.WaitGroup // browser starts in flight, to their registration (added under mu, not once closed)
 	opened     int            // sessions handed out
 	quiet      sync.Map       // target.SessionID: pipelining sessions (pipe.go)
+	// warmCtxs are the workers' warm browser contexts (warm.go), made one
+	// at a time (warmMu).
+	warmCtxs map[int]*warmContext
+	warmMu   sync.Mutex
 }
 
 // browserProc is one browser generation: a Chromium process (or a CDP
@@ -187,7 +198,7 @@ func NewProvider(opts Options) (*Provider, error) {
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
 	}
-	p := &Provider{opts: opts, perWorker: map[int]*browserProc{}, sessions: map[*Session]struct{}{}, gridStarts: map[int]*sync.Mutex{}}
+	p := &Provider{opts: opts, perWorker: map[int]*browserProc{}, sessions: map[*Session]struct{}{}, gridStarts: map[int]*sync.Mutex{}, warmCtxs: map[int]*warmContext{}}
 	p.warmCtx, p.warmStop = context.WithCancel(context.Background())
 	if opts.Grid != nil {
 		if opts.CDPURL != "" || opts.BrowserPath != "" {
@@ -263,11 +274,27 @@ func (p *Provider) NewSession(ctx context.Context, o drivers.SessionOptions) (dr
 		if err != nil {
 			return nil, err
 		}
-		if s = p.takeSpare(ctx, b); s != nil {
+		var wc *warmContext
+		if p.warmMode(b) && !o.Fresh {
+			if wc, err = p.warmContextFor(ctx, b, o.Worker); err != nil {
+				return nil, fmt.Errorf("%w: web: could not open a browser context: %v", drivers.ErrInfrastructure, err)
+			}
+		} else if s = p.takeSpare(ctx, b); s != nil {
 			break
 		}
 		s = newSession(p, b)
+		s.warm = wc
 		if err := s.start(ctx); err != nil {
+			if wc != nil {
+				// The context was thrown away meanwhile (the clearing
+				// after the worker's last test failed): a new one.
+				p.dropWarm(wc)
+				if try == 0 && ctx.Err() == nil && b.ctx.Err() == nil {
+					s.closeTab()
+					s = nil
+					continue
+				}
+			}
 			s.closeTab()
 			s = nil
 			if ctx.Err() != nil {
@@ -298,7 +325,7 @@ func (p *Provider) NewSession(ctx context.Context, o drivers.SessionOptions) (dr
 	}
 	p.sessions[s] = struct{}{}
 	p.opened++
-	if p.opened > 1 {
+	if p.opened > 1 && s.warm == nil {
 		// A second session shows more will follow: keep one ready. (A run
 		// of one test never pays for a context it does not use.)
 		p.warm(b)
@@ -714,6 +741,11 @@ func (p *Provider) allocatorOptions(dir string) []chromedp.ExecAllocatorOption {
 		noSandbox = *p.opts.NoSandbox
 	}
 	opts = append(opts, chromedp.Flag("no-sandbox", noSandbox))
+	if p.opts.Isolation == IsolationWarm {
+		// A worker's next page of a site joins the renderer of its last
+		// one, with the scripts it compiled (warm.go).
+		opts = append(opts, chromedp.Flag("process-per-site", true))
+	}
 	if p.opts.FrameControl {
 		for _, f := range frameFlags {
 			opts = append(opts, chromedp.Flag(f, true))
@@ -794,6 +826,15 @@ func (p *Provider) Close() error {
 		s.closeTab()
 	}
 	p.closers.Wait()
+	p.mu.Lock()
+	warm := make([]*warmContext, 0, len(p.warmCtxs))
+	for _, wc := range p.warmCtxs {
+		warm = append(warm, wc)
+	}
+	p.mu.Unlock()
+	for _, wc := range warm {
+		p.dropWarm(wc)
+	}
 	p.warmStop()
 	p.warmers.Wait()   // a session being warmed ends in the spare slot or closed
 	p.gridOpens.Wait() // cancelled by warmStop; sweep finds what the Grid made of them

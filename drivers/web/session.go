@@ -65,6 +65,16 @@ type Session struct {
 	// ownContext is the browser context of a page made by the session
 	// itself (a controlled one); "" when chromedp made it.
 	ownContext cdp.BrowserContextID
+	// warm is the worker's warm browser context the page is in (warm.go);
+	// nil for a context of the session's own. Set before the session
+	// starts; a relaunch clears it (under mu).
+	warm *warmContext
+	// origins are the security origins the page has shown (warm.go).
+	origins map[string]struct{}
+	// used is set by the session's first call: a session that was never
+	// used (opened ahead, then not needed) leaves its warm context as it
+	// found it.
+	used atomic.Bool
 }
 
 type dialogInfo struct {
@@ -92,6 +102,9 @@ const defaultWidth, defaultHeight = 1280, 720
 
 // start creates the browser context and its page.
 func (s *Session) start(ctx context.Context) error {
+	if wc := s.warmContext(); wc != nil {
+		return s.startWarm(ctx)
+	}
 	if s.b.frameControl.Load() {
 		err := s.startControlled(ctx)
 		if err == nil || ctx.Err() != nil || s.b.ctx.Err() != nil {
@@ -178,8 +191,20 @@ func (s *Session) setUp(ctx context.Context) error {
 	}))
 }
 
+// warmContext is the session's warm context, nil when it has its own.
+func (s *Session) warmContext() *warmContext {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.warm
+}
+
 // onEvent runs in the tab's read loop: record, never block.
 func (s *Session) onEvent(ev any) {
+	if ev, ok := ev.(*page.EventFrameNavigated); ok && ev.Frame != nil {
+		if s.warmContext() != nil {
+			s.addOrigin(ev.Frame.SecurityOrigin)
+		}
+	}
 	s.onTraceEvent(ev)
 	s.onLoadEvent(ev)
 	if s.onNavEvent(ev) {
@@ -269,7 +294,7 @@ func (s *Session) addLog(line string) {
 // (drivers.Liveness).
 func (s *Session) Alive() bool {
 	s.mu.Lock()
-	dead := s.closed || s.crashed
+	dead := s.closed || s.crashed || (s.warm != nil && s.warm.isBroken())
 	s.mu.Unlock()
 	return !dead && s.b.ctx.Err() == nil && s.tabCtx != nil && s.tabCtx.Err() == nil
 }
@@ -292,10 +317,32 @@ func (s *Session) closeTab() {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
 		s.closed = true
-		hung := s.hung
+		hung, wc := s.hung, s.warm
 		s.mu.Unlock()
 		s.p.forget(s)
+		if wc != nil && !s.used.Load() {
+			// Opened ahead and never used: its page goes, the context
+			// stays as it is (another session of it may be running).
+			wc = nil
+		}
+		// A warm context is cleared before the worker's next session uses
+		// it: that session's calls wait for the clearing (do).
+		var cleared chan struct{}
+		if wc != nil {
+			cleared = make(chan struct{})
+			wc.mu.Lock()
+			wc.clean = cleared
+			wc.mu.Unlock()
+		}
 		end := func() {
+			if wc != nil {
+				kept := s.recycle()
+				close(cleared)
+				if kept {
+					return
+				}
+				s.p.dropWarm(wc)
+			}
 			if s.tabCancel != nil {
 				s.tabCancel()
 			}
@@ -317,10 +364,19 @@ var errClosed = fmt.Errorf("web: %w", drivers.ErrClosed)
 // do runs f on the page, bounded by ctx, and classifies its error.
 func (s *Session) do(ctx context.Context, op string, f func(ctx context.Context, t *chromedp.Target) error) error {
 	s.mu.Lock()
-	closed, pump := s.closed, s.frames
+	closed, pump, wc := s.closed, s.frames, s.warm
 	s.mu.Unlock()
 	if closed {
 		return errClosed
+	}
+	if wc != nil && !s.used.Load() {
+		if err := wc.awaitClean(ctx); err != nil {
+			return s.classify(ctx, op, err)
+		}
+		s.used.Store(true)
+		if err := s.moveIfThrownAway(ctx, wc); err != nil {
+			return err
+		}
 	}
 	if pump != nil {
 		pump.touch()
@@ -422,6 +478,10 @@ func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 	if err := s.navigate(ctx, url); err != nil {
 		return err
 	}
+	if wc := s.warmContext(); wc != nil {
+		// The page has loaded in the renderer the earlier tests' pages kept.
+		wc.closeParked()
+	}
 	// The scripts the page loads after its load event (a module loader's).
 	return s.awaitScripts(ctx)
 }
@@ -464,6 +524,8 @@ func (s *Session) relaunch(ctx context.Context) error {
 	}
 	old := s.tabCancel
 	s.dialog = nil
+	// A relaunch asks for a browser context of the session's own.
+	s.warm = nil
 	s.mu.Unlock()
 	old()
 	if s.b.ctx.Err() != nil {

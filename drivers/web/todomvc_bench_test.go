@@ -83,17 +83,22 @@ const readyBound = 5 * time.Millisecond
 // open (nav + late), and unready (a session that was not ready); ready-% is how many sessions took less than
 // readyBound (the spare opened ahead was ready).
 func BenchmarkOpenTodoMVC(b *testing.B) {
+	b.Run("fresh", func(b *testing.B) { benchOpenTodoMVC(b, prov) })
+	b.Run("warm", func(b *testing.B) { benchOpenTodoMVC(b, warmProvider(b)) })
+}
+
+func benchOpenTodoMVC(b *testing.B, p *Provider) {
 	url := todomvcServer(b)
 	ctx := context.Background()
 	var ps parts
 	var spares, all int
 	var mu sync.Mutex
 	// A first session warms the browser (and starts it when needed).
-	openSession(b, prov, "").Close(ctx)
+	openSession(b, p, "").Close(ctx)
 	b.ResetTimer()
 	workers(b, func(w, i int) {
 		t0 := time.Now()
-		d, err := prov.NewSession(ctx, drivers.SessionOptions{Worker: w})
+		d, err := p.NewSession(ctx, drivers.SessionOptions{Worker: w})
 		if err != nil {
 			b.Error(err)
 			return
@@ -108,20 +113,37 @@ func BenchmarkOpenTodoMVC(b *testing.B) {
 			ps.add("unready", t1.Sub(t0))
 		}
 		mu.Unlock()
-		err = s.navigate(ctx, url)
+		if wc := s.warmContext(); wc != nil {
+			err = wc.awaitClean(ctx)
+		}
+		tc := time.Now()
+		if err == nil {
+			err = s.navigate(ctx, url)
+		}
 		t2 := time.Now()
 		if err == nil {
 			err = s.awaitScripts(ctx)
 		}
 		t3 := time.Now()
+		if err == nil {
+			// The test's mark on the page: a todo in its local storage.
+			var n int
+			err = s.eval(ctx, "todo", `localStorage.setItem('bench', 'x'), 1`, &n)
+		}
 		s.Close(ctx)
 		t4 := time.Now()
+		if wc := s.warmContext(); wc != nil {
+			// The clearing for the worker's next test.
+			wc.awaitClean(ctx)
+			ps.add("clear", time.Since(t4))
+		}
 		if err != nil {
 			b.Error(err)
 			return
 		}
 		ps.add("session", t1.Sub(t0))
-		ps.add("nav", t2.Sub(t1))
+		ps.add("clean", tc.Sub(t1))
+		ps.add("nav", t2.Sub(tc))
 		ps.add("late", t3.Sub(t2))
 		ps.add("open", t3.Sub(t1))
 		ps.add("close", t4.Sub(t3))

@@ -27,7 +27,9 @@ type prefetched struct {
 // when there is one for this platform, else a new one. It then starts
 // opening the next session when more work may follow.
 func (s *scheduler) acquire(ctx, actx context.Context, prov drivers.Provider, platform string, ai attemptInfo) (drivers.Driver, error) {
-	opts := drivers.SessionOptions{Worker: ai.worker, Device: ai.device}
+	// A retry shares nothing with the attempts before it (a web worker's
+	// warm browser context).
+	opts := drivers.SessionOptions{Worker: ai.worker, Device: ai.device, Fresh: ai.attempt > 1}
 	var d drivers.Driver
 	var err error
 	p := ai.ws.next
@@ -43,6 +45,11 @@ func (s *scheduler) acquire(ctx, actx context.Context, prov drivers.Provider, pl
 	} else if p != nil {
 		s.closeLater(p)
 	}
+	if sh, ok := d.(drivers.StateSharer); ok && err == nil && opts.Fresh && sh.SharesState() {
+		// Opened ahead in the state the retry must not share.
+		s.closeLater(&prefetched{done: p.done, drv: d})
+		d = nil
+	}
 	if l, ok := d.(drivers.Liveness); ok && err == nil && !l.Alive() {
 		// Opened ahead on a browser or device that has died since (the
 		// failure of the previous attempt, often): never hand it out.
@@ -56,7 +63,7 @@ func (s *scheduler) acquire(ctx, actx context.Context, prov drivers.Provider, pl
 		next := &prefetched{platform: platform, done: make(chan struct{})}
 		go func() {
 			defer close(next.done)
-			next.drv, next.err = prov.NewSession(ctx, opts)
+			next.drv, next.err = prov.NewSession(ctx, drivers.SessionOptions{Worker: ai.worker, Device: ai.device})
 		}()
 		ai.ws.next = next
 	}

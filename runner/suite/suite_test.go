@@ -75,6 +75,10 @@ type world struct {
 	createdCh chan struct{} // a tick per session handed out
 	gate      chan struct{} // closed after the 4th "ok" step
 	onStart   func(file string)
+	// warm sessions share state (drivers.StateSharer) unless asked Fresh;
+	// fresh counts the sessions asked Fresh.
+	warm  bool
+	fresh int
 }
 
 func newWorld(t *testing.T) *world {
@@ -129,8 +133,22 @@ func (w *world) NewSession(ctx context.Context, o drivers.SessionOptions) (drive
 	default:
 	}
 	w.maxOpen = max(w.maxOpen, w.open)
+	if o.Fresh {
+		w.fresh++
+	}
+	if w.warm {
+		return &sharingDriver{fakeDriver{w: w}, !o.Fresh}, nil
+	}
 	return &fakeDriver{w: w}, nil
 }
+
+// sharingDriver is a fakeDriver that may share the worker's state.
+type sharingDriver struct {
+	fakeDriver
+	shares bool
+}
+
+func (d *sharingDriver) SharesState() bool { return d.shares }
 
 type fakeDriver struct {
 	w      *world
@@ -437,7 +455,14 @@ func runSuite(t *testing.T, w *world, fs map[string]string, cfg Config, disc Dis
 	}
 	cfg.Providers = func(ctx context.Context, p string) (drivers.Provider, error) { return w, nil }
 	cfg.NewReplayer = func(d drivers.Driver, ac AttemptContext) Replayer {
-		return &fakeReplayer{w: w, d: d.(*fakeDriver), timing: ac.Timing}
+		fd, ok := d.(*fakeDriver)
+		if sd, sharing := d.(*sharingDriver); sharing {
+			fd, ok = &sd.fakeDriver, true
+		}
+		if !ok {
+			panic(fmt.Sprintf("not a fake driver: %T", d))
+		}
+		return &fakeReplayer{w: w, d: fd, timing: ac.Timing}
 	}
 	res, err := Run(context.Background(), cfg, tests)
 	if err != nil {
@@ -644,7 +669,14 @@ func TestRunInterrupted(t *testing.T) {
 		Workers: 1, RunDir: filepath.Join(dir, "run"), Grace: 50e6,
 		Providers: func(context.Context, string) (drivers.Provider, error) { return w, nil },
 		NewReplayer: func(d drivers.Driver, ac AttemptContext) Replayer {
-			return &fakeReplayer{w: w, d: d.(*fakeDriver), timing: ac.Timing}
+			fd, ok := d.(*fakeDriver)
+		if sd, sharing := d.(*sharingDriver); sharing {
+			fd, ok = &sd.fakeDriver, true
+		}
+		if !ok {
+			panic(fmt.Sprintf("not a fake driver: %T", d))
+		}
+		return &fakeReplayer{w: w, d: fd, timing: ac.Timing}
 		},
 	}, tests)
 	if err != nil {
@@ -724,6 +756,34 @@ func TestRunPrefetch(t *testing.T) {
 	}
 	if w.created != 4 || w.open != 0 {
 		t.Errorf("sessions created %d (want 4: one per attempt), open after the run %d", w.created, w.open)
+	}
+}
+
+// A retry asks for a session that shares nothing with the attempts before
+// it, and does not take the one opened ahead of it when that one shares
+// the worker's state (a web worker's warm browser context).
+func TestRunRetryIsFresh(t *testing.T) {
+	for _, warm := range []bool{false, true} {
+		w := newWorld(t)
+		w.warm = warm
+		res, _, _ := runSuite(t, w, map[string]string{
+			"a.ad": "context platform=web\nok\n",
+			"b.ad": "context platform=web retries=1\nflaky\n",
+			"c.ad": "context platform=web\nok\n",
+		}, Config{Workers: 1, Prefetch: map[string]bool{"web": true}}, DiscoverOptions{})
+		if got, want := statuses(res), "a.ad=passed/1 b.ad=flaky/2 c.ad=passed/1"; got != want {
+			t.Errorf("got  %s\nwant %s", got, want)
+		}
+		// Four attempts. A warm session opened ahead for the retry is not
+		// taken: the retry opens one more, Fresh. One that shares nothing
+		// is.
+		wantCreated, wantFresh := 4, 0
+		if warm {
+			wantCreated, wantFresh = 5, 1
+		}
+		if w.fresh != wantFresh || w.created != wantCreated || w.open != 0 {
+			t.Errorf("warm %v: sessions asked Fresh %d (want %d), created %d (want %d), open after the run %d", warm, w.fresh, wantFresh, w.created, wantCreated, w.open)
+		}
 	}
 }
 

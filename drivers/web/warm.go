@@ -1,0 +1,318 @@
+package web
+
+// A worker's browser context kept warm from test to test
+// (Options.Isolation == IsolationWarm).
+//
+// A fresh browser context per test (IsolationFresh, Playwright's model)
+// makes every test's first page a cold one: its renderer has never seen the
+// app, so every script is fetched and compiled again, and that cold load is
+// most of a short test's time. In warm isolation a worker keeps one browser
+// context: each test gets a page of its own in it (a new tab: its history,
+// session storage and window are new), and between two tests the context is
+// cleared of what a test leaves behind — the earlier page is taken to
+// about:blank (its unload handlers run; its timers stop), then every cookie
+// of the context and every origin's site data (local storage, IndexedDB,
+// cache storage, service workers, file systems) are cleared, and pages the
+// test opened are closed. What stays is what a page cannot see: the HTTP
+// cache and the renderer of the sites the worker has visited (the browser
+// runs with --process-per-site, so the next test's page of the same site
+// joins it, with its compiled scripts). A context whose clearing fails or
+// does not finish within its bound is thrown away: the next test gets a
+// fresh one. So does a retry (drivers.SessionOptions.Fresh).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/storage"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+)
+
+// Isolation modes of Options.Isolation.
+const (
+	// IsolationFresh gives every session a browser context of its own.
+	IsolationFresh = "fresh"
+	// IsolationWarm keeps a worker's browser context from session to
+	// session, cleared between them (see above).
+	IsolationWarm = "warm"
+)
+
+// clearBound bounds the clearing of a warm context between two tests.
+const clearBound = 3 * time.Second
+
+// warmContext is a worker's browser context kept from test to test.
+type warmContext struct {
+	b  *browserProc
+	id cdp.BrowserContextID
+
+	mu sync.Mutex
+	// parked are the pages of earlier tests, at about:blank: they keep
+	// their site's renderer alive until the next test's page has loaded
+	// in it, then they are closed.
+	parked []parkedPage
+	// clean is closed once the context's last clearing has ended; a
+	// session's calls wait for it.
+	clean chan struct{}
+	// broken is set when the context was thrown away: its sessions are
+	// no longer alive.
+	broken bool
+}
+
+// parkedPage is the page of an earlier test, at about:blank.
+type parkedPage struct {
+	id     target.ID
+	cancel context.CancelFunc
+}
+
+func closedChan() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
+// warmMode reports whether sessions of b share their worker's context.
+func (p *Provider) warmMode(b *browserProc) bool {
+	return p.opts.Isolation == IsolationWarm && !b.remote && !b.frameControl.Load()
+}
+
+// warmContextFor returns worker's warm context on b, creating it when
+// there is none (or the one there is belongs to an earlier browser).
+func (p *Provider) warmContextFor(ctx context.Context, b *browserProc, worker int) (*warmContext, error) {
+	p.warmMu.Lock()
+	defer p.warmMu.Unlock()
+	p.mu.Lock()
+	wc := p.warmCtxs[worker]
+	p.mu.Unlock()
+	if wc != nil && wc.b == b && !wc.isBroken() && b.ctx.Err() == nil {
+		return wc, nil
+	}
+	if wc != nil {
+		p.dropWarm(wc)
+	}
+	c := chromedp.FromContext(b.ctx)
+	if c == nil || c.Browser == nil {
+		return nil, errors.New("web: no browser connection")
+	}
+	res, err := cdp.Call(ctx, c.Browser, target.CreateBrowserContext, target.CreateBrowserContextParams{})
+	if err != nil {
+		return nil, err
+	}
+	wc = &warmContext{b: b, id: res.BrowserContextID, clean: closedChan()}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		disposeContext(b, wc.id)
+		return nil, fmt.Errorf("web: the provider is closed")
+	}
+	p.warmCtxs[worker] = wc
+	p.mu.Unlock()
+	return wc, nil
+}
+
+// dropWarm throws a warm context away: its pages close with it.
+func (p *Provider) dropWarm(wc *warmContext) {
+	p.mu.Lock()
+	for w, c := range p.warmCtxs {
+		if c == wc {
+			delete(p.warmCtxs, w)
+		}
+	}
+	p.mu.Unlock()
+	wc.mu.Lock()
+	if wc.broken {
+		wc.mu.Unlock()
+		return
+	}
+	wc.broken = true
+	parked := wc.parked
+	wc.parked = nil
+	wc.mu.Unlock()
+	for _, pp := range parked {
+		pp.cancel()
+	}
+	disposeContext(wc.b, wc.id)
+}
+
+func (wc *warmContext) isBroken() bool {
+	wc.mu.Lock()
+	defer wc.mu.Unlock()
+	return wc.broken
+}
+
+// addOrigin notes an origin the session's page has shown: its site data
+// is cleared when the session ends.
+func (s *Session) addOrigin(origin string) {
+	if origin == "" || origin == "null" || origin == "://" {
+		return
+	}
+	s.mu.Lock()
+	if s.origins == nil {
+		s.origins = map[string]struct{}{}
+	}
+	s.origins[origin] = struct{}{}
+	s.mu.Unlock()
+}
+
+// awaitClean waits until the context's last clearing has ended.
+func (wc *warmContext) awaitClean(ctx context.Context) error {
+	wc.mu.Lock()
+	c := wc.clean
+	wc.mu.Unlock()
+	select {
+	case <-c:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// closeParked closes the pages of earlier tests: the current test's page
+// has loaded in their renderer.
+func (wc *warmContext) closeParked() {
+	wc.mu.Lock()
+	parked := wc.parked
+	wc.parked = nil
+	wc.mu.Unlock()
+	for _, pp := range parked {
+		pp.cancel()
+	}
+}
+
+// SharesState reports whether the session is in its worker's warm context
+// (drivers.StateSharer).
+func (s *Session) SharesState() bool { return s.warmContext() != nil }
+
+// startWarm opens the session's page in its worker's warm context.
+func (s *Session) startWarm(ctx context.Context) error {
+	s.mu.Lock()
+	s.frames, s.ownContext = nil, ""
+	s.mu.Unlock()
+	s.tabCtx, s.tabCancel = chromedp.NewContext(s.b.ctx, chromedp.WithExistingBrowserContext(s.warm.id), chromedp.WithListener(s.onEvent))
+	return s.setUp(ctx)
+}
+
+// recycle clears the session's warm context for the worker's next test
+// and parks its page; false when the context must be thrown away instead
+// (a crashed or hung page, a browser gone, a clearing that failed or did
+// not end within clearBound).
+func (s *Session) recycle() bool {
+	wc := s.warm
+	s.mu.Lock()
+	healthy := !s.crashed && !s.hung && s.tabCtx != nil && s.tabCtx.Err() == nil
+	s.mu.Unlock()
+	if !healthy || wc.isBroken() || s.b.ctx.Err() != nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(s.tabCtx, clearBound)
+	defer cancel()
+	err := chromedp.Do(s.tabCtx, chromedp.Func(func(_ context.Context, t *chromedp.Target) error {
+		if err := s.leave(ctx, t); err != nil {
+			return err
+		}
+		browser := chromedp.FromContext(s.b.ctx).Browser
+		if _, err := cdp.Call(ctx, browser, storage.ClearCookies, storage.ClearCookiesParams{BrowserContextID: wc.id}); err != nil {
+			return fmt.Errorf("clearing cookies: %w", err)
+		}
+		s.mu.Lock()
+		origins := make([]string, 0, len(s.origins))
+		for o := range s.origins {
+			origins = append(origins, o)
+		}
+		s.mu.Unlock()
+		for _, o := range origins {
+			if _, err := cdp.Call(ctx, t, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: o, StorageTypes: "all"}); err != nil {
+				return fmt.Errorf("clearing the site data of %s: %w", o, err)
+			}
+		}
+		return s.p.closeStrays(ctx, wc, t.TargetID)
+	}))
+	if err != nil {
+		s.p.opts.Logf("web: the worker's browser context is replaced: %v", err)
+		return false
+	}
+	id := target.ID("")
+	if c := chromedp.FromContext(s.tabCtx); c != nil && c.Target != nil {
+		id = c.Target.TargetID
+	}
+	wc.mu.Lock()
+	wc.parked = append(wc.parked, parkedPage{id: id, cancel: s.tabCancel})
+	wc.mu.Unlock()
+	return true
+}
+
+// leave takes the page to about:blank: its unload handlers run, its timers
+// stop, and nothing of it writes site data after the clearing. A dialog
+// open or opened meanwhile (one the test left, a beforeunload question) is
+// answered so that the page goes.
+func (s *Session) leave(ctx context.Context, t *chromedp.Target) error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := chromedp.Navigate("about:blank")(ctx, t)
+		done <- err
+	}()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		s.mu.Lock()
+		open := s.dialog != nil
+		s.mu.Unlock()
+		if open {
+			if _, err := cdp.Call(ctx, t, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true}); err == nil {
+				s.mu.Lock()
+				s.dialog = nil
+				s.mu.Unlock()
+			}
+		}
+		select {
+		case err := <-done:
+			if err != nil {
+				return fmt.Errorf("leaving the page: %w", err)
+			}
+			return nil
+		case <-s.dialogCh:
+		case <-tick.C:
+		}
+	}
+}
+
+// moveIfThrownAway gives an unused session whose warm context was thrown
+// away (its clearing failed) a browser context of its own before its
+// first call.
+func (s *Session) moveIfThrownAway(ctx context.Context, wc *warmContext) error {
+	if !wc.isBroken() {
+		return nil
+	}
+	return s.relaunch(ctx)
+}
+
+// closeStrays closes the pages the test's page opened (popups, and theirs
+// in turn) in wc: pages adtest made itself have no opener.
+func (p *Provider) closeStrays(ctx context.Context, wc *warmContext, page target.ID) error {
+	browser := chromedp.FromContext(wc.b.ctx).Browser
+	res, err := cdp.Call(ctx, browser, target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return fmt.Errorf("listing pages: %w", err)
+	}
+	opened := map[target.ID]bool{page: true}
+	for grew := true; grew; {
+		grew = false
+		for _, ti := range res.TargetInfos {
+			if ti.BrowserContextID == wc.id && ti.OpenerID != "" && opened[ti.OpenerID] && !opened[ti.TargetID] {
+				opened[ti.TargetID], grew = true, true
+			}
+		}
+	}
+	delete(opened, page)
+	for id := range opened {
+		if _, err := cdp.Call(ctx, browser, target.CloseTarget, target.CloseTargetParams{TargetID: id}); err != nil {
+			return fmt.Errorf("closing a page the test opened: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,173 @@
+package web
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/adtest/adtest/drivers"
+)
+
+var (
+	warmProv     *Provider
+	warmProvOnce sync.Once
+)
+
+// warmProvider is the package's provider in warm isolation.
+func warmProvider(t testing.TB) *Provider {
+	warmProvOnce.Do(func() {
+		p, err := NewProvider(Options{Isolation: IsolationWarm})
+		if err != nil {
+			t.Fatal(err)
+		}
+		warmProv = p
+	})
+	if warmProv == nil {
+		t.Fatal("no provider in warm isolation")
+	}
+	return warmProv
+}
+
+// seen opens warm.html on s and returns what it found of the tests before
+// it ("nothing" when it found none of their traces).
+func seen(t *testing.T, s *Session, query string) string {
+	t.Helper()
+	ctx := testCtx(t)
+	if err := s.Open(ctx, drivers.OpenRequest{Target: srv.URL + "/warm.html" + query}); err != nil {
+		t.Fatal(err)
+	}
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		var str string
+		if err := s.eval(ctx, "seen", `document.getElementById("seen").textContent`, &str); err != nil {
+			t.Fatal(err)
+		}
+		if str != "reading" {
+			return str
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			t.Fatal("warm.html did not say what it found")
+		}
+	}
+}
+
+// nextSession opens the worker's next session, as the suite does while a
+// test runs.
+func nextSession(t *testing.T, p *Provider, o drivers.SessionOptions) *Session {
+	t.Helper()
+	d, err := p.NewSession(testCtx(t), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := d.(*Session)
+	t.Cleanup(func() { s.Close(context.Background()) })
+	return s
+}
+
+// A worker's tests in warm isolation share its browser context and find
+// of what the tests before them left (cookies, local and session storage,
+// IndexedDB, history) what a test in a fresh browser context finds:
+// nothing. Each test's session is opened while the one before runs, as
+// the suite does.
+func TestWarmSessionsFindNothingOfTheOnesBefore(t *testing.T) {
+	fresh := session(t, "")
+	want, want2 := seen(t, fresh, ""), seen(t, fresh, "?again")
+	if want != "history 2" || want2 != "cookie,local,session,indexeddb,history 3" {
+		// The page's own check: a fresh context's first page has the
+		// tab's first entry and its own in its history; the second finds
+		// what the first left.
+		t.Fatalf("a fresh session's pages found %q and %q", want, want2)
+	}
+	p := warmProvider(t)
+	next := nextSession(t, p, drivers.SessionOptions{Worker: 3})
+	var ctxID cdp.BrowserContextID
+	for i := range 8 {
+		s := next
+		next = nextSession(t, p, drivers.SessionOptions{Worker: 3})
+		if s.warmContext() == nil {
+			t.Fatal("the session is not in its worker's warm context")
+		}
+		if id := s.browserContextID(); i > 0 && id != ctxID {
+			t.Fatalf("test %d is in browser context %s, the one before in %s: the context was not kept", i, id, ctxID)
+		} else {
+			ctxID = id
+		}
+		if got := seen(t, s, ""); got != want {
+			t.Fatalf("test %d found %q of the tests before it, a fresh context %q", i, got, want)
+		}
+		if got := seen(t, s, "?again"); got != want2 {
+			t.Fatalf("test %d: its second page found %q, a fresh context's %q", i, got, want2)
+		}
+		s.Close(context.Background())
+	}
+}
+
+// A retry's session (SessionOptions.Fresh) has a browser context of its
+// own, not the worker's warm one.
+func TestWarmRetryIsFresh(t *testing.T) {
+	p := warmProvider(t)
+	warm := nextSession(t, p, drivers.SessionOptions{Worker: 4})
+	seen(t, warm, "")
+	fresh := nextSession(t, p, drivers.SessionOptions{Worker: 4, Fresh: true})
+	if fresh.warmContext() != nil || fresh.browserContextID() == warm.browserContextID() {
+		t.Fatalf("a Fresh session shares the worker's warm browser context %s", warm.browserContextID())
+	}
+	if got := seen(t, fresh, ""); got != "history 2" {
+		t.Fatalf("a Fresh session found %s", got)
+	}
+}
+
+// contextPages lists the URLs of the pages of browser context id.
+func contextPages(t *testing.T, p *Provider, id cdp.BrowserContextID) []string {
+	t.Helper()
+	b := p.shared
+	res, err := cdp.Call(testCtx(t), chromedp.FromContext(b.ctx).Browser, target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for _, ti := range res.TargetInfos {
+		if ti.BrowserContextID == id && ti.Type == "page" {
+			urls = append(urls, ti.URL)
+		}
+	}
+	return urls
+}
+
+// The pages a test opened (a popup) close when it ends; a page that asks
+// before it is left (beforeunload) does not hold the next test up.
+func TestWarmTestLeavesNoPages(t *testing.T) {
+	p := warmProvider(t)
+	s := nextSession(t, p, drivers.SessionOptions{Worker: 5})
+	seen(t, s, "")
+	for _, id := range []string{"popup", "leave"} {
+		n := find(t, snap(t, s, drivers.SnapshotOptions{}), "button", map[string]string{"popup": "Open a popup", "leave": "Ask before leaving"}[id])
+		if err := s.Act(testCtx(t), tap(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctxID := s.browserContextID()
+	waitFor(t, "the popup to open", func() bool { return len(contextPages(t, p, ctxID)) == 2 })
+	next := nextSession(t, p, drivers.SessionOptions{Worker: 5})
+	s.Close(context.Background())
+	if got := seen(t, next, ""); got != "history 2" {
+		t.Fatalf("the next test found %s", got)
+	}
+	if next.browserContextID() != ctxID {
+		t.Fatal("the worker's browser context was thrown away: the test's popup and its question on leaving were not dealt with")
+	}
+	for _, u := range contextPages(t, p, next.browserContextID()) {
+		if strings.Contains(u, "?popup") {
+			t.Fatalf("the popup of the test before is still open: %s", u)
+		}
+	}
+}
