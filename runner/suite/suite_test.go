@@ -670,13 +670,13 @@ func TestRunInterrupted(t *testing.T) {
 		Providers: func(context.Context, string) (drivers.Provider, error) { return w, nil },
 		NewReplayer: func(d drivers.Driver, ac AttemptContext) Replayer {
 			fd, ok := d.(*fakeDriver)
-		if sd, sharing := d.(*sharingDriver); sharing {
-			fd, ok = &sd.fakeDriver, true
-		}
-		if !ok {
-			panic(fmt.Sprintf("not a fake driver: %T", d))
-		}
-		return &fakeReplayer{w: w, d: fd, timing: ac.Timing}
+			if sd, sharing := d.(*sharingDriver); sharing {
+				fd, ok = &sd.fakeDriver, true
+			}
+			if !ok {
+				panic(fmt.Sprintf("not a fake driver: %T", d))
+			}
+			return &fakeReplayer{w: w, d: fd, timing: ac.Timing}
 		},
 	}, tests)
 	if err != nil {
