@@ -212,12 +212,13 @@ func (s *Session) recycle() bool {
 	ctx, cancel := context.WithTimeout(s.tabCtx, clearBound)
 	defer cancel()
 	err := chromedp.Do(s.tabCtx, chromedp.Func(func(_ context.Context, t *chromedp.Target) error {
-		if err := s.leave(ctx, t); err != nil {
+		// The test's pages go first: what they write as they go (pagehide,
+		// unload) is written before the clearing.
+		if err := s.p.closeStrays(ctx, wc, t.TargetID); err != nil {
 			return err
 		}
-		browser := chromedp.FromContext(s.b.ctx).Browser
-		if _, err := cdp.Call(ctx, browser, storage.ClearCookies, storage.ClearCookiesParams{BrowserContextID: wc.id}); err != nil {
-			return fmt.Errorf("clearing cookies: %w", err)
+		if err := s.leave(ctx, t); err != nil {
+			return err
 		}
 		s.mu.Lock()
 		origins := make([]string, 0, len(s.origins))
@@ -225,12 +226,7 @@ func (s *Session) recycle() bool {
 			origins = append(origins, o)
 		}
 		s.mu.Unlock()
-		for _, o := range origins {
-			if _, err := cdp.Call(ctx, t, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: o, StorageTypes: "all"}); err != nil {
-				return fmt.Errorf("clearing the site data of %s: %w", o, err)
-			}
-		}
-		return s.p.closeStrays(ctx, wc, t.TargetID)
+		return s.clearSiteData(ctx, t, origins)
 	}))
 	if err != nil {
 		s.p.opts.Logf("web: the worker's browser context is replaced: %v", err)
@@ -253,6 +249,10 @@ func (s *Session) recycle() bool {
 func (s *Session) leave(ctx context.Context, t *chromedp.Target) error {
 	done := make(chan error, 1)
 	go func() {
+		// Its load event, not just the answer to Page.navigate: the old
+		// document's pagehide and unload handlers have run by then and
+		// what they wrote has been sent (a clearing sent on the answer
+		// alone was seen to come before a cookie the page set as it went).
 		_, err := chromedp.Navigate("about:blank")(ctx, t)
 		done <- err
 	}()
@@ -291,8 +291,50 @@ func (s *Session) moveIfThrownAway(ctx context.Context, wc *warmContext) error {
 	return s.relaunch(ctx)
 }
 
+// clearSiteData clears the context's cookies and the site data of
+// origins, then checks that no cookie is left and clears again while one
+// is: a cookie the pages set just before they went may reach the browser
+// after a clearing has begun.
+func (s *Session) clearSiteData(ctx context.Context, t *chromedp.Target, origins []string) error {
+	browser := chromedp.FromContext(s.b.ctx).Browser
+	id := s.warm.id
+	for {
+		if _, err := cdp.Call(ctx, browser, storage.ClearCookies, storage.ClearCookiesParams{BrowserContextID: id}); err != nil {
+			return fmt.Errorf("clearing cookies: %w", err)
+		}
+		for _, o := range origins {
+			if _, err := cdp.Call(ctx, t, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: o, StorageTypes: "all"}); err != nil {
+				return fmt.Errorf("clearing the site data of %s: %w", o, err)
+			}
+		}
+		left, err := siteDataLeft(ctx, browser, id)
+		if err != nil || left == "" {
+			return err
+		}
+		s.p.opts.Logf("web: site data left after a clearing (%s): cleared again", left)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+}
+
+// siteDataLeft names what is left of the cookies of browser context id
+// ("" when nothing is). (Local storage cannot be read without a page of
+// its origin.)
+func siteDataLeft(ctx context.Context, browser cdp.Session, id cdp.BrowserContextID) (string, error) {
+	cookies, err := cdp.Call(ctx, browser, storage.GetCookies, storage.GetCookiesParams{BrowserContextID: id})
+	if err != nil {
+		return "", fmt.Errorf("reading cookies: %w", err)
+	}
+	if len(cookies.Cookies) > 0 {
+		return fmt.Sprintf("%d cookie(s)", len(cookies.Cookies)), nil
+	}
+	return "", nil
+}
+
 // closeStrays closes the pages the test's page opened (popups, and theirs
-// in turn) in wc: pages adtest made itself have no opener.
+// in turn) in wc, and waits until they are gone (their unload handlers
+// have run): pages adtest made itself have no opener.
 func (p *Provider) closeStrays(ctx context.Context, wc *warmContext, page target.ID) error {
 	browser := chromedp.FromContext(wc.b.ctx).Browser
 	res, err := cdp.Call(ctx, browser, target.GetTargets, target.GetTargetsParams{})
@@ -313,6 +355,26 @@ func (p *Provider) closeStrays(ctx context.Context, wc *warmContext, page target
 		if _, err := cdp.Call(ctx, browser, target.CloseTarget, target.CloseTargetParams{TargetID: id}); err != nil {
 			return fmt.Errorf("closing a page the test opened: %w", err)
 		}
+	}
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for len(opened) > 0 {
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			return fmt.Errorf("closing the pages the test opened: %w", ctx.Err())
+		}
+		res, err := cdp.Call(ctx, browser, target.GetTargets, target.GetTargetsParams{})
+		if err != nil {
+			return fmt.Errorf("listing pages: %w", err)
+		}
+		still := map[target.ID]bool{}
+		for _, ti := range res.TargetInfos {
+			if opened[ti.TargetID] {
+				still[ti.TargetID] = true
+			}
+		}
+		opened = still
 	}
 	return nil
 }
