@@ -109,7 +109,7 @@ func refuseTestArgs(args *cmdline.Args) error {
 // agent-device configuration.
 func testRunFlags(env *Env, args *cmdline.Args, cfg *agentdevice.Config) (*runFlags, error) {
 	f := &runFlags{paths: args.Pos, artifactsDir: ".agent-device/test-artifacts", workers: 1, repeatEach: 1,
-		stepTimeout: int(suite.DefaultStepTimeout.Milliseconds()), androidSnapshot: "helper", isolation: web.IsolationWarm}
+		stepTimeout: int(suite.DefaultStepTimeout.Milliseconds()), androidSnapshot: "helper", isolation: web.IsolationFresh}
 	f.vars = listFlag(args.All("env"))
 	f.platform = cfg.Str("platform")
 	f.failFast = cfg.Bool("failFast")

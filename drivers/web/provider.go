@@ -74,10 +74,10 @@ type Options struct {
 	PoolWait time.Duration
 	// Isolation is how a session is kept apart from the ones before it on
 	// the same worker: IsolationFresh ("" too) gives each a browser
-	// context of its own; IsolationWarm keeps the worker's context,
-	// cleared between sessions (warm.go). Browsers adtest does not start
-	// (--cdp-url, a Grid) and pages whose frames the sessions draw are
-	// always fresh.
+	// context of its own; IsolationWarm (experimental) keeps the worker's
+	// context, cleared between sessions (warm.go). Browsers adtest does
+	// not start (--cdp-url, a Grid) and pages whose frames the sessions
+	// draw are always fresh.
 	Isolation string
 	// Grid takes every worker's browser from a Selenium Grid 4 (--grid,
 	// grid.go): one WebDriver session per worker, driven over its se:cdp.
