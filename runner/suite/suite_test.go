@@ -150,6 +150,14 @@ type sharingDriver struct {
 
 func (d *sharingDriver) SharesState() bool { return d.shares }
 
+// fakeOf is the fakeDriver d is or holds.
+func fakeOf(d drivers.Driver) *fakeDriver {
+	if sd, ok := d.(*sharingDriver); ok {
+		return &sd.fakeDriver
+	}
+	return d.(*fakeDriver)
+}
+
 type fakeDriver struct {
 	w      *world
 	closed bool
@@ -455,14 +463,7 @@ func runSuite(t *testing.T, w *world, fs map[string]string, cfg Config, disc Dis
 	}
 	cfg.Providers = func(ctx context.Context, p string) (drivers.Provider, error) { return w, nil }
 	cfg.NewReplayer = func(d drivers.Driver, ac AttemptContext) Replayer {
-		fd, ok := d.(*fakeDriver)
-		if sd, sharing := d.(*sharingDriver); sharing {
-			fd, ok = &sd.fakeDriver, true
-		}
-		if !ok {
-			panic(fmt.Sprintf("not a fake driver: %T", d))
-		}
-		return &fakeReplayer{w: w, d: fd, timing: ac.Timing}
+		return &fakeReplayer{w: w, d: fakeOf(d), timing: ac.Timing}
 	}
 	res, err := Run(context.Background(), cfg, tests)
 	if err != nil {
@@ -669,14 +670,7 @@ func TestRunInterrupted(t *testing.T) {
 		Workers: 1, RunDir: filepath.Join(dir, "run"), Grace: 50e6,
 		Providers: func(context.Context, string) (drivers.Provider, error) { return w, nil },
 		NewReplayer: func(d drivers.Driver, ac AttemptContext) Replayer {
-			fd, ok := d.(*fakeDriver)
-			if sd, sharing := d.(*sharingDriver); sharing {
-				fd, ok = &sd.fakeDriver, true
-			}
-			if !ok {
-				panic(fmt.Sprintf("not a fake driver: %T", d))
-			}
-			return &fakeReplayer{w: w, d: fd, timing: ac.Timing}
+			return &fakeReplayer{w: w, d: fakeOf(d), timing: ac.Timing}
 		},
 	}, tests)
 	if err != nil {
