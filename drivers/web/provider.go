@@ -28,6 +28,8 @@ package web
 import (
 	"cmp"
 	"context"
+	"maps"
+	"slices"
 	"errors"
 	"fmt"
 	"io"
@@ -827,10 +829,7 @@ func (p *Provider) Close() error {
 	}
 	p.closers.Wait()
 	p.mu.Lock()
-	warm := make([]*warmContext, 0, len(p.warmCtxs))
-	for _, wc := range p.warmCtxs {
-		warm = append(warm, wc)
-	}
+	warm := slices.Collect(maps.Values(p.warmCtxs))
 	p.mu.Unlock()
 	for _, wc := range warm {
 		p.dropWarm(wc)
