@@ -111,7 +111,7 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.cdpURL, "cdp-url", "", "attach to a remote browser over CDP at `URL`")
 	f.grid.register(fs)
 	fs.BoolVar(&f.browserPerWorker, "browser-per-worker", false, "one browser process per worker instead of one context each in a shared browser")
-	fs.StringVar(&f.isolation, "isolation", web.IsolationFresh, "how a web test is kept apart from the worker's earlier ones: `MODE` fresh (a new browser context, as Playwright) or warm (experimental: the worker's context, cleared; faster, but local storage was once seen to leak to the next test)")
+	fs.StringVar(&f.isolation, "isolation", web.IsolationFresh, "how a web test is kept apart from the worker's earlier ones: `MODE` fresh (a new browser context, as Playwright) or warm (experimental: the worker's context and renderer kept, cookies and site data cleared; faster)")
 	fs.StringVar(&f.adbServer, "adb-server", "", "adb server `HOST:PORT` (Android)")
 	fs.Var(&f.devices, "device", "run on device `SERIAL` (repeatable: one worker per device)")
 	fs.StringVar(&f.androidSnapshot, "android-snapshot", "helper", "Android snapshots through the persistent `MODE`: helper (default) or dump (uiautomator dump, installs nothing)")

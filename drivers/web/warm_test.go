@@ -2,16 +2,23 @@ package web
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/adtest/adtest/drivers"
+	"github.com/adtest/adtest/internal/userdir"
 )
 
 var (
@@ -170,4 +177,109 @@ func TestWarmTestLeavesNoPages(t *testing.T) {
 			t.Fatalf("the popup of the test before is still open: %s", u)
 		}
 	}
+}
+
+// A test that leaves todos in TodoMVC's local storage leaves none to the
+// next test's page of the app, even as the page's first script reads it:
+// the renderer the two pages share keeps a copy of the origin's storage
+// (without the page emptying it itself, 50 of 135 TodoMVC tests found the
+// todos of the one before at their start).
+func TestWarmTodosDoNotReachTheNextPage(t *testing.T) {
+	url := todomvcURL(t)
+	p := warmProvider(t)
+	var wg sync.WaitGroup
+	for w := 10; w < 12; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx := testCtx(t)
+			next, err := p.NewSession(ctx, drivers.SessionOptions{Worker: w})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			for i := range 12 {
+				s := next.(*Session)
+				if next, err = p.NewSession(ctx, drivers.SessionOptions{Worker: w}); err != nil {
+					t.Error(err)
+					return
+				}
+				if err := addTodos(ctx, s, url); err != nil {
+					t.Errorf("worker %d, test %d: %v", w, i, err)
+					return
+				}
+				s.Close(context.Background())
+			}
+			next.Close(context.Background())
+		}()
+	}
+	wg.Wait()
+}
+
+// addTodos opens TodoMVC on s, checks that the page's first script found
+// its local storage empty, and adds two todos.
+func addTodos(ctx context.Context, s *Session, url string) error {
+	// What the page's first script finds, kept where the driver's world
+	// can read it (a data attribute is gone with the document's element
+	// at that point; session storage is the tab's own).
+	if err := s.do(ctx, "probe", func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `sessionStorage.setItem("found", String(localStorage.length))`})
+		return err
+	}); err != nil {
+		return err
+	}
+	if err := s.Open(ctx, drivers.OpenRequest{Target: url}); err != nil {
+		return err
+	}
+	var found string
+	if err := s.eval(ctx, "found", `sessionStorage.getItem("found")`, &found); err != nil {
+		return err
+	}
+	if found != "0" {
+		return fmt.Errorf("the page's first script found %s items of the tests before in local storage", found)
+	}
+	for _, todo := range []string{"buy milk", "walk the dog"} {
+		field := findNode(s, ctx, "textbox", "What needs to be done?")
+		if field == nil {
+			return fmt.Errorf("no new-todo field")
+		}
+		if err := s.Act(ctx, drivers.Action{Kind: drivers.ActFill, Target: &drivers.Target{Node: field}, Text: todo}); err != nil {
+			return err
+		}
+		if err := s.Act(ctx, drivers.Action{Kind: drivers.ActKey, Key: "enter"}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// findNode is the node of role and name in a snapshot of s, or nil.
+func findNode(s *Session, ctx context.Context, role, name string) *drivers.Node {
+	sn, err := s.Snapshot(ctx, drivers.SnapshotOptions{})
+	if err != nil {
+		return nil
+	}
+	for i := range sn.Nodes {
+		if n := &sn.Nodes[i]; n.Role == role && (n.Label == name || n.Text == name) {
+			return &sn.Nodes[i]
+		}
+	}
+	return nil
+}
+
+// todomvcURL is TodoMVC backbone's address on a server of the corpus
+// make setup fetches; it fails under CI without it, skips elsewhere.
+func todomvcURL(t *testing.T) string {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(userdir.Dir(os.Getenv, userdir.Cache), "todomvc", "*", "package", "examples", "backbone"))
+	if len(dirs) == 0 {
+		if os.Getenv("CI") != "" {
+			t.Fatal("the TodoMVC corpus is not set up (make setup)")
+		}
+		t.Skip("the TodoMVC corpus is not set up (make setup)")
+	}
+	ts := httptest.NewServer(http.FileServer(http.Dir(filepath.Dir(filepath.Dir(dirs[0])))))
+	t.Cleanup(ts.Close)
+	return ts.URL + "/examples/backbone/index.html"
 }
