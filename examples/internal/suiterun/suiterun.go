@@ -8,6 +8,7 @@ package suiterun
 import (
 	"context"
 	"errors"
+	"os"
 	"testing"
 	"time"
 
@@ -75,7 +76,10 @@ func Run(t *testing.T, o Options, tests []*suite.Test) *runner.Result {
 	res, err := suite.Run(ctx, suite.Config{
 		Workers: o.Workers, RunDir: t.TempDir(), RunID: o.Name, Cwd: o.Cwd, BaseURL: o.BaseURL,
 		Providers: func(ctx context.Context, platform string) (drivers.Provider, error) {
-			return webdrv.NewProvider(webdrv.Options{})
+			// ADTEST_TEST_ISOLATION=warm runs the example suites in warm
+			// isolation (web.IsolationWarm, experimental), as
+			// `adtest run --isolation warm` does.
+			return webdrv.NewProvider(webdrv.Options{Isolation: os.Getenv("ADTEST_TEST_ISOLATION")})
 		},
 		NewReplayer:    suite.RunnerReplayer,
 		FormatSnapshot: suite.FormatSnapshot,
