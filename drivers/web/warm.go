@@ -35,8 +35,13 @@ package web
 // in 21 of them no test found anything at its start. Not covered: a page
 // that writes local storage as it leaves (pagehide, unload handlers) after
 // that; its writes reach the next page only through the browser's late
-// clearing. Warm isolation stays an opt-in until it has run against the
-// TodoMVC matrix and the component flows (docs/performance.md).
+// clearing. And a page can behave differently in a renderer that has run
+// its site before: on the TodoMVC matrix in warm isolation
+// (ADTEST_TEST_ISOLATION=warm make todomvc) five flows of angular-dart, a
+// dart2js app, fail that pass fresh (its key handler throws
+// NoSuchMethodError on the event's preventDefault from the second test
+// on); the component flows all pass. So warm isolation is an opt-in
+// (docs/performance.md).
 
 import (
 	"context"
