@@ -40,8 +40,9 @@ package web
 // (ADTEST_TEST_ISOLATION=warm make todomvc) five flows of angular-dart, a
 // dart2js app, fail that pass fresh (its key handler throws
 // NoSuchMethodError on the event's preventDefault from the second test
-// on); the component flows all pass. So warm isolation is an opt-in
-// (docs/performance.md).
+// on; with the worker's context kept but without --process-per-site they
+// pass, so it is the renderer's reuse, not the context's); the component
+// flows all pass. So warm isolation is an opt-in (docs/performance.md).
 
 import (
 	"context"
