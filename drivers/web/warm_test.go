@@ -3,10 +3,6 @@ package web
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,7 +14,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/adtest/adtest/drivers"
-	"github.com/adtest/adtest/internal/userdir"
 )
 
 var (
@@ -185,7 +180,7 @@ func TestWarmTestLeavesNoPages(t *testing.T) {
 // (without the page emptying it itself, 50 of 135 TodoMVC tests found the
 // todos of the one before at their start).
 func TestWarmTodosDoNotReachTheNextPage(t *testing.T) {
-	url := todomvcURL(t)
+	url := todomvcServer(t)
 	p := warmProvider(t)
 	var wg sync.WaitGroup
 	for w := 10; w < 12; w++ {
@@ -266,20 +261,4 @@ func findNode(s *Session, ctx context.Context, role, name string) *drivers.Node 
 		}
 	}
 	return nil
-}
-
-// todomvcURL is TodoMVC backbone's address on a server of the corpus
-// make setup fetches; it fails under CI without it, skips elsewhere.
-func todomvcURL(t *testing.T) string {
-	t.Helper()
-	dirs, _ := filepath.Glob(filepath.Join(userdir.Dir(os.Getenv, userdir.Cache), "todomvc", "*", "package", "examples", "backbone"))
-	if len(dirs) == 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatal("the TodoMVC corpus is not set up (make setup)")
-		}
-		t.Skip("the TodoMVC corpus is not set up (make setup)")
-	}
-	ts := httptest.NewServer(http.FileServer(http.Dir(filepath.Dir(filepath.Dir(dirs[0])))))
-	t.Cleanup(ts.Close)
-	return ts.URL + "/examples/backbone/index.html"
 }
