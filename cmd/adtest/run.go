@@ -62,6 +62,7 @@ type runFlags struct {
 	gridOpts                          *web.GridOptions // decided by planRun
 	browserPerWorker                  bool
 	isolation                         string
+	order                             string
 	serve, webServer, webServerURL    string
 	serveExample, reuseWebServer      bool
 	fakeDevice                        string
@@ -100,6 +101,7 @@ func runFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&f.failOnFlaky, "fail-on-flaky", false, "exit 1 when a test passed only on retry")
 	fs.IntVar(&f.workers, "j", 1, "run `N` tests in parallel")
 	fs.IntVar(&f.workers, "workers", 1, "run `N` tests in parallel (same as -j)")
+	fs.StringVar(&f.order, "order", string(suite.OrderLongestFirst), "with several workers, take the tests in `ORDER`: longest-first (by the last run's durations, else by their steps) or file; reports keep file order")
 	fs.StringVar(&f.shard, "shard", "", "run shard `I/N` of the suite (1-based)")
 	fs.StringVar(&f.shardWeights, "shard-weights", "", "balance shards by the durations in a previous JSON result `FILE`")
 	fs.StringVar(&f.artifactsDir, "artifacts-dir", ".adtest/artifacts", "artifacts root `DIR`; each run writes <DIR>/<run-id>/")
@@ -217,6 +219,9 @@ type runPlan struct {
 	runDir    string
 	providers suite.ProviderFunc
 	grep      *regexp.Regexp
+	// lastRun is the record of the last run of the shard (nil: none, or
+	// unreadable): its durations order this run's tests.
+	lastRun *suite.LastRun
 }
 
 func usageErr(env *Env, format string, a ...any) (*runPlan, int) {
@@ -259,6 +264,8 @@ func planRun(env *Env, f *runFlags) (*runPlan, int) {
 	if len(f.devices) == 0 && f.workers == 1 {
 		f.devices = androidDevices(env, f, p.tests) // every online device gets a worker
 	}
+	// Only an order: a missing or broken record leaves the estimates.
+	p.lastRun, _, _ = suite.ReadLastRun(env.FS, env.Cwd, p.shard)
 	p.color = env.Color && !f.noColor && (env.Getenv == nil || env.Getenv("NO_COLOR") == "")
 	p.runID = suite.NewRunID(env.Now())
 	p.runDir = filepath.Join(scriptpath.Abs(env.Cwd, f.artifactsDir), p.runID)
@@ -431,6 +438,9 @@ func (p *runPlan) checkDrivers(env *Env) error {
 	if f.isolation != web.IsolationWarm && f.isolation != web.IsolationFresh {
 		return fmt.Errorf("--isolation must be warm or fresh, got %q", f.isolation)
 	}
+	if _, ok := suite.ParseOrder(f.order); !ok && f.order != "" {
+		return fmt.Errorf("--order must be longest-first or file, got %q", f.order)
+	}
 	return nil
 }
 
@@ -539,7 +549,7 @@ func (p *runPlan) execute(ctx context.Context, env *Env) int {
 	}
 
 	failedReport := false
-	if err := writeLastRun(env.FS, suite.LastRunPath(env.Cwd, p.shard), suite.NewLastRun(res, p.runID)); err != nil {
+	if err := writeLastRun(env.FS, suite.LastRunPath(env.Cwd, p.shard), p.newLastRun(env, res)); err != nil {
 		fmt.Fprintf(env.Stderr, "adtest run: last run: %v\n", err)
 	}
 	// The run's own result.json, for --shard-weights and merge-reports.
@@ -602,6 +612,8 @@ func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.O
 		Prefetch:    map[string]bool{drivers.PlatformWeb: f.fakeDevice == ""},
 		StepTimeout: time.Duration(f.stepTimeout) * time.Millisecond,
 		RepeatEach:  f.repeatEach,
+		Order:       suite.Order(f.order),
+		Durations:   p.lastDurations(),
 		Trace:       f.trace.m,
 		// Without --trace each test takes its platform's default.
 		TraceDefault: !f.trace.set,
@@ -613,6 +625,25 @@ func (p *runPlan) suiteConfig(env *Env, shard suite.ShardSpec, listener runner.O
 		SessionStartTimeout: gridSessionBound(f.gridOpts),
 		InfraRetries:        gridInfraRetries(f.gridOpts),
 	}
+}
+
+// lastDurations are the tests' durations in the last run of the shard.
+func (p *runPlan) lastDurations() suite.Weights {
+	if p.lastRun == nil {
+		return nil
+	}
+	return p.lastRun.Durations
+}
+
+// newLastRun is the record of res, with the durations the last record
+// held of files this run did not run and that are still there.
+func (p *runPlan) newLastRun(env *Env, res *runner.Result) suite.LastRun {
+	lr := suite.NewLastRun(res, p.runID)
+	suite.KeepDurations(&lr, p.lastRun, func(file string) bool {
+		_, err := env.FS.Stat(scriptpath.Abs(env.Cwd, file))
+		return err == nil
+	})
+	return lr
 }
 
 func gridSessionBound(g *web.GridOptions) time.Duration {

@@ -40,6 +40,10 @@ type LastRun struct {
 	// FailedTests are the files of the tests that failed, timed out or did
 	// not run, as reports show them.
 	FailedTests []string `json:"failedTests"`
+	// Durations are the tests' last durations in ms by file (a file run
+	// several times: their mean), for the next run's order (schedule.go).
+	// Files this run did not run keep what an earlier run timed.
+	Durations Weights `json:"durations,omitempty"`
 }
 
 // LastRunPath is the record of the runs of shard (of no shard: zero) in
@@ -65,7 +69,42 @@ func NewLastRun(res *runner.Result, runID string) LastRun {
 	if res.Interrupted {
 		lr.Status = "interrupted"
 	}
+	lr.Durations = durationsOf(res)
 	return lr
+}
+
+// durationsOf are the mean durations by file of the tests of res that ran.
+func durationsOf(res *runner.Result) Weights {
+	sum, n := map[string]int64{}, map[string]int64{}
+	for _, t := range res.Tests {
+		if t.Status == runner.StatusSkipped || t.Status == runner.StatusNotRun || len(t.Attempts) == 0 {
+			continue
+		}
+		sum[t.File] += t.DurationMs
+		n[t.File]++
+	}
+	w := Weights{}
+	for f, d := range sum {
+		w[f] = max(d/n[f], 1)
+	}
+	return w
+}
+
+// KeepDurations adds to lr the durations of prev (the record before it) of
+// files lr did not time, when keep says the file is still there.
+func KeepDurations(lr *LastRun, prev *LastRun, keep func(file string) bool) {
+	if prev == nil {
+		return
+	}
+	for f, d := range prev.Durations {
+		if _, ok := lr.Durations[f]; ok || !keep(f) {
+			continue
+		}
+		if lr.Durations == nil {
+			lr.Durations = Weights{}
+		}
+		lr.Durations[f] = d
+	}
 }
 
 // KeepLastFailed keeps the tests the previous run (of the same shard) left

@@ -73,7 +73,7 @@ func (s *scheduler) acquire(ctx, actx context.Context, prov drivers.Provider, pl
 func (s *scheduler) moreQueued() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.next < len(s.tests) && s.stopped == ""
+	return s.next < len(s.order) && s.stopped == ""
 }
 
 // closeLater closes a prefetched session once it is ready, in the background.

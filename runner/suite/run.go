@@ -121,6 +121,11 @@ type Config struct {
 	SessionStartTimeout time.Duration
 	// RepeatEach runs every test this many times (RepeatEach), when > 1.
 	RepeatEach int
+	// Order is the order several workers take the tests in (schedule.go;
+	// OrderLongestFirst when empty), Durations each file's expected
+	// duration in ms (the last run's; the rest are estimated).
+	Order     Order
+	Durations Weights
 	// Trace says which attempts keep a trace of their steps ("" = off;
 	// trace.go). TraceDefault has each test take its platform's default
 	// (trace.DefaultMode) instead.
@@ -198,6 +203,7 @@ func Run(ctx context.Context, cfg Config, tests []*Test) (*runner.Result, error)
 type scheduler struct {
 	cfg   Config
 	tests []*Test
+	order []int // the order the workers take tests in (takeOrder)
 	now   func() time.Time
 	grace time.Duration
 
@@ -240,6 +246,7 @@ func newScheduler(cfg Config, tests []*Test) *scheduler {
 	}
 	s.results = make([]runner.TestResult, len(tests))
 	s.done = make([]bool, len(tests))
+	s.order = takeOrder(tests, s.cfg.Workers, s.cfg.Order, s.cfg.Durations)
 	return s
 }
 
@@ -395,16 +402,16 @@ func (s *scheduler) emitStart(start time.Time) {
 	})
 }
 
-// take hands the next runnable test to a worker; a faster worker simply comes
-// back sooner and takes more.
+// take hands the next runnable test (in s.order) to a worker; a faster
+// worker simply comes back sooner and takes more.
 func (s *scheduler) take(ctx context.Context) (int, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for s.next < len(s.tests) {
+	for s.next < len(s.order) {
 		if ctx.Err() != nil || s.stopped != "" {
 			return 0, false
 		}
-		i := s.next
+		i := s.order[s.next]
 		s.next++
 		if s.tests[i].SkipReason != "" {
 			continue
