@@ -478,10 +478,6 @@ func (s *Session) Open(ctx context.Context, req drivers.OpenRequest) error {
 	if err := s.navigate(ctx, url); err != nil {
 		return err
 	}
-	if wc := s.warmContext(); wc != nil {
-		// The page has loaded in the renderer the earlier tests' pages kept.
-		wc.closeParked()
-	}
 	// The scripts the page loads after its load event (a module loader's).
 	return s.awaitScripts(ctx)
 }

@@ -35,14 +35,18 @@ package web
 // in 21 of them no test found anything at its start. Not covered: a page
 // that writes local storage as it leaves (pagehide, unload handlers) after
 // that; its writes reach the next page only through the browser's late
-// clearing. And a page can behave differently in a renderer that has run
-// its site before: on the TodoMVC matrix in warm isolation
-// (ADTEST_TEST_ISOLATION=warm make todomvc) five flows of angular-dart, a
-// dart2js app, fail that pass fresh (its key handler throws
-// NoSuchMethodError on the event's preventDefault from the second test
-// on; with the worker's context kept but without --process-per-site they
-// pass, so it is the renderer's reuse, not the context's); the component
-// flows all pass. So warm isolation is an opt-in (docs/performance.md).
+// clearing. And a renderer shared by a site's pages has a trap: a page of
+// it closed while another runs an app can break that app. On the TodoMVC
+// matrix five flows of angular-dart (a dart2js app) failed from a worker's
+// second test on: the parked page of the test before was closed once the
+// next test's page had loaded, and from then on the app's submit handler
+// threw NoSuchMethodError on its event's preventDefault (the same sequence
+// under Playwright fails the same way). A parked page is now closed only
+// while no test's page is live: when the next test's page is parked in
+// its turn (recycle); the matrix then passes warm as it does fresh. Warm
+// isolation stays an opt-in: the writes of a page that leaves, the HTTP
+// cache kept and the shared renderer are states Playwright's model never
+// has (docs/performance.md).
 
 import (
 	"context"
@@ -77,9 +81,9 @@ type warmContext struct {
 	id cdp.BrowserContextID
 
 	mu sync.Mutex
-	// parked are the pages of earlier tests, at about:blank: they keep
-	// their site's renderer alive until the next test's page has loaded
-	// in it, then they are closed.
+	// parked is the page of the last test, at about:blank: it keeps its
+	// site's renderer alive while the next test's page loads in it, and
+	// is closed when that test's page is parked in turn (recycle).
 	parked []parkedPage
 	// clean is closed once the context's last clearing has ended; a
 	// session's calls wait for it.
@@ -197,18 +201,6 @@ func (wc *warmContext) awaitClean(ctx context.Context) error {
 	}
 }
 
-// closeParked closes the pages of earlier tests: the current test's page
-// has loaded in their renderer.
-func (wc *warmContext) closeParked() {
-	wc.mu.Lock()
-	parked := wc.parked
-	wc.parked = nil
-	wc.mu.Unlock()
-	for _, pp := range parked {
-		pp.cancel()
-	}
-}
-
 // SharesState reports whether the session is in its worker's warm context
 // (drivers.StateSharer).
 func (s *Session) SharesState() bool { return s.warmContext() != nil }
@@ -267,9 +259,17 @@ func (s *Session) recycle() bool {
 	if c := chromedp.FromContext(s.tabCtx); c != nil && c.Target != nil {
 		id = c.Target.TargetID
 	}
+	// This page keeps the site's renderer from now on; the earlier pages
+	// go now, while no test's page is live: closing a page of a renderer
+	// while another page of it runs its app can break that app (a dart2js
+	// app's event handlers in Chromium 14x: above).
 	wc.mu.Lock()
-	wc.parked = append(wc.parked, parkedPage{id: id, cancel: s.tabCancel})
+	earlier := wc.parked
+	wc.parked = []parkedPage{{id: id, cancel: s.tabCancel}}
 	wc.mu.Unlock()
+	for _, pp := range earlier {
+		pp.cancel()
+	}
 	return true
 }
 
