@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -221,6 +222,36 @@ func Timing(w io.Writer, res *runner.Result) {
 		d := by[c]
 		fmt.Fprintf(w, "  %-10s %4d steps  total %7d ms (%4.1f%%)  median %5d ms\n", c, len(d), sum(d), 100*float64(sum(d))/float64(max(total, 1)), median(d))
 	}
+	workerLoads(w, res)
+}
+
+// workerLoads prints each worker's busy time (its attempts' durations)
+// and when its last attempt ended, from the run's start: how evenly the
+// run's order spread the tests (the workers end together when it did).
+func workerLoads(w io.Writer, res *runner.Result) {
+	busy, end := map[int]int64{}, map[int]int64{}
+	for _, tr := range res.Tests {
+		for _, a := range tr.Attempts {
+			if a.StartedAt.IsZero() {
+				continue
+			}
+			busy[a.Worker] += a.DurationMs
+			end[a.Worker] = max(end[a.Worker], a.StartedAt.Sub(res.StartedAt).Milliseconds()+a.DurationMs)
+		}
+	}
+	ws := slices.Sorted(maps.Keys(busy))
+	if len(ws) == 0 {
+		return
+	}
+	fmt.Fprint(w, "  workers:")
+	for i, k := range ws {
+		sep := ";"
+		if i == len(ws)-1 {
+			sep = ""
+		}
+		fmt.Fprintf(w, " %d busy %d ms, done at %d ms%s", k, busy[k], end[k], sep)
+	}
+	fmt.Fprintln(w)
 }
 
 func sum(d []int64) int64 {

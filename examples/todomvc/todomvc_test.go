@@ -8,10 +8,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/adtest/adtest/drivers"
 	"github.com/adtest/adtest/examples/todomvc"
 	"github.com/adtest/adtest/lang"
+	"github.com/adtest/adtest/runner"
 )
 
 func writeTree(t *testing.T, files map[string]string) string {
@@ -259,5 +261,23 @@ func TestWriteSuiteKeepsOnlyTheFlowsNamed(t *testing.T) {
 	err := todomvc.WriteSuite(t.TempDir(), fws, []string{"10-undo"})
 	if err == nil || !strings.Contains(err.Error(), `no flow "10-undo" (flows: 1-add,`) {
 		t.Errorf("an unknown flow: %v", err)
+	}
+}
+
+func TestTimingSaysHowTheWorkersWereLoaded(t *testing.T) {
+	t0 := time.Date(2026, 12, 6, 7, 0, 0, 0, time.UTC)
+	at := func(worker int, startMs, durMs int64) runner.AttemptResult {
+		return runner.AttemptResult{Worker: worker, StartedAt: t0.Add(time.Duration(startMs) * time.Millisecond), DurationMs: durMs,
+			Steps: []runner.StepResult{{Command: "open", DurationMs: durMs}}}
+	}
+	res := &runner.Result{StartedAt: t0, DurationMs: 1500, Tests: []runner.TestResult{
+		{File: "a.ad", Attempts: []runner.AttemptResult{at(0, 0, 1400)}},
+		{File: "b.ad", Attempts: []runner.AttemptResult{at(1, 0, 300)}},
+		{File: "c.ad", Attempts: []runner.AttemptResult{at(1, 310, 400), at(1, 720, 100)}},
+	}}
+	var b strings.Builder
+	todomvc.Timing(&b, res)
+	if want := "  workers: 0 busy 1400 ms, done at 1400 ms; 1 busy 800 ms, done at 820 ms\n"; !strings.HasSuffix(b.String(), want) {
+		t.Errorf("Timing:\n%s\nwant it to end with\n%s", b.String(), want)
 	}
 }
