@@ -69,25 +69,8 @@ func NewLastRun(res *runner.Result, runID string) LastRun {
 	if res.Interrupted {
 		lr.Status = "interrupted"
 	}
-	lr.Durations = durationsOf(res)
+	lr.Durations = WeightsFromResult(res)
 	return lr
-}
-
-// durationsOf are the mean durations by file of the tests of res that ran.
-func durationsOf(res *runner.Result) Weights {
-	sum, n := map[string]int64{}, map[string]int64{}
-	for _, t := range res.Tests {
-		if t.Status == runner.StatusSkipped || t.Status == runner.StatusNotRun || len(t.Attempts) == 0 {
-			continue
-		}
-		sum[t.File] += t.DurationMs
-		n[t.File]++
-	}
-	w := Weights{}
-	for f, d := range sum {
-		w[f] = max(d/n[f], 1)
-	}
-	return w
 }
 
 // KeepDurations adds to lr the durations of prev (the record before it) of

@@ -39,14 +39,21 @@ func ParseShard(v string) (ShardSpec, error) {
 // Weights maps a test file (as shown in reports) to its expected duration.
 type Weights map[string]int64
 
-// WeightsFromResult reads durations from a previous run's result.
+// WeightsFromResult reads durations from a previous run's result: each
+// file's mean over the tests of it that ran (a file run several times,
+// --repeat-each), at least 1.
 func WeightsFromResult(r *runner.Result) Weights {
-	w := Weights{}
+	sum, n := map[string]int64{}, map[string]int64{}
 	for _, t := range r.Tests {
 		if t.Status == runner.StatusSkipped || t.Status == runner.StatusNotRun {
 			continue
 		}
-		w[t.File] = max(t.DurationMs, 1)
+		sum[t.File] += t.DurationMs
+		n[t.File]++
+	}
+	w := Weights{}
+	for f, d := range sum {
+		w[f] = max(d/n[f], 1)
 	}
 	return w
 }
