@@ -8,7 +8,12 @@
 # ratio, the medians, and where adtest's step time went (todomvc timing of
 # its last run). A pair counts only when every test passed on both sides.
 #
-#   scripts/bench-compare.sh [-n PAIRS] [-j N] [--only a,b,c] [-- ADTEST_FLAGS...]
+#   scripts/bench-compare.sh [-n PAIRS] [-j N] [--only a,b,c] [--floor] [-- ADTEST_FLAGS...]
+#
+# --floor runs adtest on the floor of each flow instead (todomvc suite
+# -floor): its page loads and written pauses, no other step, against
+# Playwright's whole flows: the least any runner with a fresh browser
+# context per test can take on this machine.
 #
 # ADTEST_FLAGS go to `adtest run` (e.g. -- --trace retain-on-failure).
 # Playwright Test is the pinned one scripts/todomvc-playwright.sh installs
@@ -17,14 +22,15 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 . "$repo/scripts/lib.sh"
-pairs=5 workers=2 only="backbone,knockoutjs,ractive"
+pairs=5 workers=2 only="backbone,knockoutjs,ractive" suite=suite
 while [ $# -gt 0 ]; do
   case "$1" in
     -n) pairs="$2"; shift 2 ;;
     -j) workers="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
+    --floor) suite=floor; shift ;;
     --) shift; break ;;
-    *) echo "usage: $0 [-n PAIRS] [-j N] [--only a,b,c] [-- ADTEST_FLAGS...]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-n PAIRS] [-j N] [--only a,b,c] [--floor] [-- ADTEST_FLAGS...]" >&2; exit 2 ;;
   esac
 done
 shell="${TODOMVC_CHROMIUM:-/usr/lib/chromium/chromium-headless-shell}"
@@ -40,6 +46,10 @@ pw_version="$(basename "$pw_dir")"
 [ -x "$pw_dir/node_modules/.bin/playwright" ] && [ -f "$pw_dir/run/todomvc.spec.js" ] ||
   { echo "bench-compare: Playwright Test is not prepared in $pw_dir (scripts/todomvc-playwright.sh prepare)" >&2; exit 1; }
 root="$("$out/bin/todomvc" root)"
+if [ "$suite" = floor ]; then
+  rm -rf "$out/floor"
+  "$out/bin/todomvc" suite -out "$out/floor" -only "$only" -floor
+fi
 
 # timed LABEL CMD...: runs CMD, prints "wall cpu" in seconds.
 timed() {
@@ -52,7 +62,7 @@ timed() {
 }
 
 adtest_run() {
-  (cd "$out" && bin/adtest run -j "$workers" --browser "$shell" --serve "$root" "$@" --reporter json=adtest.json suite)
+  (cd "$out" && bin/adtest run -j "$workers" --browser "$shell" --serve "$root" "$@" --reporter json=adtest.json "$suite")
 }
 
 playwright_run() {
@@ -77,7 +87,7 @@ playwright_green() {
   grep -q '"unexpected": 0' <<<"$s" && grep -q '"flaky": 0' <<<"$s"
 }
 
-echo "adtest run -j $workers ${*:-} vs Playwright Test $pw_version --workers $workers, both on $shell, apps $only"
+echo "adtest run -j $workers ${*:-} ($suite) vs Playwright Test $pw_version --workers $workers, both on $shell, apps $only"
 echo "pair  adtest wall/cpu s   playwright wall/cpu s   ratio wall  ratio cpu"
 rows=()
 for i in $(seq "$pairs"); do

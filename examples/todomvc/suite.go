@@ -12,6 +12,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/adtest/adtest/lang"
 )
 
 //go:embed flows/*.ad
@@ -53,6 +55,57 @@ func Flows() ([]string, map[string][]byte, error) {
 // order) for the Playwright specs. With flows named in only, just those
 // flows are written (and listed); an unknown name is an error.
 func WriteSuite(dir string, fws []Framework, only []string) error {
+	return writeSuite(dir, fws, only, nil)
+}
+
+// WriteFloorSuite writes the suite as WriteSuite does, each flow cut down to
+// its floor (Floor): the page loads and the written pauses, nothing else.
+func WriteFloorSuite(dir string, fws []Framework, only []string) error {
+	return writeSuite(dir, fws, only, Floor)
+}
+
+// readyStep is the floor's step after each open: the app is there when its
+// new-todo field is (the first wait of every flow).
+const readyStep = `wait "id=new-todo" 10000`
+
+// pauseArg is a wait's one argument when it is a written pause (ms).
+var pauseArg = regexp.MustCompile(`^[0-9]+$`)
+
+// Floor cuts a flow down to what no runner can skip with a fresh browser
+// context per test: its opens, each followed by the wait for the app's
+// field, and its written pauses (wait MS). Every other step's line is left
+// blank, so the steps kept keep their lines. The line after an open must be
+// a step the floor drops (it becomes the wait for the app).
+func Floor(name string, src []byte) ([]byte, error) {
+	sc, err := lang.Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	drop := map[int]bool{}
+	var opens []int
+	for _, a := range sc.Actions {
+		switch {
+		case a.Command == "open":
+			opens = append(opens, a.Line())
+		case a.Command == "wait" && len(a.Positionals) == 1 && pauseArg.MatchString(a.Positionals[0]):
+		default:
+			drop[a.Line()] = true
+		}
+	}
+	for l := range drop {
+		lines[l-1] = "\n"
+	}
+	for _, l := range opens {
+		if !drop[l+1] {
+			return nil, fmt.Errorf("%s:%d: the line after an open is not a step the floor drops (it would be the wait for the app)", name, l+1)
+		}
+		lines[l] = readyStep + "\n"
+	}
+	return []byte(strings.Join(lines, "")), nil
+}
+
+func writeSuite(dir string, fws []Framework, only []string, cut func(string, []byte) ([]byte, error)) error {
 	names, src, err := Flows()
 	if err != nil {
 		return err
@@ -72,6 +125,11 @@ func WriteSuite(dir string, fws []Framework, only []string) error {
 		}
 		for _, n := range names {
 			b := pathLine.ReplaceAll(src[n], []byte("env TODO_PATH="+fw.Entry))
+			if cut != nil {
+				if b, err = cut(n+".ad", b); err != nil {
+					return err
+				}
+			}
 			if err := os.WriteFile(filepath.Join(d, n+".ad"), b, 0o644); err != nil {
 				return err
 			}

@@ -2,6 +2,7 @@ package todomvc_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -279,5 +280,72 @@ func TestTimingSaysHowTheWorkersWereLoaded(t *testing.T) {
 	todomvc.Timing(&b, res)
 	if want := "  workers: 0 busy 1400 ms, done at 1400 ms; 1 busy 800 ms, done at 820 ms\n"; !strings.HasSuffix(b.String(), want) {
 		t.Errorf("Timing:\n%s\nwant it to end with\n%s", b.String(), want)
+	}
+}
+
+// The floor of a flow keeps its page loads (each open and the wait for the
+// app after it) and its written pauses on their lines, and nothing else.
+func TestFloorKeepsTheLoadsAndPausesOnly(t *testing.T) {
+	names, src, err := todomvc.Flows()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		orig, err := lang.Parse(n+".ad", src[n])
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := todomvc.Floor(n+".ad", src[n])
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		floor, err := lang.Parse(n+".ad", b)
+		if err != nil {
+			t.Fatalf("%s: the floor does not parse: %v\n%s", n, err, b)
+		}
+		var want []string
+		for _, a := range orig.Actions {
+			switch {
+			case a.Command == "open":
+				want = append(want, fmt.Sprintf("%d open %s", a.Line(), a.Positionals[0]), fmt.Sprintf("%d wait id=new-todo 10000", a.Line()+1))
+			case a.Command == "wait" && len(a.Positionals) == 1 && regexp.MustCompile(`^\d+$`).MatchString(a.Positionals[0]):
+				want = append(want, fmt.Sprintf("%d wait %s", a.Line(), a.Positionals[0]))
+			}
+		}
+		var got []string
+		for _, a := range floor.Actions {
+			got = append(got, fmt.Sprintf("%d %s %s", a.Line(), a.Command, strings.Join(a.Positionals, " ")))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: the floor's steps\n%s\nwant\n%s", n, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		if *orig.Metadata.TimeoutMs != *floor.Metadata.TimeoutMs || len(floor.Env) != len(orig.Env) {
+			t.Errorf("%s: the floor lost the context or env lines:\n%s", n, b)
+		}
+	}
+	if b, _ := todomvc.Floor("9-persist.ad", src["9-persist"]); !bytes.Contains(b, []byte("wait 1000\nopen ")) {
+		t.Errorf("9-persist's floor has no pause before its reload:\n%s", b)
+	}
+	_, err = todomvc.Floor("x.ad", []byte("context platform=web\nopen https://example.test/\nwait 500\n"))
+	if err == nil || !strings.Contains(err.Error(), "x.ad:3: the line after an open") {
+		t.Errorf("an open followed by a step the floor keeps: %v", err)
+	}
+}
+
+func TestWriteFloorSuiteWritesEachAppsFloor(t *testing.T) {
+	dir := t.TempDir()
+	fws := []todomvc.Framework{{Name: "a", Entry: "/examples/a/index.html"}}
+	if err := todomvc.WriteFloorSuite(dir, fws, []string{"9-persist"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "a", "9-persist.ad"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, src, _ := todomvc.Flows()
+	want, _ := todomvc.Floor("9-persist.ad", src["9-persist"])
+	want = regexp.MustCompile(`(?m)^env TODO_PATH=.*$`).ReplaceAll(want, []byte("env TODO_PATH=/examples/a/index.html"))
+	if !bytes.Equal(b, want) {
+		t.Errorf("a/9-persist.ad:\n%s\nwant\n%s", b, want)
 	}
 }

@@ -2,7 +2,9 @@
 // scripts/todomvc-playwright.sh:
 //
 //	todomvc root                     print the extracted package's directory
-//	todomvc suite -out DIR [-only a,b] [-flows x,y] write DIR/FRAMEWORK/FLOW.ad and DIR/frameworks.json
+//	todomvc suite -out DIR [-only a,b] [-flows x,y] [-floor]
+//	                                 write DIR/FRAMEWORK/FLOW.ad and DIR/frameworks.json
+//	                                 (-floor: each flow's page loads and written pauses only)
 //	todomvc serve [-addr A]          serve the package; prints its URL, serves until killed
 //	todomvc compare -adtest R.json -playwright P.json
 //	                                 print the matrix side by side and the totals
@@ -27,7 +29,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) }
 
 func run(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: todomvc root | suite -out DIR [-only a,b] [-flows x,y] | serve [-addr HOST:PORT] | compare -adtest FILE -playwright FILE | timing -adtest FILE | expect -adtest FILE -file M.txt")
+		fmt.Fprintln(stderr, "usage: todomvc root | suite -out DIR [-only a,b] [-flows x,y] [-floor] | serve [-addr HOST:PORT] | compare -adtest FILE -playwright FILE | timing -adtest FILE | expect -adtest FILE -file M.txt")
 		return 2
 	}
 	fs := flag.NewFlagSet("todomvc "+args[0], flag.ContinueOnError)
@@ -35,6 +37,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	out := fs.String("out", "", "suite: the `DIR` to write")
 	only := fs.String("only", "", "suite: only these comma-separated `FRAMEWORKS`")
 	flows := fs.String("flows", "", "suite: only these comma-separated `FLOWS` (file names without .ad)")
+	floor := fs.Bool("floor", false, "suite: write each flow's floor: its page loads and written pauses, nothing else")
 	addr := fs.String("addr", "127.0.0.1:0", "serve: listen on `HOST:PORT`")
 	adRes := fs.String("adtest", "", "compare: adtest's JSON result `FILE` (--reporter json=FILE)")
 	pwRes := fs.String("playwright", "", "compare: Playwright's JSON report `FILE`")
@@ -42,14 +45,14 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
-	if err := do(args[0], stdout, getenv, *out, *only, *flows, *addr, *adRes, *pwRes, *file); err != nil {
+	if err := do(args[0], stdout, getenv, *out, *only, *flows, *floor, *addr, *adRes, *pwRes, *file); err != nil {
 		fmt.Fprintf(stderr, "todomvc %s: %v\n", args[0], err)
 		return 1
 	}
 	return 0
 }
 
-func do(cmd string, stdout io.Writer, getenv func(string) string, out, only, flows, addr, adRes, pwRes, file string) error {
+func do(cmd string, stdout io.Writer, getenv func(string) string, out, only, flows string, floor bool, addr, adRes, pwRes, file string) error {
 	switch cmd {
 	case "root":
 		root, err := todomvc.Root(getenv)
@@ -80,6 +83,9 @@ func do(cmd string, stdout io.Writer, getenv func(string) string, out, only, flo
 		var flowNames []string
 		if flows != "" {
 			flowNames = strings.Split(flows, ",")
+		}
+		if floor {
+			return todomvc.WriteFloorSuite(out, fws, flowNames)
 		}
 		return todomvc.WriteSuite(out, fws, flowNames)
 	case "serve":
