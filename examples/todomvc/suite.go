@@ -68,9 +68,6 @@ func WriteFloorSuite(dir string, fws []Framework, only []string) error {
 // new-todo field is (the first wait of every flow).
 const readyStep = `wait "id=new-todo" 10000`
 
-// pauseArg is a wait's one argument when it is a written pause (ms).
-var pauseArg = regexp.MustCompile(`^[0-9]+$`)
-
 // Floor cuts a flow down to what no runner can skip with a fresh browser
 // context per test: its opens, each followed by the wait for the app's
 // field, and its written pauses (wait MS). Every other step's line is left
@@ -85,10 +82,11 @@ func Floor(name string, src []byte) ([]byte, error) {
 	drop := map[int]bool{}
 	var opens []int
 	for _, a := range sc.Actions {
+		tr := lang.TraitsOf(a.Command)
 		switch {
-		case a.Command == "open":
+		case tr.OpensSession:
 			opens = append(opens, a.Line())
-		case a.Command == "wait" && len(a.Positionals) == 1 && pauseArg.MatchString(a.Positionals[0]):
+		case tr.Waits && len(a.Positionals) == 1 && isPause(a.Positionals[0]):
 		default:
 			drop[a.Line()] = true
 		}
@@ -103,6 +101,12 @@ func Floor(name string, src []byte) ([]byte, error) {
 		lines[l] = readyStep + "\n"
 	}
 	return []byte(strings.Join(lines, "")), nil
+}
+
+// isPause reports whether a wait's one argument is a written pause (ms).
+func isPause(arg string) bool {
+	n, ok := lang.JSNumber(arg)
+	return ok && n > 0
 }
 
 func writeSuite(dir string, fws []Framework, only []string, cut func(string, []byte) ([]byte, error)) error {
